@@ -1,0 +1,185 @@
+/* Renders templates over the spec. Generators never parse the spec
+ * themselves: they read the validated document through XSLT. */
+#include "emit.h"
+
+#include "../spec/schema.h"
+#include "../util/arena.h"
+#include "../util/diag.h"
+#include "../util/output.h"
+
+#include <dirent.h>
+#include <getopt.h>
+#include <libexslt/exslt.h>
+#include <libxslt/transform.h>
+#include <libxslt/xsltInternals.h>
+#include <libxslt/xsltutils.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TEMPLATE_SUFFIX ".xsl"
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Template file names in a stable order. */
+static int list_templates(const char *dir, struct vec *names)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        ddigen_error(dir, 0, "cannot open the templates folder");
+        return -1;
+    }
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        size_t s = strlen(TEMPLATE_SUFFIX);
+        if (n > s && strcmp(e->d_name + n - s, TEMPLATE_SUFFIX) == 0 && e->d_name[0] != '.')
+            vec_push(names, strdup(e->d_name));
+    }
+    closedir(d);
+    if (names->len)
+        qsort(names->items, names->len, sizeof(void *), by_name);
+    else
+        ddigen_error(dir, 0, "no *%s templates in the templates folder", TEMPLATE_SUFFIX);
+    return names->len ? 0 : -1;
+}
+
+static void xslt_error(void *ctx, const char *fmt, ...)
+{
+    const char *name = ctx;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    size_t n = strlen(msg);
+    while (n && msg[n - 1] == '\n')
+        msg[--n] = '\0';
+    if (n)
+        ddigen_error(name, 0, "%s", msg);
+}
+
+/* Compares rendered bytes with the file on disk (for --check). */
+static int same_as_file(const char *path, const xmlChar *bytes, int len)
+{
+    char *old;
+    size_t old_len;
+    FILE *probe = fopen(path, "rb");
+    if (!probe)
+        return 0;
+    fclose(probe);
+    if (ddigen_read_file(path, &old, &old_len) != 0)
+        return 0;
+    int same = old_len == (size_t)len && memcmp(old, bytes, old_len) == 0;
+    free(old);
+    return same;
+}
+
+static int render_one(const struct emit_options *opt, xmlDocPtr spec, const char *name)
+{
+    char *xsl_path, *out_path;
+    if (asprintf(&xsl_path, "%s/%s", opt->templates_dir, name) < 0)
+        return -1;
+    size_t base_len = strlen(name) - strlen(TEMPLATE_SUFFIX);
+    if (asprintf(&out_path, "%s/%.*s", opt->out_dir, (int)base_len, name) < 0) {
+        free(xsl_path);
+        return -1;
+    }
+    xsltSetGenericErrorFunc(xsl_path, xslt_error);
+    xsltStylesheetPtr sheet = xsltParseStylesheetFile(BAD_CAST xsl_path);
+    int rc = -1;
+    if (sheet) {
+        const char *base = strrchr(opt->spec_path, '/');
+        char *spec_name;
+        if (asprintf(&spec_name, "'%s'", base ? base + 1 : opt->spec_path) < 0)
+            spec_name = NULL;
+        const char *params[] = {"spec-name", spec_name, NULL};
+        xmlDocPtr result = xsltApplyStylesheet(sheet, spec, spec_name ? params : NULL);
+        xmlChar *bytes = NULL;
+        int len = 0;
+        if (result && xsltSaveResultToString(&bytes, &len, result, sheet) == 0) {
+            if (opt->check) {
+                rc = same_as_file(out_path, bytes, len) ? 0 : 3;
+                if (rc)
+                    ddigen_error(out_path, 0, "stale: regenerating from %s gives different content",
+                                 opt->spec_path);
+            } else {
+                rc = ddigen_write_file(out_path, bytes ? (const char *)bytes : "", (size_t)len);
+            }
+        } else {
+            ddigen_error(xsl_path, 0, "the template failed to render");
+        }
+        xmlFree(bytes);
+        xmlFreeDoc(result);
+        xsltFreeStylesheet(sheet);
+        free(spec_name);
+    } else {
+        ddigen_error(xsl_path, 0, "not a valid XSLT stylesheet");
+    }
+    xsltSetGenericErrorFunc(NULL, NULL);
+    free(xsl_path);
+    free(out_path);
+    return rc;
+}
+
+int emit_run(const struct emit_options *opt)
+{
+    struct vec names = {0};
+    if (list_templates(opt->templates_dir, &names) != 0)
+        return 1;
+    xmlDocPtr spec = spec_load(opt->spec_path);
+    int rc = spec ? 0 : 1;
+    if (spec && !opt->check && ddigen_make_dirs(opt->out_dir) != 0)
+        rc = 1;
+    if (rc == 0) {
+        exsltRegisterAll();
+        emit_register_extensions();
+        for (size_t i = 0; i < names.len; i++) {
+            int one = render_one(opt, spec, names.items[i]);
+            if (one == 3 && rc == 0)
+                rc = 3;
+            else if (one != 0 && one != 3)
+                rc = 1;
+        }
+    }
+    for (size_t i = 0; i < names.len; i++)
+        free(names.items[i]);
+    vec_free(&names);
+    xmlFreeDoc(spec);
+    return rc;
+}
+
+static const char usage[] = "usage: ddigen emit --spec FILE [--templates DIR] -o DIR [--check] [-v] [-q]\n";
+
+int ddigen_cmd_emit(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"spec", required_argument, NULL, 's'},   {"templates", required_argument, NULL, 't'},
+        {"output", required_argument, NULL, 'o'}, {"check", no_argument, NULL, 'c'},
+        {"verbose", no_argument, NULL, 'v'},      {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    struct emit_options opt = {.templates_dir = DDIGEN_DEFAULT_TEMPLATES};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:vqh", options, NULL)) != -1) {
+        switch (c) {
+        case 's': opt.spec_path = optarg; break;
+        case 't': opt.templates_dir = optarg; break;
+        case 'o': opt.out_dir = optarg; break;
+        case 'c': opt.check = 1; break;
+        case 'v': ddigen_diag_global.verbose = 1; break;
+        case 'q': ddigen_diag_global.quiet = 1; break;
+        case 'h': fputs(usage, stdout); return 0;
+        default: fputs(usage, stderr); return 2;
+        }
+    }
+    if (!opt.spec_path || !opt.out_dir || optind < argc) {
+        ddigen_error(NULL, 0, "emit needs --spec FILE and -o DIR");
+        fputs(usage, stderr);
+        return 2;
+    }
+    return emit_run(&opt);
+}

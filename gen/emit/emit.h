@@ -1,0 +1,20 @@
+/* Emit stage: renders every templates/NAME.xsl over the spec into
+ * OUT/NAME with libxslt, plus C-side XSLT extension functions. */
+#ifndef DDIGEN_EMIT_H
+#define DDIGEN_EMIT_H
+
+struct emit_options {
+    const char *spec_path;
+    const char *templates_dir;
+    const char *out_dir;
+    int check; /* compare with what is in out_dir instead of writing */
+};
+
+/* 0 ok; 1 errors (reported); 3 with check: outputs are stale. */
+int emit_run(const struct emit_options *opt);
+int ddigen_cmd_emit(int argc, char **argv);
+
+/* Registers the ddigen XSLT extension functions (urn:ddigen:xslt). */
+void emit_register_extensions(void);
+
+#endif

@@ -1,0 +1,171 @@
+/* XSLT extension functions for what XSLT 1.0 does badly: C identifiers,
+ * hex, all-ones masks, and DDI version sets as preprocessor conditions. */
+#include "emit.h"
+
+#include "../util/strbuf.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <libxslt/extensions.h>
+#include <libxslt/xsltutils.h>
+#include <libxml/xpathInternals.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DDIGEN_XSLT_NS "urn:ddigen:xslt"
+
+static void return_string(xmlXPathParserContextPtr ctxt, const char *s)
+{
+    valuePush(ctxt, xmlXPathNewString(BAD_CAST s));
+}
+
+/* c-ident("X.(unnamed union).Y") -> "X_unnamed_union_Y" */
+static void fn_c_ident(xmlXPathParserContextPtr ctxt, int nargs)
+{
+    if (nargs != 1) {
+        xmlXPathSetArityError(ctxt);
+        return;
+    }
+    xmlChar *s = xmlXPathPopString(ctxt);
+    struct strbuf sb = {0};
+    int pending_sep = 0;
+    for (const xmlChar *p = s; p && *p; p++) {
+        if (isalnum(*p) || *p == '_') {
+            if (pending_sep && sb.len)
+                sb_append(&sb, "_");
+            pending_sep = 0;
+            sb_appendn(&sb, (const char *)p, 1);
+        } else {
+            pending_sep = 1;
+        }
+    }
+    return_string(ctxt, sb_str(&sb));
+    sb_free(&sb);
+    xmlFree(s);
+}
+
+/* ones(5) -> "0x1Fu"; the literal suffix keeps 64-bit masks well typed. */
+static void fn_ones(xmlXPathParserContextPtr ctxt, int nargs)
+{
+    if (nargs != 1) {
+        xmlXPathSetArityError(ctxt);
+        return;
+    }
+    double w = xmlXPathPopNumber(ctxt);
+    unsigned width = w >= 64 ? 64 : w <= 0 ? 0 : (unsigned)w;
+    uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
+    char buf[40];
+    snprintf(buf, sizeof buf, "0x%" PRIX64 "%s", mask, width > 32 ? "ull" : "u");
+    return_string(ctxt, buf);
+}
+
+/* hex(4096) -> "0x1000" */
+static void fn_hex(xmlXPathParserContextPtr ctxt, int nargs)
+{
+    if (nargs != 1) {
+        xmlXPathSetArityError(ctxt);
+        return;
+    }
+    double v = xmlXPathPopNumber(ctxt);
+    char buf[40];
+    snprintf(buf, sizeof buf, "0x%" PRIX64, v > 0 ? (uint64_t)v : 0);
+    return_string(ctxt, buf);
+}
+
+struct version_list {
+    char **names; /* short names in value order */
+    char **macros;
+    size_t n;
+};
+
+static void free_versions(struct version_list *vl)
+{
+    for (size_t i = 0; i < vl->n; i++) {
+        xmlFree(vl->names[i]);
+        xmlFree(vl->macros[i]);
+    }
+    free(vl->names);
+    free(vl->macros);
+}
+
+static long find_version(const struct version_list *vl, const char *name, size_t len)
+{
+    for (size_t i = 0; i < vl->n; i++)
+        if (strlen(vl->names[i]) == len && strncmp(vl->names[i], name, len) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* One range [first, last] as a condition. Values outside every known
+ * version count as the nearest known one: below the first is the first,
+ * above the last is the last, between two is the lower. */
+static void range_condition(struct strbuf *sb, const struct version_list *vl, long first, long last)
+{
+    int lower = first > 0, upper = last + 1 < (long)vl->n;
+    if (!lower && !upper) {
+        sb_append(sb, "1");
+        return;
+    }
+    sb_append(sb, "(");
+    if (lower)
+        sb_printf(sb, "DXGKDDI_INTERFACE_VERSION >= %s", vl->macros[first]);
+    if (lower && upper)
+        sb_append(sb, " && ");
+    if (upper)
+        sb_printf(sb, "DXGKDDI_INTERFACE_VERSION < %s", vl->macros[last + 1]);
+    sb_append(sb, ")");
+}
+
+/* version-cond("WDDM2_0-WDDM3_1 WDDM3_2", /ddi-spec/layout/version) */
+static void fn_version_cond(xmlXPathParserContextPtr ctxt, int nargs)
+{
+    if (nargs != 2) {
+        xmlXPathSetArityError(ctxt);
+        return;
+    }
+    xmlNodeSetPtr nodes = xmlXPathPopNodeSet(ctxt);
+    xmlChar *text = xmlXPathPopString(ctxt);
+    struct version_list vl = {0};
+    size_t count = nodes ? (size_t)nodes->nodeNr : 0;
+    vl.names = calloc(count + 1, sizeof *vl.names);
+    vl.macros = calloc(count + 1, sizeof *vl.macros);
+    for (size_t i = 0; i < count; i++) {
+        vl.names[vl.n] = (char *)xmlGetProp(nodes->nodeTab[i], BAD_CAST "short");
+        vl.macros[vl.n] = (char *)xmlGetProp(nodes->nodeTab[i], BAD_CAST "name");
+        if (vl.names[vl.n] && vl.macros[vl.n])
+            vl.n++;
+    }
+    struct strbuf sb = {0};
+    const char *p = (const char *)text;
+    while (p && *p) {
+        while (*p == ' ')
+            p++;
+        const char *end = p + strcspn(p, " ");
+        const char *dash = memchr(p, '-', (size_t)(end - p));
+        long first = find_version(&vl, p, (size_t)((dash ? dash : end) - p));
+        long last = dash ? find_version(&vl, dash + 1, (size_t)(end - dash - 1)) : first;
+        if (first < 0 || last < 0) {
+            xsltTransformError(xsltXPathGetTransformContext(ctxt), NULL, NULL,
+                               "version-cond: unknown DDI version in '%s'\n", (const char *)text);
+            break;
+        }
+        if (sb.len)
+            sb_append(&sb, " || ");
+        range_condition(&sb, &vl, first, last);
+        p = end;
+    }
+    return_string(ctxt, sb.len ? sb.data : "1");
+    sb_free(&sb);
+    free_versions(&vl);
+    xmlFree(text);
+    xmlXPathFreeNodeSet(nodes);
+}
+
+void emit_register_extensions(void)
+{
+    xsltRegisterExtModuleFunction(BAD_CAST "c-ident", BAD_CAST DDIGEN_XSLT_NS, fn_c_ident);
+    xsltRegisterExtModuleFunction(BAD_CAST "ones", BAD_CAST DDIGEN_XSLT_NS, fn_ones);
+    xsltRegisterExtModuleFunction(BAD_CAST "hex", BAD_CAST DDIGEN_XSLT_NS, fn_hex);
+    xsltRegisterExtModuleFunction(BAD_CAST "version-cond", BAD_CAST DDIGEN_XSLT_NS, fn_version_cond);
+}

@@ -1,0 +1,64 @@
+/* What one parse (one architecture x one DDI interface version) yields, in
+ * the shape of the merged layout model but without "where" sets. */
+#ifndef DDIGEN_CONFIG_MODEL_H
+#define DDIGEN_CONFIG_MODEL_H
+
+#include "../util/arena.h"
+
+#include <stdint.h>
+
+struct cfg_record;
+
+struct cfg_field {
+    const char *name, *path, *type, *canonical, *sal, *array;
+    int bit_width;
+    unsigned line;
+    uint64_t offset_bits;      /* from the top-level record */
+    struct cfg_record *nested; /* inline record type, or NULL */
+};
+
+struct cfg_record {
+    const char *name, *tag, *kind, *file;
+    unsigned line;
+    int anonymous;
+    uint64_t size, align;
+    struct vec fields; /* struct cfg_field* */
+};
+
+struct cfg_enumerator {
+    const char *name;
+    int64_t value;
+};
+
+struct cfg_enum {
+    const char *name, *tag, *file;
+    unsigned line;
+    struct vec values; /* struct cfg_enumerator* */
+};
+
+struct cfg_typedef {
+    const char *name, *type, *canonical, *file;
+    unsigned line;
+};
+
+struct cfg_param {
+    const char *name, *type, *sal;
+};
+
+struct cfg_functype {
+    const char *name, *pointer_to, *result, *sal, *file;
+    unsigned line;
+    struct vec params; /* struct cfg_param* */
+};
+
+struct cfg_model {
+    struct arena arena;
+    struct vec records;   /* top-level struct cfg_record* */
+    struct vec enums, typedefs, functypes;
+    unsigned diag_errors, diag_warnings;
+    int fatal;            /* the parse could not complete (missing include...) */
+};
+
+void cfg_model_free(struct cfg_model *m);
+
+#endif

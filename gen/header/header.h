@@ -1,0 +1,33 @@
+/* Header ingestion stage: parses the WDK headers with libclang once per
+ * architecture x DDI interface version and merges what it finds into one
+ * layout model. */
+#ifndef DDIGEN_HEADER_H
+#define DDIGEN_HEADER_H
+
+#include "../spec/layout.h"
+
+struct header_input {
+    const char *wdk_root;      /* --wdk: Include/<version> with km/ shared/ um/ */
+    const char *header;        /* --header FILE instead of the WDK translation unit */
+    struct vec include_dirs;   /* -I (char*) */
+    struct vec defines;        /* -D (char*) */
+    struct vec pre_includes;   /* --include (char*) */
+    struct vec scope_files;    /* --scope basename (char*); default: the DDI headers */
+    struct vec versions;       /* --ddi-version names (char*); empty: every one defined */
+    struct vec required;       /* --record names that must be present */
+    unsigned arch_mask;        /* bit per enum ddi_arch */
+    int jobs;                  /* worker threads; 0 = number of cores */
+    int no_pch;                /* parse every configuration from scratch */
+};
+
+/* Fills out (arch_mask, versions, records...). Returns 0, or -1 after
+ * reporting errors (missing input, unparsable headers, missing records). */
+int header_ingest(const struct header_input *in, struct ddi_layout *out);
+
+int ddigen_cmd_layout(int argc, char **argv);
+
+/* Option handling shared with `ddigen generate`. */
+int header_parse_option(int opt, const char *arg, struct header_input *in, struct arena *a);
+void header_input_free(struct header_input *in);
+
+#endif

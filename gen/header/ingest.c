@@ -1,0 +1,471 @@
+/* Orchestrates header ingestion: checks the inputs, discovers the DDI
+ * interface versions, precompiles the version-independent prefix once per
+ * architecture, parses every configuration on a pool of threads, and merges
+ * the results in a fixed order so the output never depends on scheduling. */
+#include "header.h"
+
+#include "../util/diag.h"
+#include "../util/strbuf.h"
+#include "clang_args.h"
+#include "config_model.h"
+#include "extract.h"
+#include "merge.h"
+#include "versions.h"
+
+#include <clang-c/Index.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef DDIGEN_CLANG_RESOURCE_DIR
+#define DDIGEN_CLANG_RESOURCE_DIR ""
+#endif
+
+static const char *const default_scope[] = {"d3dkmddi.h", "d3dukmdt.h", "d3dkmdt.h", "dispmprt.h"};
+#define MAIN_FILE "/ddigen-virtual/translation-unit.c"
+#define PREFIX_FILE "/ddigen-virtual/prefix.h"
+
+struct diag_line {
+    const char *file;
+    unsigned line;
+    int severity; /* enum CXDiagnosticSeverity */
+    const char *text;
+};
+
+struct job {
+    enum ddi_arch arch;
+    int version;            /* index into the layout's versions, or -1 for a PCH build */
+    const char *pch_in;     /* prefix to use */
+    const char *pch_out;    /* prefix to build */
+    struct cfg_model model;
+    struct vec diags;       /* struct diag_line* in model.arena */
+    int pch_failed;
+};
+
+struct run {
+    struct arena arena;
+    struct parse_setup setup;
+    struct extract_scope scope;
+    struct vec roots;        /* absolute folders file names are relative to */
+    const char *main_text;   /* what the driver's translation unit includes */
+    const char *prefix_text; /* its version-independent prefix, or NULL */
+    const char *body_text;   /* the rest, used on top of the prefix's PCH */
+    const char *tmpdir;
+    struct job *jobs;
+    size_t njobs;
+    size_t next;             /* next job to take, under lock */
+    pthread_mutex_t lock;
+    const struct ddi_layout *layout;
+};
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static char *absolute(struct arena *a, const char *p)
+{
+    char buf[PATH_MAX];
+    return realpath(p, buf) ? arena_strdup(a, buf) : NULL;
+}
+
+static int add_include_dir(struct run *r, const char *dir)
+{
+    char *abs = absolute(&r->arena, dir);
+    if (!abs || !is_dir(abs)) {
+        ddigen_error(dir, 0, "include folder does not exist");
+        return -1;
+    }
+    vec_push(&r->setup.include_dirs, abs);
+    return 0;
+}
+
+static int setup_wdk(struct run *r, const struct header_input *in)
+{
+    if (!is_dir(in->wdk_root)) {
+        ddigen_error(in->wdk_root, 0, "WDK include folder does not exist");
+        return -1;
+    }
+    char *km = arena_printf(&r->arena, "%s/km", in->wdk_root);
+    if (!is_dir(km)) {
+        ddigen_error(in->wdk_root, 0, "not a WDK Include/<version> folder: no km/ inside");
+        return -1;
+    }
+    static const char *const parts[] = {"km", "km/crt", "shared", "um", "ucrt"};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        char *d = arena_printf(&r->arena, "%s/%s", in->wdk_root, parts[i]);
+        if (is_dir(d) && add_include_dir(r, d) != 0)
+            return -1;
+    }
+    /* What a display miniport sees: ntddk.h, then dispmprt.h (which pulls in
+     * d3dkmddi.h). ntddk.h does not depend on the DDI version: it is the
+     * prefix compiled once per architecture. */
+    r->prefix_text = "#include <ntddk.h>\n";
+    r->body_text = "#include <dispmprt.h>\n";
+    r->main_text = "#include <ntddk.h>\n#include <dispmprt.h>\n";
+    return 0;
+}
+
+static int setup_header(struct run *r, const struct header_input *in)
+{
+    char *abs = absolute(&r->arena, in->header);
+    if (!abs || !is_file(abs)) {
+        ddigen_error(in->header, 0, "header file does not exist");
+        return -1;
+    }
+    char *dir = arena_strdup(&r->arena, abs);
+    *strrchr(dir, '/') = '\0';
+    vec_push(&r->setup.include_dirs, dir);
+    struct strbuf pre = {0};
+    for (size_t i = 0; i < in->pre_includes.len; i++)
+        sb_printf(&pre, "#include <%s>\n", (char *)in->pre_includes.items[i]);
+    r->prefix_text = pre.len ? arena_strdup(&r->arena, pre.data) : NULL;
+    r->body_text = arena_printf(&r->arena, "#include \"%s\"\n", abs);
+    r->main_text = arena_printf(&r->arena, "%s%s", sb_str(&pre), r->body_text);
+    sb_free(&pre);
+    return 0;
+}
+
+static int setup_run(struct run *r, const struct header_input *in)
+{
+    if (!in->wdk_root == !in->header) {
+        ddigen_error(NULL, 0, "give exactly one of --wdk DIR or --header FILE");
+        return -1;
+    }
+    if ((in->wdk_root ? setup_wdk(r, in) : setup_header(r, in)) != 0)
+        return -1;
+    for (size_t i = 0; i < in->include_dirs.len; i++)
+        if (add_include_dir(r, in->include_dirs.items[i]) != 0)
+            return -1;
+    for (size_t i = 0; i < in->defines.len; i++)
+        vec_push(&r->setup.defines, in->defines.items[i]);
+    /* File names in the spec are relative to the WDK root (km/d3dkmddi.h)
+     * or to the include folder that holds them. */
+    for (size_t i = 0; i < r->setup.include_dirs.len; i++)
+        vec_push(&r->roots, r->setup.include_dirs.items[i]);
+    if (in->wdk_root)
+        vec_push(&r->roots, absolute(&r->arena, in->wdk_root));
+    r->scope.roots = (const char *const *)r->roots.items;
+    r->scope.nroots = r->roots.len;
+    if (in->scope_files.len) {
+        r->scope.files = (const char *const *)in->scope_files.items;
+        r->scope.nfiles = in->scope_files.len;
+    } else if (in->wdk_root) {
+        r->scope.files = default_scope;
+        r->scope.nfiles = sizeof default_scope / sizeof default_scope[0];
+    } else {
+        const char *base = strrchr(in->header, '/');
+        const char **one = arena_alloc(&r->arena, sizeof *one);
+        *one = base ? base + 1 : in->header;
+        r->scope.files = one;
+        r->scope.nfiles = 1;
+    }
+    r->setup.overlay_path = write_case_insensitive_overlay(&r->arena, &r->setup.include_dirs);
+    if (!r->setup.overlay_path)
+        return -1;
+    const char *res = getenv("DDIGEN_CLANG_RESOURCE_DIR");
+    if (!res || !*res)
+        res = DDIGEN_CLANG_RESOURCE_DIR;
+    r->setup.resource_dir = *res ? res : NULL;
+    const char *tmp = getenv("TMPDIR");
+    r->tmpdir = arena_printf(&r->arena, "%s/ddigen-pch-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp((char *)r->tmpdir)) {
+        ddigen_error(r->tmpdir, 0, "cannot create a temporary folder: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* --- parsing ---------------------------------------------------------- */
+
+static void keep_diagnostics(struct job *job, CXTranslationUnit tu)
+{
+    unsigned n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        if (sev >= CXDiagnostic_Warning) {
+            struct diag_line *dl = arena_alloc(&job->model.arena, sizeof *dl);
+            CXFile file;
+            unsigned col, off;
+            clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, &dl->line, &col, &off);
+            CXString fname = clang_getFileName(file);
+            dl->file = arena_strdup(&job->model.arena, file ? clang_getCString(fname) : NULL);
+            clang_disposeString(fname);
+            CXString text = clang_getDiagnosticSpelling(d);
+            dl->text = arena_strdup(&job->model.arena, clang_getCString(text));
+            clang_disposeString(text);
+            dl->severity = sev;
+            vec_push(&job->diags, dl);
+            if (sev == CXDiagnostic_Warning)
+                job->model.diag_warnings++;
+            else
+                job->model.diag_errors++;
+            if (sev == CXDiagnostic_Fatal)
+                job->model.fatal = 1;
+        }
+        clang_disposeDiagnostic(d);
+    }
+}
+
+static CXTranslationUnit parse_tu(CXIndex index, const char *name, const char *text, struct vec *args,
+                                  unsigned options)
+{
+    struct CXUnsavedFile file = {name, text, (unsigned long)strlen(text)};
+    CXTranslationUnit tu = NULL;
+    enum CXErrorCode err = clang_parseTranslationUnit2(index, name, (const char *const *)args->items,
+                                                       (int)args->len, &file, 1, options, &tu);
+    return err == CXError_Success ? tu : NULL;
+}
+
+static void run_pch_job(struct run *r, CXIndex index, struct job *job)
+{
+    struct vec args = {0};
+    build_clang_args(&job->model.arena, &r->setup, job->arch, NULL, NULL, 1, &args);
+    CXTranslationUnit tu = parse_tu(index, PREFIX_FILE, r->prefix_text, &args,
+                                    CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization |
+                                        CXTranslationUnit_SkipFunctionBodies);
+    vec_free(&args);
+    job->pch_failed = 1;
+    if (!tu)
+        return;
+    unsigned errors = 0, n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        errors += clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
+        clang_disposeDiagnostic(d);
+    }
+    /* A prefix with errors cannot be saved; the configurations then parse
+     * from scratch, which gives the same result, only slower. */
+    if (!errors && clang_saveTranslationUnit(tu, job->pch_out, clang_defaultSaveOptions(tu)) == CXSaveError_None)
+        job->pch_failed = 0;
+    clang_disposeTranslationUnit(tu);
+}
+
+static void run_config_job(struct run *r, CXIndex index, struct job *job)
+{
+    const struct ddi_version *v = job->version >= 0 ? &r->layout->versions[job->version] : NULL;
+    struct vec args = {0};
+    build_clang_args(&job->model.arena, &r->setup, job->arch, v && v->value ? v->name : NULL, job->pch_in, 0,
+                     &args);
+    const char *text = job->pch_in ? r->body_text : r->main_text;
+    CXTranslationUnit tu = parse_tu(index, MAIN_FILE, text, &args,
+                                    CXTranslationUnit_DetailedPreprocessingRecord |
+                                        CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing);
+    vec_free(&args);
+    if (!tu) {
+        job->model.fatal = 1;
+        return;
+    }
+    keep_diagnostics(job, tu);
+    extract_config(tu, &r->scope, &job->model);
+    clang_disposeTranslationUnit(tu);
+}
+
+static void *worker(void *arg)
+{
+    struct run *r = arg;
+    CXIndex index = clang_createIndex(0, 0);
+    for (;;) {
+        pthread_mutex_lock(&r->lock);
+        size_t i = r->next++;
+        pthread_mutex_unlock(&r->lock);
+        if (i >= r->njobs)
+            break;
+        struct job *job = &r->jobs[i];
+        if (job->pch_out)
+            run_pch_job(r, index, job);
+        else
+            run_config_job(r, index, job);
+    }
+    clang_disposeIndex(index);
+    return NULL;
+}
+
+static void run_jobs(struct run *r, struct job *jobs, size_t njobs, int nthreads)
+{
+    r->jobs = jobs;
+    r->njobs = njobs;
+    r->next = 0;
+    if (nthreads > (int)njobs)
+        nthreads = (int)njobs;
+    if (nthreads <= 1) {
+        worker(r);
+        return;
+    }
+    pthread_t tids[64];
+    if (nthreads > 64)
+        nthreads = 64;
+    for (int i = 0; i < nthreads; i++)
+        pthread_create(&tids[i], NULL, worker, r);
+    for (int i = 0; i < nthreads; i++)
+        pthread_join(tids[i], NULL);
+}
+
+/* --- reporting -------------------------------------------------------- */
+
+/* Prints each distinct header diagnostic once (the same static_assert shows
+ * up in every configuration), in configuration order. */
+static void report_diagnostics(struct job *jobs, size_t njobs, const struct ddi_layout *l)
+{
+    struct strmap seen = {0};
+    struct arena a = {0};
+    for (size_t j = 0; j < njobs; j++) {
+        struct job *job = &jobs[j];
+        for (size_t i = 0; i < job->diags.len; i++) {
+            struct diag_line *d = job->diags.items[i];
+            char *key = arena_printf(&a, "%s:%u:%s", d->file ? d->file : "", d->line, d->text);
+            if (strmap_get(&seen, key))
+                continue;
+            strmap_put(&seen, key, key);
+            const char *cfg = arena_printf(&a, "[%s %s]", ddi_arch_name(job->arch),
+                                           job->version >= 0 ? ddi_version_short(&l->versions[job->version])
+                                                             : "default");
+            if (d->severity == CXDiagnostic_Fatal)
+                ddigen_error(d->file, d->line, "%s %s", d->text, cfg);
+            else
+                ddigen_report(d->severity == CXDiagnostic_Warning ? DDIGEN_NOTE : DDIGEN_WARNING, d->file,
+                              d->line, "%s %s (header diagnostic, ingestion goes on)", d->text, cfg);
+        }
+    }
+    strmap_free(&seen);
+    arena_free(&a);
+}
+
+static int count_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+static int check_required(const struct header_input *in, const struct ddi_layout *l)
+{
+    int rc = 0;
+    for (size_t i = 0; i < in->required.len; i++) {
+        const char *name = in->required.items[i];
+        int found = 0;
+        for (size_t j = 0; j < l->records.len && !found; j++)
+            found = strcmp(((struct ddi_record *)l->records.items[j])->name, name) == 0;
+        if (!found) {
+            ddigen_error(in->wdk_root ? in->wdk_root : in->header, 0, "record %s was asked for but not found", name);
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+static int parse_all(struct run *r, const struct header_input *in, struct ddi_layout *out)
+{
+    int nthreads = in->jobs > 0 ? in->jobs : count_cores();
+    unsigned narch = 0;
+    for (int a = 0; a < DDI_ARCH_COUNT; a++)
+        narch += (in->arch_mask >> a) & 1;
+    size_t nconfig = (size_t)narch * out->nversions;
+    struct job *pch = calloc(DDI_ARCH_COUNT, sizeof *pch);
+    struct job *jobs = calloc(nconfig, sizeof *jobs);
+    size_t npch = 0, n = 0;
+    const char *pch_path[DDI_ARCH_COUNT] = {0};
+    for (int a = 0; a < DDI_ARCH_COUNT; a++) {
+        if (!((in->arch_mask >> a) & 1))
+            continue;
+        if (r->prefix_text && !in->no_pch) {
+            pch[npch].arch = (enum ddi_arch)a;
+            pch[npch].version = -1;
+            pch[npch].pch_out = arena_printf(&r->arena, "%s/prefix-%s.pch", r->tmpdir, ddi_arch_name(a));
+            npch++;
+        }
+    }
+    run_jobs(r, pch, npch, nthreads);
+    for (size_t i = 0; i < npch; i++) {
+        if (!pch[i].pch_failed)
+            pch_path[pch[i].arch] = pch[i].pch_out;
+        else
+            ddigen_note(NULL, 0, "%s: the prefix could not be precompiled; parsing without it",
+                        ddi_arch_name(pch[i].arch));
+        cfg_model_free(&pch[i].model);
+    }
+    for (int a = 0; a < DDI_ARCH_COUNT; a++)
+        for (unsigned v = 0; v < out->nversions && ((in->arch_mask >> a) & 1); v++, n++) {
+            jobs[n].arch = (enum ddi_arch)a;
+            jobs[n].version = (int)v;
+            jobs[n].pch_in = pch_path[a];
+        }
+    ddigen_progress("parsing %zu configurations (%u architectures x %u DDI versions) on %d threads", nconfig, narch,
+                    out->nversions, nthreads < (int)nconfig ? nthreads : (int)nconfig);
+    run_jobs(r, jobs, nconfig, nthreads);
+    report_diagnostics(jobs, nconfig, out);
+
+    int rc = 0;
+    for (size_t i = 0; i < nconfig; i++) {
+        struct job *job = &jobs[i];
+        ddigen_progress("%s %s: %zu records, %zu enums, %zu function types; %u header errors, %u warnings%s",
+                        ddi_arch_name(job->arch), ddi_version_short(&out->versions[job->version]),
+                        job->model.records.len, job->model.enums.len, job->model.functypes.len,
+                        job->model.diag_errors, job->model.diag_warnings,
+                        job->model.diag_errors && !ddigen_diag_global.verbose ? " (-v lists them)" : "");
+        if (job->model.fatal)
+            rc = -1;
+        else if (!job->model.records.len) {
+            ddigen_error(in->wdk_root ? in->wdk_root : in->header, 0,
+                         "%s %s: no records found in the headers in scope", ddi_arch_name(job->arch),
+                         ddi_version_short(&out->versions[job->version]));
+            rc = -1;
+        }
+    }
+    if (rc == 0)
+        for (size_t i = 0; i < nconfig; i++)
+            merge_config(out, jobs[i].arch, (unsigned)jobs[i].version, &jobs[i].model);
+    for (size_t i = 0; i < nconfig; i++) {
+        cfg_model_free(&jobs[i].model);
+        vec_free(&jobs[i].diags);
+    }
+    for (int a = 0; a < DDI_ARCH_COUNT; a++)
+        if (pch_path[a])
+            unlink(pch_path[a]);
+    free(jobs);
+    free(pch);
+    if (rc == 0)
+        merge_finish(out);
+    return rc;
+}
+
+int header_ingest(const struct header_input *in, struct ddi_layout *out)
+{
+    struct run r = {0};
+    pthread_mutex_init(&r.lock, NULL);
+    int rc = setup_run(&r, in);
+    out->arch_mask = in->arch_mask;
+    r.layout = out;
+    if (rc == 0) {
+        struct vec args = {0};
+        build_clang_args(&r.arena, &r.setup, DDI_ARCH_X64, NULL, NULL, 0, &args);
+        rc = discover_versions(MAIN_FILE, r.main_text, &args, &in->versions, out);
+        vec_free(&args);
+    }
+    if (rc == 0)
+        rc = parse_all(&r, in, out);
+    if (rc == 0)
+        rc = check_required(in, out);
+    if (r.setup.overlay_path)
+        unlink(r.setup.overlay_path);
+    if (r.tmpdir)
+        rmdir(r.tmpdir);
+    vec_free(&r.setup.include_dirs);
+    vec_free(&r.setup.defines);
+    vec_free(&r.roots);
+    pthread_mutex_destroy(&r.lock);
+    arena_free(&r.arena);
+    return rc;
+}

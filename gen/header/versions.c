@@ -1,0 +1,195 @@
+/* DDI interface version discovery from macro definitions, which needs the
+ * detailed preprocessing record; values are read from the macro tokens. */
+#include "versions.h"
+
+#include "../util/diag.h"
+
+#include <clang-c/Index.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VERSION_PREFIX "DXGKDDI_INTERFACE_VERSION_"
+
+struct found {
+    struct arena *a;
+    CXTranslationUnit tu;
+    struct ddi_version items[DDI_MAX_VERSIONS * 2];
+    unsigned n;
+    int overflow;
+};
+
+/* The value of "0x5023", "(0x5023)" or "0x5023L"; -1 if not a literal. */
+static long long macro_literal(CXTranslationUnit tu, CXCursor def)
+{
+    CXToken *toks;
+    unsigned n;
+    clang_tokenize(tu, clang_getCursorExtent(def), &toks, &n);
+    long long value = -1;
+    unsigned lit = 0, other = 0, at = 0;
+    for (unsigned i = 1; i < n; i++) {
+        CXString s = clang_getTokenSpelling(tu, toks[i]);
+        const char *t = clang_getCString(s);
+        if (clang_getTokenKind(toks[i]) == CXToken_Literal) {
+            lit++;
+            at = i;
+        } else if (strcmp(t, "(") != 0 && strcmp(t, ")") != 0) {
+            other++;
+        }
+        clang_disposeString(s);
+    }
+    if (lit == 1 && other == 0) {
+        CXString s = clang_getTokenSpelling(tu, toks[at]);
+        char *end;
+        value = strtoll(clang_getCString(s), &end, 0);
+        clang_disposeString(s);
+    }
+    clang_disposeTokens(tu, toks, n);
+    return value;
+}
+
+static enum CXChildVisitResult visit_macro(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct found *f = data;
+    if (c.kind != CXCursor_MacroDefinition || clang_Cursor_isMacroFunctionLike(c))
+        return CXChildVisit_Continue;
+    CXString s = clang_getCursorSpelling(c);
+    const char *name = clang_getCString(s);
+    if (strncmp(name, VERSION_PREFIX, strlen(VERSION_PREFIX)) == 0) {
+        long long value = macro_literal(f->tu, c);
+        if (value > 0 && value <= 0xFFFFFFFFll) {
+            if (f->n == sizeof f->items / sizeof f->items[0]) {
+                f->overflow = 1;
+            } else {
+                f->items[f->n].name = arena_strdup(f->a, name);
+                f->items[f->n].value = (uint32_t)value;
+                f->n++;
+            }
+        }
+    }
+    clang_disposeString(s);
+    return CXChildVisit_Continue;
+}
+
+static int by_value_then_name(const void *pa, const void *pb)
+{
+    const struct ddi_version *a = pa, *b = pb;
+    if (a->value != b->value)
+        return a->value < b->value ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+static int is_requested(const struct vec *requested, const char *name)
+{
+    if (!requested->len)
+        return 1;
+    for (size_t i = 0; i < requested->len; i++) {
+        const char *r = requested->items[i];
+        if (strcmp(r, name) == 0 || strcmp(r, name + strlen(VERSION_PREFIX)) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int report_fatal(CXTranslationUnit tu)
+{
+    int fatal = 0;
+    for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        if (clang_getDiagnosticSeverity(d) == CXDiagnostic_Fatal) {
+            CXFile file;
+            unsigned line, col, off;
+            clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, &line, &col, &off);
+            CXString fname = clang_getFileName(file);
+            CXString text = clang_getDiagnosticSpelling(d);
+            ddigen_error(file ? clang_getCString(fname) : NULL, line, "%s", clang_getCString(text));
+            clang_disposeString(fname);
+            clang_disposeString(text);
+            fatal = 1;
+        }
+        clang_disposeDiagnostic(d);
+    }
+    return fatal;
+}
+
+static int check_requested_exist(const struct vec *requested, const struct found *f)
+{
+    int rc = 0;
+    for (size_t i = 0; i < requested->len; i++) {
+        int ok = 0;
+        for (unsigned j = 0; j < f->n && !ok; j++) {
+            struct vec one = {.items = &requested->items[i], .len = 1};
+            ok = is_requested(&one, f->items[j].name);
+        }
+        if (!ok) {
+            ddigen_error(NULL, 0, "unknown DDI version '%s': the headers define no such DXGKDDI_INTERFACE_VERSION_*",
+                         (char *)requested->items[i]);
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+/* Sorted by value; the first name of each value is kept, the rest become
+ * its aliases so the spec never parses the same configuration twice. */
+static void store_versions(struct found *f, const struct vec *requested, struct ddi_layout *out)
+{
+    qsort(f->items, f->n, sizeof f->items[0], by_value_then_name);
+    for (unsigned i = 0; i < f->n; i++) {
+        if (!is_requested(requested, f->items[i].name))
+            continue;
+        struct ddi_version *last = out->nversions ? &out->versions[out->nversions - 1] : NULL;
+        if (last && last->value == f->items[i].value) {
+            const char *short_name = f->items[i].name;
+            last->aliases = last->aliases ? arena_printf(&out->arena, "%s %s", last->aliases, short_name)
+                                          : arena_strdup(&out->arena, short_name);
+            continue;
+        }
+        if (out->nversions == DDI_MAX_VERSIONS)
+            break;
+        out->versions[out->nversions].name = arena_strdup(&out->arena, f->items[i].name);
+        out->versions[out->nversions].value = f->items[i].value;
+        out->nversions++;
+    }
+}
+
+int discover_versions(const char *main_name, const char *main_text, struct vec *args,
+                      const struct vec *requested, struct ddi_layout *out)
+{
+    CXIndex index = clang_createIndex(0, 0);
+    struct CXUnsavedFile file = {main_name, main_text, (unsigned long)strlen(main_text)};
+    CXTranslationUnit tu = NULL;
+    enum CXErrorCode err = clang_parseTranslationUnit2(
+        index, main_name, (const char *const *)args->items, (int)args->len, &file, 1,
+        CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_SkipFunctionBodies |
+            CXTranslationUnit_KeepGoing,
+        &tu);
+    if (err != CXError_Success || !tu) {
+        ddigen_error(NULL, 0, "libclang could not parse the translation unit (error %d)", (int)err);
+        clang_disposeIndex(index);
+        return -1;
+    }
+    int rc = report_fatal(tu) ? -1 : 0;
+    struct arena scratch = {0};
+    struct found *f = calloc(1, sizeof *f);
+    f->a = &scratch;
+    f->tu = tu;
+    if (rc == 0) {
+        clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_macro, f);
+        rc = check_requested_exist(requested, f);
+    }
+    if (rc == 0 && f->n) {
+        store_versions(f, requested, out);
+    } else if (rc == 0) {
+        /* Headers without DDI versions (--header on something else): one
+         * configuration per architecture, as the headers come. */
+        out->versions[0].name = "DEFAULT";
+        out->versions[0].value = 0;
+        out->nversions = 1;
+    }
+    free(f);
+    arena_free(&scratch);
+    clang_disposeTranslationUnit(tu);
+    clang_disposeIndex(index);
+    return rc;
+}

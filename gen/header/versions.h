@@ -1,0 +1,13 @@
+/* Finds the DXGKDDI_INTERFACE_VERSION_* constants the headers define. */
+#ifndef DDIGEN_VERSIONS_H
+#define DDIGEN_VERSIONS_H
+
+#include "../spec/layout.h"
+
+/* Parses the translation unit once and fills out->versions, sorted by
+ * value (names with the same value become aliases). requested: names
+ * (full or short) to keep, or empty for all. 0, or -1 (reported). */
+int discover_versions(const char *main_name, const char *main_text, struct vec *args,
+                      const struct vec *requested, struct ddi_layout *out);
+
+#endif

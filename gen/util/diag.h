@@ -1,0 +1,33 @@
+/* Diagnostics for every stage: gcc-style "file:line: severity: message" on
+ * stderr, with counters so a stage can say whether it failed. */
+#ifndef DDIGEN_DIAG_H
+#define DDIGEN_DIAG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+enum ddigen_severity { DDIGEN_NOTE, DDIGEN_WARNING, DDIGEN_ERROR };
+
+struct ddigen_diag {
+    int verbose;     /* -v: also print notes and warnings from inputs */
+    int quiet;       /* -q: no progress lines */
+    unsigned errors;
+    unsigned warnings;
+};
+
+/* The process-wide sink; main() sets verbose/quiet. */
+extern struct ddigen_diag ddigen_diag_global;
+
+/* file may be NULL (no location); line 0 means "whole file". */
+void ddigen_report(enum ddigen_severity sev, const char *file, unsigned line,
+                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void ddigen_vreport(enum ddigen_severity sev, const char *file, unsigned line,
+                    const char *fmt, va_list ap);
+/* A progress line on stderr unless quiet. */
+void ddigen_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#define ddigen_error(file, line, ...) ddigen_report(DDIGEN_ERROR, file, line, __VA_ARGS__)
+#define ddigen_warning(file, line, ...) ddigen_report(DDIGEN_WARNING, file, line, __VA_ARGS__)
+#define ddigen_note(file, line, ...) ddigen_report(DDIGEN_NOTE, file, line, __VA_ARGS__)
+
+#endif
