@@ -34,6 +34,7 @@ static const struct command commands[] = {
     {"emit", ddigen_cmd_emit, "spec + templates -> generated C"},
     {"generate", ddigen_cmd_generate, "run every stage end to end"},
     {"validate", cmd_validate, "check spec files against the schema"},
+    {"overlay", ddigen_cmd_overlay, "case-insensitive clang VFS overlay for WDK folders"},
 };
 
 static void usage(FILE *out)

@@ -76,7 +76,7 @@ static void overlay_dir(struct strbuf *sb, const char *dir, const char *name, in
     sb_append(sb, "]}");
 }
 
-const char *write_case_insensitive_overlay(struct arena *a, const struct vec *dirs)
+char *case_insensitive_overlay_json(const struct vec *dirs)
 {
     struct strbuf sb = {0};
     sb_append(&sb, "{\"version\":0,\"case-sensitive\":\"false\",\"roots\":[");
@@ -86,20 +86,27 @@ const char *write_case_insensitive_overlay(struct arena *a, const struct vec *di
         overlay_dir(&sb, dirs->items[i], dirs->items[i], 0);
     }
     sb_append(&sb, "]}\n");
+    return sb.data;
+}
+
+const char *write_case_insensitive_overlay(struct arena *a, const struct vec *dirs)
+{
+    char *json = case_insensitive_overlay_json(dirs);
+    size_t len = strlen(json);
     const char *tmpdir = getenv("TMPDIR");
     char *path = arena_printf(a, "%s/ddigen-overlay-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     int fd = mkstemp(path);
-    if (fd < 0 || write(fd, sb.data, sb.len) != (ssize_t)sb.len) {
+    if (fd < 0 || write(fd, json, len) != (ssize_t)len) {
         ddigen_error(path, 0, "cannot write VFS overlay: %s", strerror(errno));
         if (fd >= 0) {
             close(fd);
             unlink(path);
         }
-        sb_free(&sb);
+        free(json);
         return NULL;
     }
     close(fd);
-    sb_free(&sb);
+    free(json);
     return path;
 }
 

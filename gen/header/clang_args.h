@@ -17,6 +17,8 @@ struct parse_setup {
  * case-insensitive (<ConcurrencySal.h> finds concurrencysal.h). Returns
  * the temporary file's path, or NULL (reported). */
 const char *write_case_insensitive_overlay(struct arena *a, const struct vec *dirs);
+/* The overlay's JSON text (malloc'd). */
+char *case_insensitive_overlay_json(const struct vec *dirs);
 
 /* Builds argv for one configuration into args (char*, arena-owned).
  * version_macro may be NULL (headers pick their default); pch is a

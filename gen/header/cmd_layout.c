@@ -3,8 +3,11 @@
 
 #include "../util/cli.h"
 #include "../util/diag.h"
+#include "../util/output.h"
+#include "clang_args.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +98,60 @@ int ddigen_cmd_layout(int argc, char **argv)
     ddi_layout_free(&layout);
 done:
     header_input_free(&in);
+    arena_free(&a);
+    return rc;
+}
+
+/* `ddigen overlay --wdk DIR | -I DIR... -o FILE`: the case-insensitive VFS
+ * overlay ingestion uses, for compiling against WDK headers with clang on
+ * a case-sensitive file system (clang -ivfsoverlay FILE). */
+int ddigen_cmd_overlay(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"wdk", required_argument, NULL, OPT_WDK}, {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+    };
+    struct arena a = {0};
+    struct vec dirs = {0};
+    const char *out = NULL;
+    int c, rc = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "I:o:h", opts, NULL)) != -1) {
+        if (c == OPT_WDK) {
+            static const char *const parts[] = {"km", "km/crt", "shared", "um", "ucrt"};
+            for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+                vec_push(&dirs, arena_printf(&a, "%s/%s", optarg, parts[i]));
+        } else if (c == 'I') {
+            vec_push(&dirs, optarg);
+        } else if (c == 'o') {
+            out = optarg;
+        } else {
+            fputs("usage: ddigen overlay (--wdk DIR | -I DIR...) -o FILE\n", c == 'h' ? stdout : stderr);
+            rc = c == 'h' ? 0 : 2;
+            goto done;
+        }
+    }
+    if (!out || !dirs.len) {
+        ddigen_error(NULL, 0, "overlay needs --wdk DIR or -I DIR, and -o FILE");
+        rc = 2;
+        goto done;
+    }
+    struct vec existing = {0};
+    char buf[PATH_MAX];
+    for (size_t i = 0; i < dirs.len; i++)
+        if (realpath(dirs.items[i], buf))
+            vec_push(&existing, arena_strdup(&a, buf));
+    if (!existing.len) {
+        ddigen_error(dirs.items[0], 0, "no such include folder");
+        rc = 1;
+    } else {
+        char *json = case_insensitive_overlay_json(&existing);
+        rc = ddigen_write_file(out, json, strlen(json)) == 0 ? 0 : 1;
+        free(json);
+    }
+    vec_free(&existing);
+done:
+    vec_free(&dirs);
     arena_free(&a);
     return rc;
 }

@@ -181,11 +181,18 @@ static const char *field_sal(struct walker *w, const struct token_run *tokens, C
     int at = token_run_find(tokens, off);
     if (at < 0)
         return NULL;
-    int begin = at;
+    /* Back to the previous declarator boundary, skipping SAL arguments:
+     * _When_(a, b) has a comma and _In_reads_(n) parentheses of its own. */
+    int begin = at, depth = 0;
     while (begin > 0) {
         CXString s = clang_getTokenSpelling(tokens->tu, tokens->tokens[begin - 1]);
         const char *t = clang_getCString(s);
-        int stop = !strcmp(t, ";") || !strcmp(t, "{") || !strcmp(t, "}") || !strcmp(t, ",");
+        if (!strcmp(t, ")"))
+            depth++;
+        int stop = depth == 0 && (!strcmp(t, ";") || !strcmp(t, "{") || !strcmp(t, "}") || !strcmp(t, ",") ||
+                                  !strcmp(t, "("));
+        if (!strcmp(t, "(") && depth > 0)
+            depth--;
         clang_disposeString(s);
         if (stop)
             break;

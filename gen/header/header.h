@@ -25,6 +25,7 @@ struct header_input {
 int header_ingest(const struct header_input *in, struct ddi_layout *out);
 
 int ddigen_cmd_layout(int argc, char **argv);
+int ddigen_cmd_overlay(int argc, char **argv);
 
 /* Option handling shared with `ddigen generate`. */
 int header_parse_option(int opt, const char *arg, struct header_input *in, struct arena *a);

@@ -213,8 +213,10 @@ static void keep_diagnostics(struct job *job, CXTranslationUnit tu)
                 job->model.diag_warnings++;
             else
                 job->model.diag_errors++;
-            if (sev == CXDiagnostic_Fatal)
+            if (diag_is_fatal(d)) {
                 job->model.fatal = 1;
+                dl->severity = CXDiagnostic_Fatal;
+            }
         }
         clang_disposeDiagnostic(d);
     }

@@ -91,12 +91,26 @@ static int is_requested(const struct vec *requested, const char *name)
     return 0;
 }
 
+int diag_is_fatal(CXDiagnostic d)
+{
+    if (clang_getDiagnosticSeverity(d) == CXDiagnostic_Fatal)
+        return 1;
+    /* With KeepGoing, clang reports a missing include as a plain error, but
+     * the headers behind it are gone: the parse is not usable. */
+    CXString text = clang_getDiagnosticSpelling(d);
+    const char *t = clang_getCString(text);
+    size_t n = strlen(t);
+    int missing = n > 15 && strcmp(t + n - 15, " file not found") == 0;
+    clang_disposeString(text);
+    return missing;
+}
+
 static int report_fatal(CXTranslationUnit tu)
 {
     int fatal = 0;
     for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
-        if (clang_getDiagnosticSeverity(d) == CXDiagnostic_Fatal) {
+        if (diag_is_fatal(d)) {
             CXFile file;
             unsigned line, col, off;
             clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, &line, &col, &off);

@@ -4,10 +4,16 @@
 
 #include "../spec/layout.h"
 
+#include <clang-c/Index.h>
+
 /* Parses the translation unit once and fills out->versions, sorted by
  * value (names with the same value become aliases). requested: names
  * (full or short) to keep, or empty for all. 0, or -1 (reported). */
 int discover_versions(const char *main_name, const char *main_text, struct vec *args,
                       const struct vec *requested, struct ddi_layout *out);
+
+/* A diagnostic after which the parse cannot be trusted (also a missing
+ * include, which KeepGoing downgrades to an error). */
+int diag_is_fatal(CXDiagnostic d);
 
 #endif

@@ -72,17 +72,45 @@ static int embedded_close(void *ctx)
     return 0;
 }
 
+/* libxml2's RELAX NG messages do not say which attribute or child was
+ * wrong; quoting the element's attributes lets the reader see it. */
+static void describe_element(char *buf, size_t cap, xmlNodePtr node)
+{
+    size_t n = (size_t)snprintf(buf, cap, " in <%s", (const char *)node->name);
+    for (xmlAttrPtr a = node->properties; a && n < cap; a = a->next) {
+        xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
+        n += (size_t)snprintf(buf + n, cap - n, " %s=\"%s\"", (const char *)a->name, v ? (const char *)v : "");
+        xmlFree(v);
+    }
+    if (n < cap)
+        snprintf(buf + n, cap - n, ">");
+}
+
 static void report_xml_error(void *ctx, xmlErrorPtr err)
 {
     const char *name = ctx;
     if (!err || err->level < XML_ERR_ERROR)
         return;
-    char msg[1024];
+    char msg[1024], where[1024] = "";
     snprintf(msg, sizeof msg, "%s", err->message ? err->message : "invalid");
     size_t n = strlen(msg);
     while (n && msg[n - 1] == '\n')
         msg[--n] = '\0';
-    ddigen_error(err->file ? err->file : name, (unsigned)(err->line > 0 ? err->line : 0), "%s", msg);
+    long line = err->line;
+    xmlNodePtr node = err->node;
+    /* libxml2 may point at a child of the element its message names. */
+    char named[128];
+    if (node && sscanf(msg, "Element %127s", named) == 1)
+        for (xmlNodePtr up = node; up && up->type == XML_ELEMENT_NODE; up = up->parent)
+            if (!strcmp((const char *)up->name, named)) {
+                node = up;
+                break;
+            }
+    if (node && node->type == XML_ELEMENT_NODE) {
+        line = xmlGetLineNo(node);
+        describe_element(where, sizeof where, node);
+    }
+    ddigen_error(err->file ? err->file : name, (unsigned)(line > 0 ? line : 0), "%s%s", msg, where);
 }
 
 static pthread_once_t schema_once = PTHREAD_ONCE_INIT;

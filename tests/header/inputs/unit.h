@@ -1,0 +1,92 @@
+/* Input for header_units: the shapes the WDK headers use, in miniature. */
+#define _In_
+#define _In_opt_
+#define _Out_
+#define _Field_size_(n)
+#define _Field_size_bytes_(n)
+#define _IRQL_requires_(x)
+#define _In_reads_bytes_(n)
+#define _When_(c, a)
+#define APIENTRY __stdcall
+#define IN_CONST_HANDLE _In_ const HANDLE
+#define IN_PUNIT_ARGS _In_ UNIT_ARGS *
+
+typedef void *HANDLE;
+typedef unsigned int UINT;
+typedef unsigned char UCHAR;
+typedef unsigned long long UINT64;
+typedef long NTSTATUS;
+
+#define DXGKDDI_INTERFACE_VERSION_OLD 0x1000
+#define DXGKDDI_INTERFACE_VERSION_MID 0x2000
+#define DXGKDDI_INTERFACE_VERSION_SAME_AS_MID 0x2000
+#define DXGKDDI_INTERFACE_VERSION_NEW 0x3000
+#ifndef DXGKDDI_INTERFACE_VERSION
+#define DXGKDDI_INTERFACE_VERSION DXGKDDI_INTERFACE_VERSION_NEW
+#endif
+
+typedef struct _UNIT_FLAGS {
+    union {
+        struct {
+            UINT Swizzle : 1;
+#if (DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_MID)
+            UINT Renamed : 1;
+#else
+            UINT Reserved00 : 1;
+#endif
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} UNIT_FLAGS;
+
+#pragma pack(push, 1)
+typedef struct _UNIT_PACKED {
+    UCHAR Tag;
+    UINT64 Address;
+} UNIT_PACKED;
+#pragma pack(pop)
+
+typedef struct _UNIT_ARGS {
+    _Field_size_bytes_(Size) void *pBuffer;
+    UINT Size;
+    union {
+        struct {
+            HANDLE hAllocation;
+            struct {
+                UINT SegmentId;
+                union {
+                    UINT64 SegmentAddress;
+                    void *pMdl;
+                };
+            } Source;
+        } Transfer;
+#if (DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_NEW)
+        struct {
+            UINT64 Big[4];
+        } Grown;
+#endif
+    };
+    UNIT_FLAGS Flags;
+    UINT Matrix[2][3];
+} UNIT_ARGS;
+
+typedef enum _UNIT_OPERATION {
+    UNIT_OP_A = 0,
+    UNIT_OP_B = 1,
+#if (DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_NEW)
+    UNIT_OP_C = 2,
+#endif
+} UNIT_OPERATION;
+
+typedef
+    _IRQL_requires_(PASSIVE_LEVEL)
+NTSTATUS
+APIENTRY
+UNITDDI_BUILD(
+    IN_CONST_HANDLE hAdapter,
+    IN_PUNIT_ARGS pArgs,
+    _In_opt_ void *pContext,
+    _When_(pContext != 0, _In_reads_bytes_(Size)) const void *pData
+    );
+typedef UNITDDI_BUILD *PUNITDDI_BUILD;
