@@ -1,6 +1,8 @@
 # Turns files into a C table {name, bytes, length} so ddigen carries its
 # schemas inside the binary. Run in script mode:
-#   cmake -DOUT=file.c -DSYMBOL=name -DFILES="a;b" -P EmbedFiles.cmake
+#   cmake -DOUT=file.c -DSYMBOL=name -DFILES="a|b" -P EmbedFiles.cmake
+# (| separates files: a ; would split the argument on the command line)
+string(REPLACE "|" ";" FILES "${FILES}")
 set(body "")
 set(table "")
 set(i 0)

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what ddigen needs on Debian 12 (run as root or with sudo). Does
+# nothing when everything is already there.
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config git
+  clang libclang-dev libclang-rt-14-dev llvm
+  libxml2-dev libxml2-utils libxslt1-dev xsltproc
+  libcmark-gfm-dev cmark-gfm libyaml-dev
+  libcmocka-dev libcbor-dev libprotobuf-c-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
