@@ -13,6 +13,7 @@ struct cfg_field {
     const char *name, *path, *type, *canonical, *sal, *array;
     int bit_width;
     unsigned line;
+    unsigned source_offset;    /* where it is declared: fixes the order */
     uint64_t offset_bits;      /* from the top-level record */
     struct cfg_record *nested; /* inline record type, or NULL */
 };

@@ -85,6 +85,14 @@ static struct file_info *file_of(struct walker *w, CXCursor c, unsigned *line)
     return fi;
 }
 
+static unsigned source_offset(CXCursor c)
+{
+    CXFile file;
+    unsigned line, col, off;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, &off);
+    return off;
+}
+
 static int cursor_in_scope(struct walker *w, CXCursor c)
 {
     unsigned line;
@@ -254,6 +262,7 @@ static void add_field(struct record_ctx *ctx, CXCursor c)
     f->name = take(w->a, clang_getCursorSpelling(c));
     f->path = arena_printf(w->a, "%s%s", ctx->path_prefix, f->name);
     file_of(w, c, &f->line);
+    f->source_offset = source_offset(c);
     long long off = clang_Cursor_getOffsetOfField(c);
     f->offset_bits = ctx->base_bits + (off > 0 ? (uint64_t)off : 0);
     f->bit_width = clang_Cursor_isBitField(c) ? clang_getFieldDeclBitWidth(c) : -1;
@@ -346,6 +355,7 @@ static void add_anonymous_member(struct record_ctx *ctx, CXCursor decl)
     f->name = "";
     f->path = ctx->path_prefix[0] ? arena_strndup(w->a, ctx->path_prefix, strlen(ctx->path_prefix) - 1) : "";
     file_of(w, decl, &f->line);
+    f->source_offset = source_offset(decl);
     f->offset_bits = ctx->base_bits + offset;
     f->bit_width = -1;
     if (ctx->depth < MAX_NESTING) {
@@ -357,6 +367,22 @@ static void add_anonymous_member(struct record_ctx *ctx, CXCursor decl)
         f->canonical = arena_printf(w->a, "%s %s", f->nested->kind, name);
     }
     vec_push(&ctx->rec->fields, f);
+}
+
+/* A record read back from a PCH lists an anonymous member's declaration
+ * and the fields around it in another order than a fresh parse: order by
+ * where they are declared (insertion sort: stable, and records are small). */
+static void sort_by_declaration(struct vec *fields)
+{
+    for (size_t i = 1; i < fields->len; i++) {
+        struct cfg_field *f = fields->items[i];
+        size_t j = i;
+        while (j > 0 && ((struct cfg_field *)fields->items[j - 1])->source_offset > f->source_offset) {
+            fields->items[j] = fields->items[j - 1];
+            j--;
+        }
+        fields->items[j] = f;
+    }
 }
 
 static enum CXChildVisitResult record_child(CXCursor c, CXCursor parent, CXClientData data)
@@ -393,6 +419,7 @@ static struct cfg_record *extract_record(struct walker *w, CXCursor decl, const 
     }
     struct record_ctx ctx = {w, r, top ? top : name, path_prefix, base_bits, tokens, {0, 0}, depth};
     clang_visitChildren(decl, record_child, &ctx);
+    sort_by_declaration(&r->fields);
     if (tokens == &own)
         token_run_dispose(&own);
     return r;

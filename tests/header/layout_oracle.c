@@ -4,6 +4,7 @@
  * ingestion code: the numbers come from the clang driver, parsed here.
  *
  * usage: layout_oracle SPEC.xml CLANG WDK_DIR OVERLAY */
+#define _GNU_SOURCE
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
 #include <stdarg.h>
@@ -107,11 +108,13 @@ static void parse_dump(FILE *f, struct dump *d)
             continue;
         char name[256];
         member_name(decl + indent, name, sizeof name);
+        char path[1024];
         const char *parent = paths[depth - 1];
         if (name[0])
-            snprintf(paths[depth], sizeof paths[depth], "%s%s%s", parent, parent[0] ? "." : "", name);
+            snprintf(path, sizeof path, "%s%s%s", parent, parent[0] ? "." : "", name);
         else
-            snprintf(paths[depth], sizeof paths[depth], "%s", parent);
+            snprintf(path, sizeof path, "%s", parent);
+        memcpy(paths[depth], path, sizeof path);
         if (name[0]) {
             char key[2048];
             snprintf(key, sizeof key, "%s|%s", record, paths[depth]);

@@ -1,0 +1,98 @@
+/* Unit tests of the emit stage: the XSLT extension functions (through a
+ * real stylesheet run by libxslt) and --check on stale output. */
+#include "emit/emit.h"
+
+#include <libexslt/exslt.h>
+#include <libxml/parser.h>
+#include <libxslt/transform.h>
+#include <libxslt/xsltutils.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+static const char spec[] = "<ddi-spec version='1'><layout>"
+                           "<version name='DXGKDDI_INTERFACE_VERSION_A' short='A' value='0x1'/>"
+                           "<version name='DXGKDDI_INTERFACE_VERSION_B' short='B' value='0x2'/>"
+                           "<version name='DXGKDDI_INTERFACE_VERSION_C' short='C' value='0x3'/>"
+                           "<version name='DXGKDDI_INTERFACE_VERSION_D' short='D' value='0x4'/>"
+                           "</layout></ddi-spec>";
+
+/* Runs one XPath expression with the extension functions in scope. */
+static char *eval(const char *expr)
+{
+    char sheet[2048];
+    snprintf(sheet, sizeof sheet,
+             "<xsl:stylesheet version='1.0' xmlns:xsl='http://www.w3.org/1999/XSL/Transform' "
+             "xmlns:d='urn:ddigen:xslt'><xsl:output method='text'/>"
+             "<xsl:variable name='v' select='/ddi-spec/layout/version'/>"
+             "<xsl:template match='/'><xsl:value-of select=\"%s\"/></xsl:template></xsl:stylesheet>",
+             expr);
+    xmlDocPtr sdoc = xmlReadMemory(sheet, (int)strlen(sheet), "t.xsl", NULL, 0);
+    xsltStylesheetPtr st = xsltParseStylesheetDoc(sdoc);
+    xmlDocPtr in = xmlReadMemory(spec, (int)strlen(spec), "s.xml", NULL, 0);
+    xmlDocPtr out = xsltApplyStylesheet(st, in, NULL);
+    xmlChar *text = NULL;
+    int len = 0;
+    xsltSaveResultToString(&text, &len, out, st);
+    char *copy = strdup(text ? (const char *)text : "");
+    xmlFree(text);
+    xmlFreeDoc(out);
+    xmlFreeDoc(in);
+    xsltFreeStylesheet(st);
+    return copy;
+}
+
+static void expect(const char *expr, const char *want)
+{
+    char *got = eval(expr);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+static void c_ident_makes_identifiers(void **state)
+{
+    (void)state;
+    expect("d:c-ident('DXGKARG_BUILDPAGINGBUFFER.(unnamed union).Transfer')",
+           "DXGKARG_BUILDPAGINGBUFFER_unnamed_union_Transfer");
+    expect("d:c-ident('a..b')", "a_b");
+}
+
+static void hex_and_ones(void **state)
+{
+    (void)state;
+    expect("d:hex(4096)", "0x1000");
+    expect("d:ones(1)", "0x1u");
+    expect("d:ones(5)", "0x1Fu");
+    expect("d:ones(64)", "0xFFFFFFFFFFFFFFFFull");
+}
+
+static void version_ranges_become_conditions(void **state)
+{
+    (void)state;
+    /* The first range has no lower bound, the last no upper bound. */
+    expect("d:version-cond('A-D', $v)", "1");
+    expect("d:version-cond('B-C', $v)",
+           "(DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_B && "
+           "DXGKDDI_INTERFACE_VERSION < DXGKDDI_INTERFACE_VERSION_D)");
+    expect("d:version-cond('A', $v)", "(DXGKDDI_INTERFACE_VERSION < DXGKDDI_INTERFACE_VERSION_B)");
+    expect("d:version-cond('A C-D', $v)",
+           "(DXGKDDI_INTERFACE_VERSION < DXGKDDI_INTERFACE_VERSION_B) || "
+           "(DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_C)");
+}
+
+int main(void)
+{
+    exsltRegisterAll();
+    emit_register_extensions();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(c_ident_makes_identifiers),
+        cmocka_unit_test(hex_and_ones),
+        cmocka_unit_test(version_ranges_become_conditions),
+    };
+    int rc = cmocka_run_group_tests_name("emit_units", tests, NULL, NULL);
+    xsltCleanupGlobals();
+    xmlCleanupParser();
+    return rc;
+}
