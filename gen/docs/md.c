@@ -13,17 +13,12 @@
 
 #include <cmark-gfm.h>
 #include <cmark-gfm/cmark-gfm-extension_api.h>
+#include <cmark-gfm-core-extensions.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <yaml.h>
-
-#ifdef DDIGEN_HAVE_CMARK_EXTENSIONS
-/* libcmark-gfm-extensions ships no header in Debian 12 without the -dev
- * package; this is its one entry point we need. */
-void cmark_gfm_core_extensions_ensure_registered(void);
-#endif
 
 enum md_section {
     SEC_NONE,
@@ -567,7 +562,6 @@ static void index_lines(struct md_reader *r, const char *buf, size_t len)
 static cmark_parser *new_parser(void)
 {
     cmark_parser *parser = cmark_parser_new(CMARK_OPT_DEFAULT);
-#ifdef DDIGEN_HAVE_CMARK_EXTENSIONS
     static int registered;
     if (!registered) {
         cmark_gfm_core_extensions_ensure_registered();
@@ -576,7 +570,6 @@ static cmark_parser *new_parser(void)
     cmark_syntax_extension *table = cmark_find_syntax_extension("table");
     if (table)
         cmark_parser_attach_syntax_extension(parser, table);
-#endif
     return parser;
 }
 

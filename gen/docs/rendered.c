@@ -418,6 +418,10 @@ int docs_read_blocks(struct docs_page *p, struct docs_block *blocks, size_t n)
                 st.saw_members |= sec == R_MEMBERS;
             } else if (st.sec == R_MEMBERS && looks_like_name(p, b->text)) {
                 r_start_field(&st, b->text, b->line);
+            } else {
+                struct docs_block para = *b;
+                para.kind = DOCS_BLK_PARA;
+                r_para(&st, &para);
             }
             continue;
         }
@@ -433,8 +437,7 @@ int docs_read_blocks(struct docs_page *p, struct docs_block *blocks, size_t n)
         }
         if (requirement_row(p, b->text, b->line))
             continue;
-        if (st.sec == R_MEMBERS && (b->kind == DOCS_BLK_NAME || looks_like_name(p, b->text)) &&
-            (b->kind == DOCS_BLK_NAME || i + 1 >= n || blocks[i + 1].kind != DOCS_BLK_NAME)) {
+        if (st.sec == R_MEMBERS && looks_like_name(p, b->text)) {
             r_start_field(&st, b->text, b->line);
             continue;
         }

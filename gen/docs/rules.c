@@ -96,7 +96,12 @@ static bool next_ident(const struct sentence *s, size_t *pos, size_t end, size_t
                            (t[j] == '.' && j + 1 < end && docs_is_ident_start((unsigned char)t[j + 1]))))
             j++;
         *pos = j;
-        if (codeish(s->p, t + i, j - i)) {
+        /* "the Staged flag", "the Copy member": named as a member, so a name */
+        static const char *const nouns[] = {" flag", " member", " field", " bit "};
+        bool named = false;
+        for (size_t k = 0; k < 4 && !named; k++)
+            named = !strncmp(t + j, nouns[k], strlen(nouns[k])) && isupper((unsigned char)t[i]);
+        if (named || codeish(s->p, t + i, j - i)) {
             *at = i;
             *len = j - i;
             return true;
@@ -702,7 +707,7 @@ static void m_union_member(struct sentence *s)
         size_t a = b;
         while (a > 0 && (docs_is_ident_char((unsigned char)s->text[a - 1]) || s->text[a - 1] == '.'))
             a--;
-        if (a == b || !codeish(s->p, s->text + a, b - a))
+        if (a == b || !(isupper((unsigned char)s->text[a]) || codeish(s->p, s->text + a, b - a)))
             return;
         const char *name = docs_arena_strndup(&s->p->arena, s->text + a, b - a);
         if (!strncmp(s->lc + b, " structure", 10) && !find(s, "union"))

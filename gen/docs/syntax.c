@@ -166,7 +166,9 @@ static void build_preamble(const char *code, struct docs_buf *pre)
     free(t);
 }
 
-/* "{...}" and "{ ... }" bodies in prototypes are not C. */
+/* Prototype blocks are not quite C: "{...}" stands for the body, and the
+ * "TYPEDEF_NAME FunctionName;" declaration line clashes with the definition
+ * that follows it (the typedef is not in the block). Blank both out. */
 static char *clean_code(const char *code)
 {
     char *c = strdup(code);
@@ -174,6 +176,25 @@ static char *clean_code(const char *code)
         abort();
     for (char *p = c; (p = strstr(p, "{...}")) != NULL;)
         memcpy(p, ";    ", 5);
+    struct token *t;
+    size_t n = tokenize(c, &t);
+    int depth = 0;
+    for (size_t i = 0; i + 2 < n; i++) {
+        depth += t[i].s[0] == '{' && !t[i].ident;
+        depth -= t[i].s[0] == '}' && !t[i].ident;
+        if (depth || !t[i].ident || !t[i + 1].ident || t[i + 2].s[0] != ';' || t[i + 2].ident)
+            continue;
+        if (i > 0 && !(t[i - 1].s[0] == ';' || t[i - 1].s[0] == '}'))
+            continue;
+        for (size_t k = i + 3; k + 1 < n; k++) {
+            if (t[k].ident && t[k].n == t[i + 1].n && !memcmp(t[k].s, t[i + 1].s, t[k].n) &&
+                t[k + 1].s[0] == '(') {
+                memset((char *)t[i].s, ' ', (size_t)(t[i + 2].s + 1 - t[i].s));
+                break;
+            }
+        }
+    }
+    free(t);
     return c;
 }
 

@@ -109,6 +109,7 @@ char *docs_clean_input(struct docs_page *page, const char *raw, size_t len, size
     size_t line_start = 0;
     for (size_t i = 0; i < len;) {
         unsigned char c = s[i];
+        size_t this_len = i - line_start;
         if (c == '\r') {
             docs_buf_putc(&b, '\n');
             i += (i + 1 < len && s[i + 1] == '\n') ? 2 : 1;
@@ -149,8 +150,8 @@ char *docs_clean_input(struct docs_page *page, const char *raw, size_t len, size
             }
             continue;
         }
-        if (i - line_start > DOCS_LONG_LINE && long_reported++ < 3)
-            docs_page_note(page, line, true, "line is %zu bytes long", i - line_start);
+        if (this_len > DOCS_LONG_LINE && long_reported++ < 3)
+            docs_page_note(page, line, true, "line is %zu bytes long", this_len);
         line++;
         line_start = i;
     }

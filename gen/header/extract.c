@@ -19,16 +19,102 @@ struct file_info {
     CXFile file;
     const char *relative;
     int in_scope;
+    const struct source_tokens *tokens; /* raw tokens for SAL, or NULL */
 };
+
+/* Declaration cursor -> name, hashed with clang_hashCursor: computing USR
+ * strings for every typedef of the translation unit cost more than the
+ * rest of the walk. */
+struct cursor_slot {
+    CXCursor key;
+    const char *value;
+    int used;
+};
+struct cursor_map {
+    struct cursor_slot *slots;
+    size_t len, cap;
+};
+
+static struct cursor_slot *cursor_slot(struct cursor_slot *slots, size_t cap, CXCursor key)
+{
+    size_t i = clang_hashCursor(key) & (cap - 1);
+    while (slots[i].used && !clang_equalCursors(slots[i].key, key))
+        i = (i + 1) & (cap - 1);
+    return &slots[i];
+}
+
+static const char *cursor_map_get(const struct cursor_map *m, CXCursor key)
+{
+    return m->cap ? cursor_slot(m->slots, m->cap, key)->value : NULL;
+}
+
+static void cursor_map_put(struct cursor_map *m, CXCursor key, const char *value)
+{
+    if ((m->len + 1) * 4 > m->cap * 3) {
+        size_t cap = m->cap ? m->cap * 2 : 1024;
+        struct cursor_slot *slots = calloc(cap, sizeof *slots);
+        if (!slots)
+            abort();
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slots[i].used)
+                *cursor_slot(slots, cap, m->slots[i].key) = m->slots[i];
+        free(m->slots);
+        m->slots = slots;
+        m->cap = cap;
+    }
+    struct cursor_slot *s = cursor_slot(m->slots, m->cap, key);
+    if (!s->used) {
+        s->used = 1;
+        s->key = key;
+        m->len++;
+    }
+    s->value = value;
+}
+
+/* Printing a type is the costliest libclang call of the walk, and a few
+ * hundred types (UINT, HANDLE, ...) cover tens of thousands of fields:
+ * cache spellings by the type's identity (CXType.data[0] is clang's
+ * QualType, qualifiers included). */
+struct type_slot {
+    const void *key;
+    const char *spelling;
+};
+struct type_cache {
+    struct type_slot *slots;
+    size_t len, cap;
+};
+
+static struct type_slot *type_slot(struct type_slot *slots, size_t cap, const void *key)
+{
+    size_t i = ((uintptr_t)key >> 3) * 0x9E3779B97F4A7C15ull >> 20 & (cap - 1);
+    while (slots[i].key && slots[i].key != key)
+        i = (i + 1) & (cap - 1);
+    return &slots[i];
+}
+
+static void type_cache_grow(struct type_cache *c)
+{
+    size_t cap = c->cap ? c->cap * 2 : 4096;
+    struct type_slot *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        abort();
+    for (size_t i = 0; i < c->cap; i++)
+        if (c->slots[i].key)
+            *type_slot(slots, cap, c->slots[i].key) = c->slots[i];
+    free(c->slots);
+    c->slots = slots;
+    c->cap = cap;
+}
 
 struct walker {
     CXTranslationUnit tu;
     const struct extract_scope *scope;
     struct cfg_model *m;
     struct arena *a;
-    struct strmap typedef_of;   /* USR of a record/enum decl -> its typedef name */
+    struct cursor_map typedef_of; /* record/enum decl -> its typedef name */
+    struct type_cache *types;     /* type -> its spelling */
     struct strmap done;         /* record/enum name -> already extracted */
-    struct strmap sal_macros;   /* macro name -> SAL text */
+    const struct sal_index *sal; /* shared by every configuration */
     struct vec wanted;          /* CXCursor* of records referenced from in-scope ones */
     struct file_info files[MAX_FILES];
     unsigned nfiles;
@@ -39,6 +125,25 @@ static char *take(struct arena *a, CXString s)
     char *copy = arena_strdup(a, clang_getCString(s));
     clang_disposeString(s);
     return copy;
+}
+
+static char *take(struct arena *a, CXString s);
+static const char *sanitize_type(struct arena *a, const char *s);
+
+static const char *type_spelling(struct walker *w, CXType t)
+{
+    struct type_cache *c = w->types;
+    if (!t.data[0])
+        return sanitize_type(w->a, take(w->a, clang_getTypeSpelling(t)));
+    if ((c->len + 1) * 2 > c->cap)
+        type_cache_grow(c);
+    struct type_slot *slot = type_slot(c->slots, c->cap, t.data[0]);
+    if (!slot->key) {
+        slot->key = t.data[0];
+        slot->spelling = sanitize_type(w->a, take(w->a, clang_getTypeSpelling(t)));
+        c->len++;
+    }
+    return slot->spelling;
 }
 
 static const char *relative_name(struct walker *w, const char *abs)
@@ -64,11 +169,8 @@ static int basename_in_scope(const struct extract_scope *scope, const char *path
     return 0;
 }
 
-static struct file_info *file_of(struct walker *w, CXCursor c, unsigned *line)
+static struct file_info *file_info_for(struct walker *w, CXFile file)
 {
-    CXFile file;
-    unsigned col, off;
-    clang_getExpansionLocation(clang_getCursorLocation(c), &file, line, &col, &off);
     if (!file)
         return NULL;
     for (unsigned i = 0; i < w->nfiles; i++)
@@ -81,8 +183,17 @@ static struct file_info *file_of(struct walker *w, CXCursor c, unsigned *line)
     CXString name = clang_getFileName(file);
     fi->relative = relative_name(w, clang_getCString(name));
     fi->in_scope = basename_in_scope(w->scope, clang_getCString(name));
+    fi->tokens = w->sal ? sal_index_file(w->sal, clang_getCString(name)) : NULL;
     clang_disposeString(name);
     return fi;
+}
+
+static struct file_info *file_of(struct walker *w, CXCursor c, unsigned *line)
+{
+    CXFile file;
+    unsigned col, off;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &file, line, &col, &off);
+    return file_info_for(w, file);
 }
 
 static unsigned source_offset(CXCursor c)
@@ -143,11 +254,6 @@ static int is_unnamed_tag(const char *spelling)
     return !spelling[0] || strchr(spelling, '(') || strchr(spelling, ' ');
 }
 
-static const char *usr_of(struct walker *w, CXCursor c)
-{
-    return take(w->a, clang_getCursorUSR(c));
-}
-
 /* The name a record or enum is known by: its typedef, else its tag. */
 static const char *decl_name(struct walker *w, CXCursor decl, const char **tag_out)
 {
@@ -156,7 +262,7 @@ static const char *decl_name(struct walker *w, CXCursor decl, const char **tag_o
         tag = NULL;
     if (tag_out)
         *tag_out = tag;
-    const char *td = strmap_get(&w->typedef_of, usr_of(w, decl));
+    const char *td = cursor_map_get(&w->typedef_of, clang_getCanonicalCursor(decl));
     return td ? td : tag;
 }
 
@@ -168,45 +274,28 @@ struct record_ctx {
     const char *top;            /* name of the top-level record */
     const char *path_prefix;    /* designator prefix ("Transfer." or "") */
     uint64_t base_bits;         /* offset of this record in the top-level one */
-    const struct token_run *tokens;
     unsigned anon_count[2];     /* numbering of anonymous structs / unions */
     int depth;
 };
 
 static struct cfg_record *extract_record(struct walker *w, CXCursor decl, const char *name, const char *top,
-                                         const char *path_prefix, uint64_t base_bits,
-                                         const struct token_run *tokens, int depth);
+                                         const char *path_prefix, uint64_t base_bits, int depth);
 
-static const char *field_sal(struct walker *w, const struct token_run *tokens, CXCursor field)
+/* Where a declaration's name is spelled, for reading the tokens around it. */
+static const struct source_tokens *name_tokens(struct walker *w, CXCursor c, unsigned *offset)
 {
-    if (!tokens || !tokens->count)
-        return NULL;
     CXFile file;
-    unsigned line, col, off;
-    clang_getSpellingLocation(clang_getCursorLocation(field), &file, &line, &col, &off);
-    if (file != tokens->file)
-        return NULL;
-    int at = token_run_find(tokens, off);
-    if (at < 0)
-        return NULL;
-    /* Back to the previous declarator boundary, skipping SAL arguments:
-     * _When_(a, b) has a comma and _In_reads_(n) parentheses of its own. */
-    int begin = at, depth = 0;
-    while (begin > 0) {
-        CXString s = clang_getTokenSpelling(tokens->tu, tokens->tokens[begin - 1]);
-        const char *t = clang_getCString(s);
-        if (!strcmp(t, ")"))
-            depth++;
-        int stop = depth == 0 && (!strcmp(t, ";") || !strcmp(t, "{") || !strcmp(t, "}") || !strcmp(t, ",") ||
-                                  !strcmp(t, "("));
-        if (!strcmp(t, "(") && depth > 0)
-            depth--;
-        clang_disposeString(s);
-        if (stop)
-            break;
-        begin--;
-    }
-    return sal_collect(w->a, tokens, begin, at, &w->sal_macros);
+    unsigned line, col;
+    clang_getSpellingLocation(clang_getCursorLocation(c), &file, &line, &col, offset);
+    struct file_info *fi = file_info_for(w, file);
+    return fi ? fi->tokens : NULL;
+}
+
+static const char *decl_sal(struct walker *w, CXCursor c)
+{
+    unsigned offset;
+    const struct source_tokens *t = name_tokens(w, c, &offset);
+    return t ? sal_before(w->a, w->sal, t, offset) : NULL;
 }
 
 /* Array extents ("64", "2 3") and the element type under them. */
@@ -260,26 +349,26 @@ static void add_field(struct record_ctx *ctx, CXCursor c)
     struct walker *w = ctx->w;
     struct cfg_field *f = arena_alloc(w->a, sizeof *f);
     f->name = take(w->a, clang_getCursorSpelling(c));
-    f->path = arena_printf(w->a, "%s%s", ctx->path_prefix, f->name);
+    f->path = arena_concat(w->a, ctx->path_prefix, f->name, NULL);
     file_of(w, c, &f->line);
     f->source_offset = source_offset(c);
     long long off = clang_Cursor_getOffsetOfField(c);
     f->offset_bits = ctx->base_bits + (off > 0 ? (uint64_t)off : 0);
     f->bit_width = clang_Cursor_isBitField(c) ? clang_getFieldDeclBitWidth(c) : -1;
-    f->sal = field_sal(w, ctx->tokens, c);
+    f->sal = decl_sal(w, c);
 
     CXType t = strip_arrays(w, clang_getCursorType(c), &f->array);
     CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(t));
     if (is_inline_record(w, decl) && ctx->depth < MAX_NESTING) {
         /* Named like the docs do: Top.Member.Sub, anonymous levels skipped. */
-        const char *name = arena_printf(w->a, "%s.%s", ctx->top, f->path);
-        f->nested = extract_record(w, decl, name, ctx->top, arena_printf(w->a, "%s.", f->path), f->offset_bits,
-                                   ctx->tokens, ctx->depth + 1);
+        const char *name = arena_concat(w->a, ctx->top, ".", f->path, NULL);
+        f->nested = extract_record(w, decl, name, ctx->top, arena_concat(w->a, f->path, ".", NULL), f->offset_bits,
+                                   ctx->depth + 1);
         f->type = f->nested->kind;
-        f->canonical = arena_printf(w->a, "%s %s", f->nested->kind, name);
+        f->canonical = arena_concat(w->a, f->nested->kind, " ", name, NULL);
     } else {
-        f->type = sanitize_type(w->a, take(w->a, clang_getTypeSpelling(t)));
-        f->canonical = sanitize_type(w->a, take(w->a, clang_getTypeSpelling(clang_getCanonicalType(t))));
+        f->type = type_spelling(w, t);
+        f->canonical = type_spelling(w, clang_getCanonicalType(t));
         want_type(w, t);
     }
     vec_push(&ctx->rec->fields, f);
@@ -359,12 +448,12 @@ static void add_anonymous_member(struct record_ctx *ctx, CXCursor decl)
     f->offset_bits = ctx->base_bits + offset;
     f->bit_width = -1;
     if (ctx->depth < MAX_NESTING) {
-        const char *name = arena_printf(w->a, "%s.%s", ctx->rec->name, label);
-        f->nested = extract_record(w, decl, name, ctx->top, ctx->path_prefix, f->offset_bits, ctx->tokens,
+        const char *name = arena_concat(w->a, ctx->rec->name, ".", label, NULL);
+        f->nested = extract_record(w, decl, name, ctx->top, ctx->path_prefix, f->offset_bits,
                                    ctx->depth + 1);
         f->nested->anonymous = 1;
         f->type = f->nested->kind;
-        f->canonical = arena_printf(w->a, "%s %s", f->nested->kind, name);
+        f->canonical = arena_concat(w->a, f->nested->kind, " ", name, NULL);
     }
     vec_push(&ctx->rec->fields, f);
 }
@@ -397,8 +486,7 @@ static enum CXChildVisitResult record_child(CXCursor c, CXCursor parent, CXClien
 }
 
 static struct cfg_record *extract_record(struct walker *w, CXCursor decl, const char *name, const char *top,
-                                         const char *path_prefix, uint64_t base_bits,
-                                         const struct token_run *tokens, int depth)
+                                         const char *path_prefix, uint64_t base_bits, int depth)
 {
     struct cfg_record *r = arena_alloc(w->a, sizeof *r);
     r->name = name;
@@ -412,16 +500,9 @@ static struct cfg_record *extract_record(struct walker *w, CXCursor decl, const 
     r->size = size > 0 ? (uint64_t)size : 0;
     r->align = align > 0 ? (uint64_t)align : 0;
 
-    struct token_run own = {0};
-    if (!tokens) {
-        token_run_init(&own, w->tu, clang_getCursorExtent(decl));
-        tokens = &own;
-    }
-    struct record_ctx ctx = {w, r, top ? top : name, path_prefix, base_bits, tokens, {0, 0}, depth};
+    struct record_ctx ctx = {w, r, top ? top : name, path_prefix, base_bits, {0, 0}, depth};
     clang_visitChildren(decl, record_child, &ctx);
     sort_by_declaration(&r->fields);
-    if (tokens == &own)
-        token_run_dispose(&own);
     return r;
 }
 
@@ -456,9 +537,6 @@ static void extract_enum(struct walker *w, CXCursor decl, const char *name, cons
 struct param_ctx {
     struct walker *w;
     struct cfg_functype *fn;
-    const struct token_run *tokens;
-    CXSourceLocation end; /* end of the last parameter */
-    int have_end;
 };
 
 static enum CXChildVisitResult param_child(CXCursor c, CXCursor parent, CXClientData data)
@@ -467,16 +545,11 @@ static enum CXChildVisitResult param_child(CXCursor c, CXCursor parent, CXClient
     struct param_ctx *pc = data;
     if (c.kind != CXCursor_ParmDecl)
         return CXChildVisit_Continue;
-    if (!pc->tokens) {
-        pc->end = clang_getRangeEnd(clang_getCursorExtent(c));
-        pc->have_end = 1;
-        return CXChildVisit_Continue;
-    }
     struct walker *w = pc->w;
     struct cfg_param *p = arena_alloc(w->a, sizeof *p);
     p->name = take(w->a, clang_getCursorSpelling(c));
-    p->type = sanitize_type(w->a, take(w->a, clang_getTypeSpelling(clang_getCursorType(c))));
-    p->sal = field_sal(w, pc->tokens, c);
+    p->type = type_spelling(w, clang_getCursorType(c));
+    p->sal = decl_sal(w, c);
     vec_push(&pc->fn->params, p);
     return CXChildVisit_Continue;
 }
@@ -500,18 +573,6 @@ static const char *result_spelling(struct walker *w, CXType declared, CXType can
     return sanitize_type(w->a, take(w->a, clang_getTypeSpelling(r)));
 }
 
-/* A typedef's extent stops at its name; the parameters (and their SAL)
- * come after it, so the token range runs to the end of the last one. */
-static CXSourceRange declaration_range(CXCursor td, struct param_ctx *pc)
-{
-    CXSourceRange extent = clang_getCursorExtent(td);
-    pc->tokens = NULL;
-    clang_visitChildren(td, param_child, pc);
-    if (!pc->have_end)
-        return extent;
-    return clang_getRange(clang_getRangeStart(extent), pc->end);
-}
-
 static void extract_functype(struct walker *w, CXCursor td, const char *name, CXType declared, CXType fn_type,
                              const char *pointer_to)
 {
@@ -522,18 +583,15 @@ static void extract_functype(struct walker *w, CXCursor td, const char *name, CX
     fn->file = fi ? fi->relative : "";
     if (!pointer_to) {
         fn->result = result_spelling(w, declared, fn_type);
-        struct param_ctx pc = {w, fn, NULL, {{0}, 0}, 0};
-        struct token_run tokens;
-        if (token_run_init(&tokens, w->tu, declaration_range(td, &pc)) == 0) {
-            CXFile file;
-            unsigned line, col, off;
-            clang_getSpellingLocation(clang_getCursorLocation(td), &file, &line, &col, &off);
-            int at = token_run_find(&tokens, off);
-            fn->sal = sal_collect(w->a, &tokens, 0, at < 0 ? 0 : at, &w->sal_macros);
-            pc.tokens = &tokens;
-            clang_visitChildren(td, param_child, &pc);
-            token_run_dispose(&tokens);
-        }
+        /* Annotations before the typedef's name apply to the function. */
+        unsigned name_offset, line, col, begin_offset;
+        const struct source_tokens *t = name_tokens(w, td, &name_offset);
+        CXFile file;
+        clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(td)), &file, &line, &col, &begin_offset);
+        if (t)
+            fn->sal = sal_between(w->a, w->sal, t, begin_offset, name_offset);
+        struct param_ctx pc = {w, fn};
+        clang_visitChildren(td, param_child, &pc);
     }
     vec_push(&w->m->functypes, fn);
 }
@@ -584,8 +642,8 @@ static void extract_typedef(struct walker *w, CXCursor td)
     }
     struct cfg_typedef *t = arena_alloc(w->a, sizeof *t);
     t->name = name;
-    t->type = sanitize_type(w->a, take(w->a, clang_getTypeSpelling(under)));
-    t->canonical = sanitize_type(w->a, take(w->a, clang_getTypeSpelling(canon)));
+    t->type = type_spelling(w, under);
+    t->canonical = type_spelling(w, canon);
     struct file_info *fi = file_of(w, td, &t->line);
     t->file = fi ? fi->relative : "";
     vec_push(&w->m->typedefs, t);
@@ -601,13 +659,13 @@ static void note_typedef_name(struct walker *w, CXCursor td)
     CXCursor decl = clang_getTypeDeclaration(canon);
     if (!is_record_kind(decl.kind) && decl.kind != CXCursor_EnumDecl)
         return;
-    const char *usr = usr_of(w, decl);
+    CXCursor key = clang_getCanonicalCursor(decl);
     const char *name = take(w->a, clang_getCursorSpelling(td));
-    const char *have = strmap_get(&w->typedef_of, usr);
+    const char *have = cursor_map_get(&w->typedef_of, key);
     const char *tag = take(w->a, clang_getCursorSpelling(decl));
     int matches_tag = tag[0] == '_' && strcmp(tag + 1, name) == 0;
     if (!have || matches_tag)
-        strmap_put(&w->typedef_of, usr, (void *)name);
+        cursor_map_put(&w->typedef_of, key, name);
 }
 
 static enum CXChildVisitResult pass_names(CXCursor c, CXCursor parent, CXClientData data)
@@ -616,8 +674,6 @@ static enum CXChildVisitResult pass_names(CXCursor c, CXCursor parent, CXClientD
     struct walker *w = data;
     if (c.kind == CXCursor_TypedefDecl)
         note_typedef_name(w, c);
-    else if (c.kind == CXCursor_MacroDefinition && cursor_in_scope(w, c))
-        sal_note_macro(w->a, &w->sal_macros, w->tu, c);
     return CXChildVisit_Continue;
 }
 
@@ -633,7 +689,7 @@ static void take_record_or_enum(struct walker *w, CXCursor decl)
     if (decl.kind == CXCursor_EnumDecl)
         extract_enum(w, decl, name, tag);
     else
-        vec_push(&w->m->records, extract_record(w, decl, name, NULL, "", 0, NULL, 0));
+        vec_push(&w->m->records, extract_record(w, decl, name, NULL, "", 0, 0));
 }
 
 static enum CXChildVisitResult pass_decls(CXCursor c, CXCursor parent, CXClientData data)
@@ -649,15 +705,31 @@ static enum CXChildVisitResult pass_decls(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Continue;
 }
 
-void extract_config(CXTranslationUnit tu, const struct extract_scope *scope, struct cfg_model *m)
+int extract_scope_has_root(const char *path, const void *scope)
+{
+    const struct extract_scope *sc = scope;
+    for (size_t i = 0; i < sc->nroots; i++) {
+        size_t n = strlen(sc->roots[i]);
+        if (strncmp(path, sc->roots[i], n) == 0 && path[n] == '/')
+            return 1;
+    }
+    return 0;
+}
+
+void extract_config(CXTranslationUnit tu, const struct extract_scope *scope, const struct sal_index *sal,
+                    struct cfg_model *m)
 {
     struct walker *w = calloc(1, sizeof *w);
     if (!w)
         abort();
     w->tu = tu;
     w->scope = scope;
+    w->sal = sal;
     w->m = m;
     w->a = &m->arena;
+    w->types = calloc(1, sizeof *w->types);
+    if (!w->types)
+        abort();
     CXCursor root = clang_getTranslationUnitCursor(tu);
     clang_visitChildren(root, pass_names, w);
     clang_visitChildren(root, pass_decls, w);
@@ -666,8 +738,9 @@ void extract_config(CXTranslationUnit tu, const struct extract_scope *scope, str
     for (size_t i = 0; i < w->wanted.len; i++)
         take_record_or_enum(w, clang_getCursorDefinition(*(CXCursor *)w->wanted.items[i]));
     vec_free(&w->wanted);
-    strmap_free(&w->typedef_of);
+    free(w->typedef_of.slots);
+    free(w->types->slots);
+    free(w->types);
     strmap_free(&w->done);
-    strmap_free(&w->sal_macros);
     free(w);
 }

@@ -5,6 +5,7 @@
 #define DDIGEN_EXTRACT_H
 
 #include "config_model.h"
+#include "sal.h"
 
 #include <clang-c/Index.h>
 #include <stddef.h>
@@ -16,6 +17,10 @@ struct extract_scope {
     size_t nfiles;
 };
 
-void extract_config(CXTranslationUnit tu, const struct extract_scope *scope, struct cfg_model *m);
+void extract_config(CXTranslationUnit tu, const struct extract_scope *scope, const struct sal_index *sal,
+                    struct cfg_model *m);
+/* Whether a file (absolute path) lies in one of the include folders: the
+ * headers records can come from (not clang's own). */
+int extract_scope_has_root(const char *path, const void *scope);
 
 #endif

@@ -61,6 +61,7 @@ struct run {
     size_t next;             /* next job to take, under lock */
     pthread_mutex_t lock;
     const struct ddi_layout *layout;
+    struct sal_index sal;    /* raw tokens of the headers in scope */
 };
 
 static int is_dir(const char *p)
@@ -272,7 +273,7 @@ static void run_config_job(struct run *r, CXIndex index, struct job *job)
         return;
     }
     keep_diagnostics(job, tu);
-    extract_config(tu, &r->scope, &job->model);
+    extract_config(tu, &r->scope, &r->sal, &job->model);
     clang_disposeTranslationUnit(tu);
 }
 
@@ -453,7 +454,7 @@ int header_ingest(const struct header_input *in, struct ddi_layout *out)
     if (rc == 0) {
         struct vec args = {0};
         build_clang_args(&r.arena, &r.setup, DDI_ARCH_X64, NULL, NULL, 0, &args);
-        rc = discover_versions(MAIN_FILE, r.main_text, &args, &in->versions, out);
+        rc = discover_versions(MAIN_FILE, r.main_text, &args, &in->versions, &r.scope, &r.sal, out);
         vec_free(&args);
     }
     if (rc == 0)
@@ -467,6 +468,7 @@ int header_ingest(const struct header_input *in, struct ddi_layout *out)
     vec_free(&r.setup.include_dirs);
     vec_free(&r.setup.defines);
     vec_free(&r.roots);
+    sal_index_free(&r.sal);
     pthread_mutex_destroy(&r.lock);
     arena_free(&r.arena);
     return rc;

@@ -5,6 +5,7 @@
 
 #include "../util/strbuf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,7 @@ static struct arena index_arena;
 
 static void *lookup(const char *kind, const char *scope, const char *key, const char **stored_key)
 {
-    char *k = arena_printf(&index_arena, "%s\x1f%s\x1f%s", kind, scope, key);
+    char *k = arena_concat(&index_arena, kind, "\x1f", scope, "\x1f", key, NULL);
     *stored_key = k;
     return strmap_get(&index_map, k);
 }
@@ -78,8 +79,10 @@ static size_t index_of(const struct vec *v, const void *item)
  * type and bit width. A changed type makes a second, alternative field. */
 static const char *field_key(struct arena *a, const struct cfg_field *f)
 {
-    return arena_printf(a, "%s\x1f%s\x1f%d\x1f%s", f->nested ? f->nested->name : f->path, f->type, f->bit_width,
-                        f->array ? f->array : "");
+    char bits[16];
+    snprintf(bits, sizeof bits, "%d", f->bit_width);
+    return arena_concat(a, f->nested ? f->nested->name : f->path, "\x1f", f->type, "\x1f", bits, "\x1f",
+                        f->array ? f->array : "", NULL);
 }
 
 static void merge_fields(struct ddi_layout *l, struct ddi_record *dr, const struct cfg_record *r,
@@ -95,7 +98,10 @@ static void merge_fields(struct ddi_layout *l, struct ddi_record *dr, const stru
             strmap_put(&index_map, key, df);
             insert_at(&dr->fields, insert_pos, df);
         }
-        insert_pos = index_of(&dr->fields, df) + 1;
+        /* Usually the field is where the previous one left off. */
+        insert_pos = insert_pos < dr->fields.len && dr->fields.items[insert_pos] == df
+                         ? insert_pos + 1
+                         : index_of(&dr->fields, df) + 1;
         mark(&df->where, arch, version);
         if (!df->canonical[arch])
             df->canonical[arch] = copy(l, f->canonical);

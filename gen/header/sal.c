@@ -1,4 +1,4 @@
-/* SAL extraction from token streams; see sal.h for why tokens, not the AST. */
+/* SAL extraction from raw token streams; see sal.h for why tokens. */
 #include "sal.h"
 
 #include "../util/strbuf.h"
@@ -6,51 +6,6 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-int token_run_init(struct token_run *run, CXTranslationUnit tu, CXSourceRange range)
-{
-    memset(run, 0, sizeof *run);
-    run->tu = tu;
-    clang_tokenize(tu, range, &run->tokens, &run->count);
-    if (!run->count)
-        return -1;
-    run->offsets = malloc(run->count * sizeof *run->offsets);
-    if (!run->offsets) {
-        token_run_dispose(run);
-        return -1;
-    }
-    for (unsigned i = 0; i < run->count; i++) {
-        CXSourceLocation loc = clang_getTokenLocation(tu, run->tokens[i]);
-        CXFile file;
-        unsigned line, col, off;
-        clang_getSpellingLocation(loc, &file, &line, &col, &off);
-        run->offsets[i] = off;
-        if (i == 0)
-            run->file = file;
-    }
-    return 0;
-}
-
-void token_run_dispose(struct token_run *run)
-{
-    if (run->tokens)
-        clang_disposeTokens(run->tu, run->tokens, run->count);
-    free(run->offsets);
-    memset(run, 0, sizeof *run);
-}
-
-int token_run_find(const struct token_run *run, unsigned offset)
-{
-    unsigned lo = 0, hi = run->count;
-    while (lo < hi) {
-        unsigned mid = (lo + hi) / 2;
-        if (run->offsets[mid] < offset)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < run->count && run->offsets[lo] == offset ? (int)lo : -1;
-}
 
 int sal_is_annotation(const char *s)
 {
@@ -61,98 +16,218 @@ int sal_is_annotation(const char *s)
     return n >= 3 && s[0] == '_' && isupper((unsigned char)s[1]) && s[n - 1] == '_';
 }
 
-static char *token_text(CXTranslationUnit tu, CXToken tok)
+static int is_word(const char *t)
 {
-    CXString s = clang_getTokenSpelling(tu, tok);
-    char *copy = strdup(clang_getCString(s));
-    clang_disposeString(s);
-    return copy;
+    return isalnum((unsigned char)t[0]) || t[0] == '_';
 }
 
-/* Appends tokens [i, end of balanced parens) of an annotation's argument. */
-static int append_arguments(struct strbuf *sb, CXTranslationUnit tu, const CXToken *toks, int i, int end)
+/* Index of the first token at or after offset. */
+static unsigned lower_bound(const struct source_tokens *t, unsigned offset)
+{
+    unsigned lo = 0, hi = t->count;
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        if (t->offsets[mid] < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Appends an annotation's balanced argument list starting at '('; returns
+ * the index after it. */
+static unsigned append_arguments(struct strbuf *sb, const struct source_tokens *t, unsigned i, unsigned end)
 {
     int depth = 0;
     for (; i < end; i++) {
-        char *t = token_text(tu, toks[i]);
-        if (strcmp(t, "(") == 0)
+        const char *s = t->text[i];
+        if (!strcmp(s, "("))
             depth++;
-        else if (strcmp(t, ")") == 0)
+        else if (!strcmp(s, ")"))
             depth--;
-        /* Keep identifiers and numbers apart: "_When_(a == b, c)" stays legible. */
-        if (sb->len && (isalnum((unsigned char)t[0]) || t[0] == '_') &&
-            (isalnum((unsigned char)sb->data[sb->len - 1]) || sb->data[sb->len - 1] == '_'))
+        /* Keep words apart: "_When_(a == b, c)" stays legible. */
+        if (sb->len && is_word(s) && is_word(&sb->data[sb->len - 1]))
             sb_append(sb, " ");
-        sb_append(sb, t);
-        if (strcmp(t, ",") == 0)
+        sb_append(sb, s);
+        if (!strcmp(s, ","))
             sb_append(sb, " ");
-        free(t);
         if (depth == 0)
             return i + 1;
     }
     return end;
 }
 
-static void append_sep(struct strbuf *sb)
+static void collect(struct strbuf *sb, const struct source_tokens *t, unsigned begin, unsigned end,
+                    const struct strmap *macros)
 {
-    if (sb->len)
-        sb_append(sb, " ");
-}
-
-static void collect_tokens(struct strbuf *sb, CXTranslationUnit tu, const CXToken *toks, int begin, int end,
-                           const struct strmap *macros)
-{
-    for (int i = begin; i < end; i++) {
-        if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+    for (unsigned i = begin; i < end; i++) {
+        const char *s = t->text[i];
+        if (!is_word(s) || isdigit((unsigned char)s[0]))
             continue;
-        char *t = token_text(tu, toks[i]);
-        if (sal_is_annotation(t)) {
-            append_sep(sb);
-            sb_append(sb, t);
-            if (i + 1 < end) {
-                char *next = token_text(tu, toks[i + 1]);
-                int call = strcmp(next, "(") == 0;
-                free(next);
-                if (call)
-                    i = append_arguments(sb, tu, toks, i + 1, end) - 1;
-            }
+        if (sal_is_annotation(s)) {
+            if (sb->len)
+                sb_append(sb, " ");
+            sb_append(sb, s);
+            if (i + 1 < end && !strcmp(t->text[i + 1], "("))
+                i = append_arguments(sb, t, i + 1, end) - 1;
         } else if (macros) {
-            const char *expansion = strmap_get(macros, t);
+            const char *expansion = strmap_get(macros, s);
             if (expansion) {
-                append_sep(sb);
+                if (sb->len)
+                    sb_append(sb, " ");
                 sb_append(sb, expansion);
             }
         }
-        free(t);
     }
 }
 
-const char *sal_collect(struct arena *a, const struct token_run *run, int begin, int end,
-                        const struct strmap *macros)
+static const char *collect_text(struct arena *a, const struct source_tokens *t, unsigned begin, unsigned end,
+                                const struct strmap *macros)
 {
-    if (begin < 0 || end > (int)run->count || begin >= end)
+    if (begin >= end)
         return NULL;
     struct strbuf sb = {0};
-    collect_tokens(&sb, run->tu, run->tokens, begin, end, macros);
+    collect(&sb, t, begin, end, macros);
     const char *out = sb.len ? arena_strdup(a, sb.data) : NULL;
     sb_free(&sb);
     return out;
 }
 
-void sal_note_macro(struct arena *a, struct strmap *macros, CXTranslationUnit tu, CXCursor def)
+const char *sal_before(struct arena *a, const struct sal_index *ix, const struct source_tokens *t,
+                       unsigned name_offset)
 {
-    if (clang_Cursor_isMacroFunctionLike(def))
-        return;
-    struct token_run run;
-    if (token_run_init(&run, tu, clang_getCursorExtent(def)) != 0)
-        return;
-    /* Token 0 is the macro's own name; the body follows. Macros defined in
-     * terms of earlier ones (IN_X -> _In_ X) expand through the map. */
-    const char *sal = sal_collect(a, &run, 1, (int)run.count, macros);
-    if (sal) {
-        CXString name = clang_getCursorSpelling(def);
-        strmap_put(macros, arena_strdup(a, clang_getCString(name)), (void *)sal);
-        clang_disposeString(name);
+    unsigned at = lower_bound(t, name_offset);
+    if (at >= t->count || t->offsets[at] != name_offset)
+        return NULL; /* declared through a macro expansion: no tokens of its own */
+    /* Back to the previous declarator boundary, skipping SAL arguments:
+     * _When_(a, b) has a comma and _In_reads_(n) parentheses of its own. */
+    unsigned begin = at;
+    int depth = 0;
+    while (begin > 0) {
+        const char *s = t->text[begin - 1];
+        if (!strcmp(s, ")"))
+            depth++;
+        else if (!strcmp(s, "(") && depth > 0)
+            depth--;
+        else if (depth == 0 && (!strcmp(s, ";") || !strcmp(s, "{") || !strcmp(s, "}") || !strcmp(s, ",") ||
+                                !strcmp(s, "(")))
+            break;
+        begin--;
     }
-    token_run_dispose(&run);
+    return collect_text(a, t, begin, at, &ix->macros);
+}
+
+const char *sal_between(struct arena *a, const struct sal_index *ix, const struct source_tokens *t,
+                        unsigned begin_offset, unsigned name_offset)
+{
+    return collect_text(a, t, lower_bound(t, begin_offset), lower_bound(t, name_offset), &ix->macros);
+}
+
+const struct source_tokens *sal_index_file(const struct sal_index *ix, const char *path)
+{
+    return strmap_get(&ix->by_path, path);
+}
+
+/* --- building the index ------------------------------------------------ */
+
+struct build_ctx {
+    struct sal_index *ix;
+    CXTranslationUnit tu;
+    int (*in_scope)(const char *, const void *);
+    const void *scope;
+    struct vec files; /* CXFile */
+};
+
+static void lex_file(struct sal_index *ix, CXTranslationUnit tu, CXFile file, struct source_tokens *out)
+{
+    size_t size = 0;
+    clang_getFileContents(tu, file, &size);
+    CXSourceRange whole = clang_getRange(clang_getLocationForOffset(tu, file, 0),
+                                         clang_getLocationForOffset(tu, file, (unsigned)size));
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, whole, &toks, &n);
+    out->count = n;
+    out->offsets = arena_alloc(&ix->arena, (n + 1) * sizeof *out->offsets);
+    out->text = arena_alloc(&ix->arena, (n + 1) * sizeof *out->text);
+    for (unsigned i = 0; i < n; i++) {
+        CXFile f;
+        unsigned line, col, off;
+        clang_getSpellingLocation(clang_getTokenLocation(tu, toks[i]), &f, &line, &col, &off);
+        CXString s = clang_getTokenSpelling(tu, toks[i]);
+        out->offsets[i] = off;
+        out->text[i] = arena_strdup(&ix->arena, clang_getCString(s));
+        clang_disposeString(s);
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, n);
+}
+
+static void visit_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+    (void)stack;
+    (void)depth;
+    struct build_ctx *b = data;
+    CXString name = clang_getFileName(file);
+    const char *path = clang_getCString(name);
+    if (path && b->in_scope(path, b->scope) && !strmap_get(&b->ix->by_path, path)) {
+        const char *key = arena_strdup(&b->ix->arena, path);
+        strmap_put(&b->ix->by_path, key, (void *)key); /* replaced once lexed */
+        vec_push(&b->files, file);
+    }
+    clang_disposeString(name);
+}
+
+/* Macros like IN_CONST_HANDLE: the SAL of their body, through earlier ones. */
+static enum CXChildVisitResult visit_macro(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct build_ctx *b = data;
+    if (c.kind != CXCursor_MacroDefinition || clang_Cursor_isMacroFunctionLike(c))
+        return CXChildVisit_Continue;
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile file;
+    unsigned line, col, begin, end;
+    clang_getSpellingLocation(clang_getRangeStart(r), &file, &line, &col, &begin);
+    if (!file)
+        return CXChildVisit_Continue;
+    clang_getSpellingLocation(clang_getRangeEnd(r), &file, &line, &col, &end);
+    CXString fname = clang_getFileName(file);
+    const struct source_tokens *t = sal_index_file(b->ix, clang_getCString(fname));
+    clang_disposeString(fname);
+    if (!t)
+        return CXChildVisit_Continue;
+    unsigned first = lower_bound(t, begin), last = lower_bound(t, end);
+    /* Token `first` is the macro's own name; the body follows. */
+    const char *sal = first < last ? collect_text(&b->ix->arena, t, first + 1, last + 1, &b->ix->macros) : NULL;
+    if (sal)
+        strmap_put(&b->ix->macros, arena_strdup(&b->ix->arena, t->text[first]), (void *)sal);
+    return CXChildVisit_Continue;
+}
+
+void sal_index_build(struct sal_index *ix, CXTranslationUnit tu, int (*in_scope)(const char *path, const void *ctx),
+                     const void *ctx)
+{
+    struct build_ctx b = {ix, tu, in_scope, ctx, {0}};
+    clang_getInclusions(tu, visit_inclusion, &b);
+    ix->files = arena_alloc(&ix->arena, (b.files.len + 1) * sizeof *ix->files);
+    for (size_t i = 0; i < b.files.len; i++) {
+        struct source_tokens *t = &ix->files[ix->nfiles++];
+        CXString name = clang_getFileName(b.files.items[i]);
+        t->path = arena_strdup(&ix->arena, clang_getCString(name));
+        clang_disposeString(name);
+        lex_file(ix, tu, b.files.items[i], t);
+        strmap_put(&ix->by_path, t->path, t);
+    }
+    vec_free(&b.files);
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_macro, &b);
+}
+
+void sal_index_free(struct sal_index *ix)
+{
+    strmap_free(&ix->by_path);
+    strmap_free(&ix->macros);
+    arena_free(&ix->arena);
+    memset(ix, 0, sizeof *ix);
 }

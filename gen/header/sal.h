@@ -1,6 +1,9 @@
 /* SAL annotations (_In_, _Field_size_(n), ...) expand to nothing in kernel
- * builds, so they are read from the tokens around a declaration, looking
- * through object-like macros such as IN_CONST_HANDLE that wrap them. */
+ * builds, so the AST has no trace of them: they are read from the raw
+ * tokens before a declaration's name, looking through object-like macros
+ * such as IN_CONST_HANDLE that wrap them. Raw tokens do not depend on the
+ * configuration, so the files in scope are lexed once per run into a
+ * read-only index every parse shares. */
 #ifndef DDIGEN_SAL_H
 #define DDIGEN_SAL_H
 
@@ -9,29 +12,37 @@
 
 #include <clang-c/Index.h>
 
-/* Tokens of one declaration region with their file offsets. */
-struct token_run {
-    CXTranslationUnit tu;
-    CXToken *tokens;
+struct source_tokens {
+    const char *path;   /* file name as clang reports it */
     unsigned count;
-    unsigned *offsets; /* file offset of each token */
-    CXFile file;
+    unsigned *offsets;  /* file offset of each token */
+    const char **text;
 };
 
-int token_run_init(struct token_run *run, CXTranslationUnit tu, CXSourceRange range);
-void token_run_dispose(struct token_run *run);
-/* Index of the token at file offset, or -1. */
-int token_run_find(const struct token_run *run, unsigned offset);
+struct sal_index {
+    struct arena arena;
+    struct source_tokens *files;
+    size_t nfiles;
+    struct strmap by_path; /* path -> struct source_tokens* */
+    struct strmap macros;  /* macro name -> the SAL it expands to */
+};
+
+/* Lexes every file of tu for which in_scope(path) holds and notes the
+ * object-like macros defined there that carry SAL. */
+void sal_index_build(struct sal_index *ix, CXTranslationUnit tu, int (*in_scope)(const char *path, const void *ctx),
+                     const void *ctx);
+void sal_index_free(struct sal_index *ix);
+const struct source_tokens *sal_index_file(const struct sal_index *ix, const char *path);
 
 /* True for identifiers shaped like SAL annotations (_In_, __drv_x). */
 int sal_is_annotation(const char *ident);
 
-/* Joins the SAL annotations in tokens [begin, end) into "a b(c)", expanding
- * identifiers found in macros (name -> SAL text). NULL when there are none. */
-const char *sal_collect(struct arena *a, const struct token_run *run, int begin, int end,
-                        const struct strmap *macros);
-
-/* Records an object-like macro definition whose body carries SAL. */
-void sal_note_macro(struct arena *a, struct strmap *macros, CXTranslationUnit tu, CXCursor def);
+/* The SAL on the declarator whose name starts at name_offset: the tokens
+ * back to the previous ; { } , or ( outside annotation arguments. */
+const char *sal_before(struct arena *a, const struct sal_index *ix, const struct source_tokens *t,
+                       unsigned name_offset);
+/* The SAL in [begin_offset, name_offset): a typedef's leading annotations. */
+const char *sal_between(struct arena *a, const struct sal_index *ix, const struct source_tokens *t,
+                        unsigned begin_offset, unsigned name_offset);
 
 #endif

@@ -168,7 +168,8 @@ static void store_versions(struct found *f, const struct vec *requested, struct 
 }
 
 int discover_versions(const char *main_name, const char *main_text, struct vec *args,
-                      const struct vec *requested, struct ddi_layout *out)
+                      const struct vec *requested, const struct extract_scope *scope, struct sal_index *sal,
+                      struct ddi_layout *out)
 {
     CXIndex index = clang_createIndex(0, 0);
     struct CXUnsavedFile file = {main_name, main_text, (unsigned long)strlen(main_text)};
@@ -192,6 +193,8 @@ int discover_versions(const char *main_name, const char *main_text, struct vec *
         clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_macro, f);
         rc = check_requested_exist(requested, f);
     }
+    if (rc == 0 && sal)
+        sal_index_build(sal, tu, extract_scope_has_root, scope);
     if (rc == 0 && f->n) {
         store_versions(f, requested, out);
     } else if (rc == 0) {

@@ -64,6 +64,26 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
     return p;
 }
 
+char *arena_concat(struct arena *a, ...)
+{
+    va_list ap;
+    size_t n = 0;
+    va_start(ap, a);
+    for (const char *s; (s = va_arg(ap, const char *));)
+        n += strlen(s);
+    va_end(ap);
+    char *out = arena_alloc(a, n + 1), *p = out;
+    va_start(ap, a);
+    for (const char *s; (s = va_arg(ap, const char *));) {
+        size_t len = strlen(s);
+        memcpy(p, s, len);
+        p += len;
+    }
+    va_end(ap);
+    *p = '\0';
+    return out;
+}
+
 void arena_free(struct arena *a)
 {
     struct arena_block *b = a->head;

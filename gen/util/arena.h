@@ -14,6 +14,8 @@ void *arena_alloc(struct arena *a, size_t size);   /* zeroed, 16-aligned; aborts
 char *arena_strdup(struct arena *a, const char *s); /* NULL stays NULL */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_printf(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Concatenates strings up to a NULL; cheaper than printf on hot paths. */
+char *arena_concat(struct arena *a, ...) __attribute__((sentinel));
 void arena_free(struct arena *a);
 
 /* Growable array of pointers, storage in the heap (freed with vec_free). */
