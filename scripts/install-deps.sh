@@ -6,7 +6,7 @@ packages=(
   build-essential cmake pkg-config git
   clang libclang-dev libclang-rt-14-dev llvm
   libxml2-dev libxml2-utils libxslt1-dev xsltproc
-  libcmark-gfm-dev cmark-gfm libyaml-dev
+  libcmark-gfm-dev libcmark-gfm-extensions-dev cmark-gfm libyaml-dev
   libcmocka-dev libcbor-dev libprotobuf-c-dev
 )
 missing=()

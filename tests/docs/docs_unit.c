@@ -1,0 +1,382 @@
+/* Unit tests of the docs stage: text helpers, heading oddities, rule kinds,
+ * and bad input (diagnostics with exact file:line, never a crash). */
+#include "docs_test_util.h"
+#include "text.h"
+#include "util/diag.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* One page read from memory, returned as serialized XML (caller frees). */
+static char *read_page(const char *name, const char *data, size_t len, enum ddigen_docs_format fmt, int *rc)
+{
+    xmlDocPtr doc = xmlNewDoc((const xmlChar *)"1.0");
+    xmlNodePtr root = xmlNewNode(NULL, (const xmlChar *)"ddi-spec");
+    xmlDocSetRootElement(doc, root);
+    xmlNodePtr docs = xmlNewChild(root, NULL, (const xmlChar *)"docs", NULL);
+    int r = ddigen_docs_read_buffer(name, data, len, fmt, NULL, docs, NULL);
+    if (rc)
+        *rc = r;
+    char *xml = NULL;
+    size_t n;
+    assert_int_equal(ddigen_docs_serialize(doc, &xml, &n), 0);
+    assert_int_equal(dt_validate(doc, DDIGEN_DOCS_RNG), 0);
+    xmlFreeDoc(doc);
+    return xml;
+}
+
+static char *md(const char *body)
+{
+    const char *fm = "---\nUID: NS:d3dkmddi._T\ntitle: T (d3dkmddi.h)\n---\n\n## -struct-fields\n\n";
+    size_t n = strlen(fm) + strlen(body) + 1;
+    char *s = malloc(n);
+    snprintf(s, n, "%s%s", fm, body);
+    return s;
+}
+
+static void assert_has(const char *xml, const char *needle)
+{
+    if (!strstr(xml, needle))
+        fail_msg("expected to find:\n  %s\nin:\n%s", needle, xml);
+}
+
+static void assert_lacks(const char *xml, const char *needle)
+{
+    if (strstr(xml, needle))
+        fail_msg("did not expect:\n  %s", needle);
+}
+
+static char *md_xml(const char *body)
+{
+    char *src = md(body);
+    char *xml = read_page("t.md", src, strlen(src), DDIGEN_DOCS_MARKDOWN, NULL);
+    free(src);
+    return xml;
+}
+
+static void test_direction_spellings(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        enum docs_dir dir;
+        bool opt;
+    } cases[] = {
+        {"in", DOCS_DIR_IN, false},           {"out", DOCS_DIR_OUT, false},
+        {"in/out", DOCS_DIR_INOUT, false},    {"in, out", DOCS_DIR_INOUT, false},
+        {"in, optional", DOCS_DIR_IN, true},  {"in,opt", DOCS_DIR_IN, true},
+        {"in/out,opt", DOCS_DIR_INOUT, true}, {"out/optional", DOCS_DIR_OUT, true},
+        {"IN", DOCS_DIR_IN, false},           {"inout", DOCS_DIR_INOUT, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        enum docs_dir d = DOCS_DIR_NONE;
+        bool opt = false;
+        assert_true(docs_parse_direction(cases[i].text, strlen(cases[i].text), &d, &opt));
+        assert_int_equal(d, cases[i].dir);
+        assert_int_equal(opt, cases[i].opt);
+    }
+    enum docs_dir d;
+    bool opt;
+    assert_false(docs_parse_direction("5", 1, &d, &opt));
+    assert_false(docs_parse_direction("MAX_PATH", 8, &d, &opt));
+    assert_false(docs_parse_direction("optional", 8, &d, &opt));
+}
+
+static void test_versions(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *wddm, *ddi;
+    } cases[] = {
+        {"Supported starting with Windows Vista.", "1.0", "DXGKDDI_INTERFACE_VERSION_VISTA"},
+        {"Windows 8", "1.2", "DXGKDDI_INTERFACE_VERSION_WIN8"},
+        {"Windows 8.1", "1.3", "DXGKDDI_INTERFACE_VERSION_WDDM1_3"},
+        {"Windows 10, version 1703 (WDDM 2.2)", "2.2", "DXGKDDI_INTERFACE_VERSION_WDDM2_2"},
+        {"Windows 10 version 1809", "2.5", "DXGKDDI_INTERFACE_VERSION_WDDM2_5"},
+        {"Windows Server 2022", "2.9", "DXGKDDI_INTERFACE_VERSION_WDDM2_9"},
+        {"Windows Server 2012 R2", "1.3", "DXGKDDI_INTERFACE_VERSION_WDDM1_3"},
+        {"starting in WDDM2.1", "2.1", "DXGKDDI_INTERFACE_VERSION_WDDM2_1"},
+        {"Windows 11, version 22H2", "3.1", "DXGKDDI_INTERFACE_VERSION_WDDM3_1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *w = NULL, *ddi = NULL, *basis = NULL;
+        assert_true(docs_normalize_version(cases[i].text, &w, &ddi, &basis));
+        assert_string_equal(w, cases[i].wddm);
+        assert_string_equal(ddi, cases[i].ddi);
+    }
+    const char *w, *ddi, *basis;
+    assert_false(docs_normalize_version("Windows", &w, &ddi, &basis));
+    assert_false(docs_normalize_version("", &w, &ddi, &basis));
+}
+
+struct sentences {
+    char got[8][128];
+    unsigned lines[8];
+    int n;
+};
+static void on_sentence(void *ctx, const char *s, size_t n, unsigned line)
+{
+    struct sentences *c = ctx;
+    if (c->n < 8) {
+        snprintf(c->got[c->n], sizeof c->got[0], "%.*s", (int)n, s);
+        c->lines[c->n++] = line;
+    }
+}
+
+static void test_sentences(void **state)
+{
+    (void)state;
+    struct sentences c = {0};
+    docs_split_sentences("The size, e.g. 4 KB.\nIt must be aligned. Windows 10, version 1703 (WDDM 2.2) adds it.", on_sentence, &c);
+    assert_int_equal(c.n, 3);
+    assert_string_equal(c.got[0], "The size, e.g. 4 KB.");
+    assert_string_equal(c.got[1], "It must be aligned.");
+    assert_int_equal(c.lines[1], 1);
+}
+
+static void test_heading_oddities(void **state)
+{
+    (void)state;
+    char *xml = md_xml("### - field Spaced\n\nx\n\n### -field Colon :\n\ny\n\n### -field Arr.[8]\n\nz\n\n"
+                       "### -field A.B.C [in, optional]   \n\nw\n\n#### A.(unnamed union)\n\n[out] u\n\n"
+                       "### -field Empty\n\n### -field Last\n\nv\n");
+    assert_has(xml, "path=\"Spaced\"");
+    assert_has(xml, "path=\"Colon\"");
+    assert_has(xml, "path=\"Arr\" id=\"T.Arr\" line=\"16\" heading=\"field\" array=\"8\"");
+    assert_has(xml, "path=\"A.B.C\" id=\"T.A.B.C\" line=\"20\" heading=\"field\" direction=\"in\" optional=\"true\"");
+    assert_has(xml, "path=\"A.(unnamed union)\"");
+    assert_has(xml, "path=\"Empty\"");
+    assert_has(xml, "path=\"Last\"");
+    free(xml);
+}
+
+static void test_enum_values_and_params(void **state)
+{
+    (void)state;
+    const char *src = "---\nUID: NE:d3dkmddi._E\ntitle: E (d3dkmddi.h)\n---\n\n## -enum-fields\n\n"
+                      "### -field E_A:0\n\na\n\n### -field E_B:E_A\n\nb\n\n### -field E_C\n\nc\n";
+    char *xml = read_page("e.md", src, strlen(src), DDIGEN_DOCS_MARKDOWN, NULL);
+    assert_has(xml, "<value name=\"E_A\" path=\"E_A\" id=\"E.E_A\" line=\"8\" heading=\"field\" value=\"0\"");
+    assert_has(xml, "value=\"E_A\"");
+    assert_has(xml, "<value name=\"E_C\"");
+    free(xml);
+    const char *cb = "---\nUID: NC:d3dkmddi.F\ntitle: F (d3dkmddi.h)\n---\n\n## -parameters\n\n"
+                     "### -param hA:\n\n[in] handle\n\n## -param pB [out]\n\nbuffer\n";
+    xml = read_page("f.md", cb, strlen(cb), DDIGEN_DOCS_MARKDOWN, NULL);
+    assert_has(xml, "<param name=\"hA\" path=\"hA\" id=\"F.hA\" line=\"8\" heading=\"param\" direction=\"in\" direction-from=\"body\"");
+    assert_has(xml, "<param name=\"pB\" path=\"pB\" id=\"F.pB\" line=\"12\" heading=\"param\" direction=\"out\"");
+    free(xml);
+}
+
+/* A one-line ```span``` at the start of a line is not a fence. */
+static void test_backtick_span(void **state)
+{
+    (void)state;
+    char *xml = md_xml("### -field A\n\n```x = y + z```.\n\n### -field B\n\nb\n\n### -field C\n\nc\n");
+    assert_has(xml, "path=\"B\"");
+    assert_has(xml, "path=\"C\"");
+    free(xml);
+}
+
+static void test_mojibake_and_html(void **state)
+{
+    (void)state;
+    char *xml = md_xml("### -field A\n\nOne\xC3\xA2\xE2\x82\xAC\xE2\x80\x9Dtwo.\xC3\x82\xC2\xA0Three <b>bold</b>.\n\n"
+                       "<div class=\"alert\"><b>Note</b> This member is reserved and must be zero.</div>\n");
+    assert_has(xml, "One\xE2\x80\x94two. Three bold.");
+    assert_has(xml, "repaired mojibake");
+    assert_has(xml, "T.A:reserved-zero");
+    free(xml);
+}
+
+static void test_rule_kinds(void **state)
+{
+    (void)state;
+    char *xml = md_xml(
+        "### -field Addr\n\nThe address, in bytes. It must be aligned on a 64-byte boundary.\n\n"
+        "### -field Count\n\nThe count must be nonzero. Count must be less than or equal to 16.\n\n"
+        "### -field FlagA\n\nSetting this member is equivalent to setting the fifth bit of the 32-bit **Value** member (0x00000010).\n\n"
+        "### -field FlagB\n\nSetting this member is equivalent to setting the fifth bit of the 32-bit **Value** member (0x00000010). "
+        "The driver cannot set this member in combination with the **FlagA** member. When the driver sets **FlagB**, it must also set the **FlagC** member.\n\n"
+        "### -field hX\n\nMust be NULL when Mode.Off is specified.\n\n"
+        "### -field Sel\n\nA selector, or zero if the data is described by the **pList** member.\n\n"
+        "### -field pList\n\nThe list, if the **Sel** member is zero.\n\n"
+        "### -field Fast\n\nThe driver must set **DXGK_TCAPS FastSupported** to use this. Supported starting with Windows 10, version 1803.\n\n"
+        "### -field Later\n\nIf **Fast** is set, **Later** is a non-NULL pointer to the fast table.\n\n"
+        "### -field Rsvd\n\nThis member is reserved and should be set to zero.\n\n"
+        "### -field Vague\n\nThe driver should think about this.\n");
+    assert_has(xml, "T.Addr:align");
+    assert_has(xml, "name=\"bytes\" value=\"64\"");
+    assert_has(xml, "T.Addr:units");
+    assert_has(xml, "T.Count:nonzero");
+    assert_has(xml, "T.Count:range");
+    assert_has(xml, "T.FlagA:bit");
+    assert_has(xml, "name=\"mask\" value=\"0x00000010\"");
+    assert_has(xml, "name=\"shared-with\" value=\"FlagA\"");
+    assert_has(xml, "T.FlagB:exclusive:FlagA");
+    assert_has(xml, "T.FlagB:implies:FlagC");
+    assert_has(xml, "T.hX:null-when");
+    assert_has(xml, "T.Sel:discriminator");
+    assert_has(xml, "T.pList:discriminator");
+    assert_has(xml, "T.Fast:requires-cap:FastSupported");
+    assert_has(xml, "T.Fast:availability");
+    assert_has(xml, "DXGKDDI_INTERFACE_VERSION_WDDM2_4");
+    assert_has(xml, "T.Later:nonnull-iff");
+    assert_has(xml, "T.Rsvd:reserved-zero");
+    assert_has(xml, "<sentence subject=\"Vague\" line=\"50\" reason=\"no-pattern\">The driver should think about this.</sentence>");
+    assert_lacks(xml, "T.Vague:");
+    free(xml);
+}
+
+/* ---- bad input ----------------------------------------------------------- */
+
+struct bad {
+    const char *name;
+    const char *data;
+    size_t len;
+    enum ddigen_docs_format fmt;
+    int rc;
+};
+
+static void run_bad(void *arg)
+{
+    struct bad *b = arg;
+    char *xml = read_page(b->name, b->data, b->len, b->fmt, &b->rc);
+    free(xml);
+}
+
+static char *bad_input(const char *name, const char *data, size_t len, enum ddigen_docs_format fmt, int *rc)
+{
+    struct bad b = {name, data, len, fmt, 0};
+    unsigned before = ddigen_diag_global.errors;
+    char *err = dt_capture_stderr(run_bad, &b);
+    assert_true(ddigen_diag_global.errors > before);
+    *rc = b.rc;
+    return err;
+}
+
+static void test_binary(void **state)
+{
+    (void)state;
+    char data[256];
+    for (int i = 0; i < 256; i++)
+        data[i] = (char)(i * 37);
+    int rc;
+    char *err = bad_input("bin.md", data, sizeof data, DDIGEN_DOCS_AUTO, &rc);
+    assert_int_equal(rc, -1);
+    assert_has(err, "bin.md:1: error: binary data");
+    free(err);
+}
+
+static void test_invalid_utf8(void **state)
+{
+    (void)state;
+    char *src = md("### -field A\n\nok\n\n### -field B\n\nbad \xFF\xFE byte\n");
+    int rc;
+    char *err = bad_input("u.md", src, strlen(src), DDIGEN_DOCS_MARKDOWN, &rc);
+    assert_int_equal(rc, 0);
+    assert_has(err, "u.md:14: error: invalid UTF-8 byte 0xff");
+    free(err);
+    free(src);
+}
+
+static void test_unterminated_front_matter(void **state)
+{
+    (void)state;
+    const char *src = "---\nUID: NS:x._Y\ntitle: Y\n\n## -struct-fields\n";
+    int rc;
+    char *err = bad_input("fm.md", src, strlen(src), DDIGEN_DOCS_MARKDOWN, &rc);
+    assert_int_equal(rc, -1);
+    assert_has(err, "fm.md:1: error: unterminated front matter");
+    free(err);
+}
+
+static void test_bad_yaml(void **state)
+{
+    (void)state;
+    const char *src = "---\nUID: NS:x._Y\ntitle: [unclosed\n---\n\n## -struct-fields\n";
+    int rc;
+    char *err = bad_input("y.md", src, strlen(src), DDIGEN_DOCS_MARKDOWN, &rc);
+    assert_has(err, "y.md:4: error: front matter:");
+    free(err);
+}
+
+static void test_unterminated_fence(void **state)
+{
+    (void)state;
+    char *src = md("### -field A\n\ntext\n\n```cpp\nint x;\n\n### -field B\n\nlost\n");
+    int rc;
+    char *err = bad_input("f.md", src, strlen(src), DDIGEN_DOCS_MARKDOWN, &rc);
+    assert_has(err, "f.md:12: error: unterminated code fence");
+    free(err);
+    free(src);
+}
+
+static void test_long_line(void **state)
+{
+    (void)state;
+    size_t n = 10u * 1024 * 1024;
+    char *src = malloc(n + 64);
+    strcpy(src, "T structure (d3dkmddi.h)\nMembers\nA\n");
+    size_t k = strlen(src);
+    for (size_t i = 0; i < n; i++)
+        src[k + i] = (i % 7 == 6) ? ' ' : (i % 500 == 499 ? '.' : 'a');
+    src[k + n] = '\n';
+    int rc;
+    xmlDocPtr doc = xmlNewDoc((const xmlChar *)"1.0");
+    xmlNodePtr root = xmlNewNode(NULL, (const xmlChar *)"ddi-spec");
+    xmlDocSetRootElement(doc, root);
+    xmlNodePtr docs = xmlNewChild(root, NULL, (const xmlChar *)"docs", NULL);
+    unsigned warnings = ddigen_diag_global.warnings;
+    rc = ddigen_docs_read_buffer("long.txt", src, k + n + 1, DDIGEN_DOCS_TEXT, NULL, docs, NULL);
+    assert_int_equal(rc, 0);
+    assert_true(ddigen_diag_global.warnings > warnings);
+    char *xml;
+    size_t len;
+    ddigen_docs_serialize(doc, &xml, &len);
+    assert_has(xml, "<diagnostic severity=\"warning\" line=\"4\">line is 10485760 bytes long</diagnostic>");
+    free(xml);
+    xmlFreeDoc(doc);
+    free(src);
+}
+
+static void test_empty(void **state)
+{
+    (void)state;
+    int rc;
+    char *err = bad_input("e.txt", "\n\n  \n", 5, DDIGEN_DOCS_TEXT, &rc);
+    assert_int_equal(rc, -1);
+    assert_has(err, "e.txt:1: error: empty page");
+    free(err);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_direction_spellings),
+        cmocka_unit_test(test_versions),
+        cmocka_unit_test(test_sentences),
+        cmocka_unit_test(test_heading_oddities),
+        cmocka_unit_test(test_enum_values_and_params),
+        cmocka_unit_test(test_backtick_span),
+        cmocka_unit_test(test_mojibake_and_html),
+        cmocka_unit_test(test_rule_kinds),
+        cmocka_unit_test(test_binary),
+        cmocka_unit_test(test_invalid_utf8),
+        cmocka_unit_test(test_unterminated_front_matter),
+        cmocka_unit_test(test_bad_yaml),
+        cmocka_unit_test(test_unterminated_fence),
+        cmocka_unit_test(test_long_line),
+        cmocka_unit_test(test_empty),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    ddigen_docs_shutdown();
+    xmlCleanupParser();
+    return rc;
+}
