@@ -1,0 +1,232 @@
+/* ddi_paging: a freestanding DxgkDdiBuildPagingBuffer engine. It validates the DDI
+ * arguments, coalesces and chunks work, runs the multipass protocol and calls a backend. */
+#ifndef DDI_PAGING_H
+#define DDI_PAGING_H
+
+#include <ntddk.h>
+#include <d3dkmddi.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* MSVC accepts `inline` in C only from VS 2019 16.8 with /std:c11; __inline always. */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define PB_INLINE __inline
+#else
+#define PB_INLINE inline
+#endif
+
+/* Operations 19-22 exist from WDDM 3.2 on; older kits build without them. */
+#if defined(DXGKDDI_INTERFACE_VERSION_WDDM3_2) && (DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM3_2)
+#define PB_HAVE_WDDM3_2_OPS 1
+#else
+#define PB_HAVE_WDDM3_2_OPS 0
+#endif
+#if defined(DXGKDDI_INTERFACE_VERSION_WDDM2_9) && (DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_9)
+#define PB_HAVE_WDDM2_9_OPS 1
+#else
+#define PB_HAVE_WDDM2_9_OPS 0
+#endif
+
+/* Status for arguments that break a documented rule. VidMm knows no code for
+ * this and treats any other failure as fatal, which is what a broken argument
+ * deserves: nothing has been written and the rule was reported first. */
+#define PB_STATUS_INVALID_ARGS STATUS_INVALID_PARAMETER
+
+#define PB_PAGE_SIZE 4096u
+#define PB_PAGE_SHIFT 12u
+
+/* ---- backend interface ---------------------------------------------------- */
+
+/* A GPU location. Spaces (same numbers as RPB1): 0 system physical byte address,
+ * 1..31 byte offset inside memory segment n (segment base already removed),
+ * 0x100 paging-process GPU VA, 0x200+n byte offset into the aperture table of
+ * segment n (8 bytes per page). */
+typedef struct pb_loc {
+    uint16_t space;
+    uint64_t addr;
+} pb_loc;
+
+#define PB_SPACE_SYSTEM 0x0000u
+#define PB_SPACE_PAGING_VA 0x0100u
+#define PB_SPACE_APERTURE_TABLE 0x0200u
+
+/* Where packets go: [pos, end). seq numbers the non-pad packets of one DMA buffer. */
+typedef struct pb_cursor {
+    uint8_t *pos;
+    uint8_t *end;
+    uint32_t seq;
+} pb_cursor;
+
+typedef enum pb_packet_kind {
+    PB_PKT_PAD = 0,
+    PB_PKT_COPY,
+    PB_PKT_FILL32,
+    PB_PKT_WRITE64, /* n = number of qwords */
+    PB_PKT_PTEGEN,
+    PB_PKT_TLB_INVAL,
+    PB_PKT_BARRIER,
+    PB_PKT_FENCE64,
+    PB_PKT_NOTE,
+    PB_PKT_TOUCH,
+    PB_PKT_KIND_COUNT
+} pb_packet_kind;
+
+/* COPY transforms, from DXGK_TRANSFERFLAGS when hAllocation is not NULL. */
+#define PB_COPY_PLAIN 0u
+#define PB_COPY_SWIZZLE 1u
+#define PB_COPY_UNSWIZZLE 2u
+
+/* Record of an operation that has no memory effect the engine can express
+ * (notifications, undocumented WDDM 3.2 operations). a/b per operation are
+ * listed in docs/runtime-packet-format.md; args is the full DDI argument. */
+typedef struct pb_note {
+    uint32_t ddi_op;
+    uint32_t flags;
+    uint64_t handle;
+    uint64_t a, b;
+    uint32_t index; /* entry index for operations with several records */
+    const DXGKARG_BUILDPAGINGBUFFER *args;
+} pb_note;
+
+/* How the engine wants page-table entries encoded. */
+typedef struct pb_pte_ctx {
+    uint32_t level;         /* DXGK page table level, 0 = leaf */
+    uint32_t use_64kb;      /* DXGK_UPDATEPAGETABLEFLAGS.Use64KBPages */
+    uint32_t table_64kb;    /* encoding entries of a dual-PTE 64 KiB table */
+} pb_pte_ctx;
+
+/* Packet emitters write exactly size_of(kind, n) bytes at c->pos and advance it;
+ * the engine has already reserved that space, so emitters never check. */
+typedef struct pb_backend_ops {
+    uint32_t (*size_of)(void *ctx, pb_packet_kind kind, uint32_t n);
+    void (*pad)(void *ctx, pb_cursor *c, uint32_t bytes);
+    void (*copy)(void *ctx, pb_cursor *c, pb_loc dst, pb_loc src, uint64_t bytes, uint32_t mode);
+    void (*fill32)(void *ctx, pb_cursor *c, pb_loc dst, uint64_t bytes, uint32_t pattern);
+    /* WRITE64 in two steps: begin returns room for n_max little-endian qwords
+     * that the engine fills in place; end commits n <= n_max of them and
+     * advances the cursor by size_of(PB_PKT_WRITE64, n). */
+    uint64_t *(*write64_begin)(void *ctx, pb_cursor *c, pb_loc dst, uint32_t n_max);
+    void (*write64_end)(void *ctx, pb_cursor *c, uint32_t n);
+    void (*ptegen)(void *ctx, pb_cursor *c, pb_loc dst, uint64_t first, uint64_t incr, uint32_t n);
+    void (*tlb_inval)(void *ctx, pb_cursor *c, pb_loc root, uint64_t va0, uint64_t va1);
+    void (*barrier)(void *ctx, pb_cursor *c);
+    void (*fence64)(void *ctx, pb_cursor *c, pb_loc dst, uint64_t value);
+    void (*touch)(void *ctx, pb_cursor *c, pb_loc loc, uint32_t bytes, uint32_t write);
+    void (*note)(void *ctx, pb_cursor *c, const pb_note *note);
+    /* Encodes n DXGK_PTEs into GPU PTE values (the hot loop of UPDATE_PAGE_TABLE). */
+    void (*encode_ptes)(void *ctx, const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc, uint64_t *out);
+    /* GPU PTE for an aperture table entry that maps system page page_number. */
+    uint64_t (*aperture_pte)(void *ctx, uint32_t segment_id, uint64_t page_number, uint32_t cache_coherent);
+    /* CPU path: write n qwords at a CPU VA now (UPDATE_PAGE_TABLE with pDmaBuffer == NULL). */
+    int (*cpu_write64)(void *ctx, void *cpu_va, const uint64_t *v, uint32_t n);
+    /* Optional: GPU location of a CPU-visible page table, so CPU_VIRTUAL updates
+     * with a DMA buffer are queued in order. NULL or nonzero: apply on the CPU. */
+    int (*cpu_va_to_loc)(void *ctx, const void *cpu_va, uint64_t bytes, pb_loc *out);
+} pb_backend_ops;
+
+/* Backend capabilities. */
+#define PB_CAP_SWIZZLE_NEEDS_IDLE 0x1u  /* swizzled transfers need AllocationIsIdle */
+#define PB_CAP_DISCARD_NEEDS_IDLE 0x2u  /* DISCARD_CONTENT needs AllocationIsIdle */
+#define PB_CAP_SPECIAL_LOCK_NEEDS_IDLE 0x4u
+
+typedef struct pb_backend {
+    const pb_backend_ops *ops;
+    void *ctx;
+    uint32_t submit_align;      /* power of two >= 8; every call's output is a multiple */
+    uint32_t max_copy;          /* bytes per COPY, a multiple of 4096 */
+    uint32_t max_fill;          /* bytes per FILL32, a multiple of 4096 */
+    uint32_t max_write64;       /* qwords per WRITE64 */
+    uint32_t max_ptegen;        /* entries per PTEGEN */
+    uint32_t dual_pte_offset;   /* bytes from a leaf table to its 64 KiB companion table */
+    uint32_t caps;
+} pb_backend;
+
+/* ---- engine ------------------------------------------------------------------ */
+
+typedef struct pb_segment_info {
+    uint64_t base;      /* DXGK_SEGMENTDESCRIPTOR base: SegmentAddress = base + offset */
+    uint64_t size;      /* bytes */
+    uint32_t aperture;  /* 1 for an aperture segment */
+} pb_segment_info;
+
+#define PB_MAX_SEGMENTS 31u
+#define PB_MAX_LEVELS 6u
+
+/* Adapter capabilities the checks depend on. */
+#define PB_ADAPTER_ZERO_IN_PTE 0x1u   /* DXGK_GPUMMUCAPS.ZeroInPteSupported */
+#define PB_ADAPTER_LARGE_PAGE 0x2u    /* LargePageSupported */
+#define PB_ADAPTER_DUAL_PTE 0x4u      /* DualPteSupported */
+
+typedef enum pb_severity {
+    PB_RULE_INVALID = 0, /* the call fails with PB_STATUS_INVALID_ARGS, nothing written */
+    PB_RULE_WARNING = 1  /* reported; the engine proceeds */
+} pb_severity;
+
+/* rule_id is stable, e.g. "DXGKARG_BUILDPAGINGBUFFER.Transfer.Flags:swizzle-exclusive". */
+typedef void (*pb_report_fn)(void *ctx, const char *rule_id, pb_severity severity,
+                             const DXGKARG_BUILDPAGINGBUFFER *args);
+
+typedef struct pb_config {
+    pb_backend backend;
+    uint32_t paging_buffer_size;        /* DXGK_QUERYSEGMENTOUT*.PagingBufferSize */
+    uint32_t segment_count;             /* segments 1..segment_count */
+    pb_segment_info segments[PB_MAX_SEGMENTS + 1];
+    uint32_t adapter_caps;
+    uint32_t level_count;               /* page table levels, <= PB_MAX_LEVELS */
+    uint8_t index_bits[PB_MAX_LEVELS];  /* PageTableIndexBitCount per level (0 = leaf) */
+    pb_report_fn report;
+    void *report_ctx;
+} pb_config;
+
+typedef struct pb_engine {
+    pb_config cfg;
+    uint32_t seq;            /* next packet number in the current DMA buffer */
+    uint32_t transfer_open;  /* a TransferStart was seen without its TransferEnd */
+    uint32_t largest_fixed;  /* largest fixed-size packet step, for the config check */
+} pb_engine;
+
+/* Checks the configuration (alignment, limits, buffer large enough for every
+ * packet) and resets the state. Returns STATUS_SUCCESS or PB_STATUS_INVALID_ARGS. */
+NTSTATUS pb_engine_init(pb_engine *engine, const pb_config *config);
+
+/* The DxgkDdiBuildPagingBuffer body. Serialise calls per engine (one per paging
+ * node, which VidMm already does). Returns STATUS_SUCCESS,
+ * STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER, STATUS_GRAPHICS_ALLOCATION_BUSY or
+ * PB_STATUS_INVALID_ARGS. */
+NTSTATUS pb_build_paging_buffer(pb_engine *engine, DXGKARG_BUILDPAGINGBUFFER *args);
+
+/* Length of the run of physically contiguous pages starting at pfn[0]
+ * (pfn[i] == pfn[0] + i), at most n. Inline: it runs once per packet and, on
+ * scattered MDLs, once per page, so a call would cost more than the test. */
+static PB_INLINE size_t pb_pfn_run_length(const PFN_NUMBER *pfn, size_t n)
+{
+    PFN_NUMBER base;
+    size_t i = 2;
+    if (n < 2)
+        return n;
+    base = pfn[0];
+    if (pfn[1] != base + 1u)
+        return 1;
+    /* Four pages per test: the OR of the differences is zero only if all match. */
+    while (i + 4u <= n) {
+        PFN_NUMBER d = (pfn[i] - (base + i)) | (pfn[i + 1u] - (base + i + 1u)) | (pfn[i + 2u] - (base + i + 2u)) |
+                       (pfn[i + 3u] - (base + i + 3u));
+        if (d)
+            break;
+        i += 4u;
+    }
+    while (i < n && pfn[i] == base + i)
+        i++;
+    return i;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DDI_PAGING_H */

@@ -1,0 +1,138 @@
+/* Internal interface between the engine core (pb_engine.c) and the per-operation
+ * encoders: the per-call run state, reservation, rule reporting and progress tokens. */
+#ifndef PB_INTERNAL_H
+#define PB_INTERNAL_H
+
+#include "ddi_paging.h"
+
+/* DXGK_BUILDPAGINGBUFFER_OPERATION values, used numerically so that values a
+ * given kit does not declare (and future ones) still reach the switch. */
+enum {
+    PB_OP_TRANSFER = 0,
+    PB_OP_FILL = 1,
+    PB_OP_DISCARD_CONTENT = 2,
+    PB_OP_READ_PHYSICAL = 3,
+    PB_OP_WRITE_PHYSICAL = 4,
+    PB_OP_MAP_APERTURE_SEGMENT = 5,
+    PB_OP_UNMAP_APERTURE_SEGMENT = 6,
+    PB_OP_SPECIAL_LOCK_TRANSFER = 7,
+    PB_OP_VIRTUAL_TRANSFER = 8,
+    PB_OP_VIRTUAL_FILL = 9,
+    PB_OP_INIT_CONTEXT_RESOURCE = 10,
+    PB_OP_UPDATE_PAGE_TABLE = 11,
+    PB_OP_FLUSH_TLB = 12,
+    PB_OP_UPDATE_CONTEXT_ALLOCATION = 13,
+    PB_OP_COPY_PAGE_TABLE_ENTRIES = 14,
+    PB_OP_NOTIFY_RESIDENCY = 15,
+    PB_OP_SIGNAL_MONITORED_FENCE = 16,
+    PB_OP_MAP_APERTURE_SEGMENT2 = 17,
+    PB_OP_NOTIFY_FENCE_RESIDENCY = 18,
+    PB_OP_MAP_MMU = 19,
+    PB_OP_UNMAP_MMU = 20,
+    PB_OP_NOTIFY_RESIDENCY2 = 21,
+    PB_OP_NOTIFY_ALLOC = 22
+};
+
+/* Largest progress token an operation may need; leaves room for trailing steps. */
+#define PB_TOKEN_LIMIT 0xFFFFFF00u
+
+/* A PTEGEN replaces literal entries only for runs at least this long: shorter
+ * runs cost more in split WRITE64 headers than they save. */
+#define PB_MIN_GENERATOR_RUN 12u
+
+typedef enum pb_step { PB_STEP_DONE = 0, PB_STEP_FULL = 1, PB_STEP_INVALID = 2, PB_STEP_BUSY = 3 } pb_step;
+
+typedef struct pb_run {
+    pb_engine *e;
+    DXGKARG_BUILDPAGINGBUFFER *a;
+    const pb_backend *be;
+    pb_cursor cur;
+    uint8_t *start;
+    uint32_t dma_size;
+    uint32_t token;   /* progress: page, slice or entry index, never bytes */
+    uint32_t packets; /* packets emitted by this call */
+} pb_run;
+
+/* Reports a rule; returns PB_STEP_INVALID for PB_RULE_INVALID so callers can
+ * write `return pb_rule(r, ID, PB_RULE_INVALID);`. */
+pb_step pb_rule(pb_run *r, const char *rule_id, pb_severity severity);
+
+/* All-or-nothing space check: bytes fit with this call's padding still possible. */
+int pb_fits(const pb_run *r, uint32_t bytes);
+/* Largest n such that a WRITE64 of n qwords fits (0 if none). */
+uint32_t pb_write64_room(const pb_run *r);
+uint32_t pb_size(const pb_run *r, pb_packet_kind kind, uint32_t n);
+
+/* Emit helpers: reserve, emit, count. Return 0 when the packet does not fit. */
+int pb_emit_copy(pb_run *r, pb_loc dst, pb_loc src, uint64_t bytes, uint32_t mode);
+int pb_emit_fill(pb_run *r, pb_loc dst, uint64_t bytes, uint32_t pattern);
+int pb_emit_ptegen(pb_run *r, pb_loc dst, uint64_t first, uint64_t incr, uint32_t n);
+int pb_emit_note(pb_run *r, const pb_note *note);
+/* BARRIER + TLB_INVAL reserved together, so the invalidate never lands in a
+ * later buffer than its barrier with writes in between. */
+int pb_emit_flush(pb_run *r, pb_loc root, uint64_t va0, uint64_t va1);
+int pb_emit_barrier_fence(pb_run *r, pb_loc dst, uint64_t value);
+int pb_emit_touch(pb_run *r, pb_loc loc, uint32_t bytes, uint32_t write);
+
+static inline pb_loc pb_loc_make(uint16_t space, uint64_t addr)
+{
+    pb_loc l;
+    l.space = space;
+    l.addr = addr;
+    return l;
+}
+
+static inline uint64_t pb_min_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* Pages (4 KiB slices) covering bytes; 0 when the count does not fit a token. */
+uint32_t pb_slices(uint64_t bytes);
+
+/* Segment helpers: valid id, memory (non-aperture) segment, bounds. */
+int pb_segment_valid(const pb_run *r, uint32_t id);
+int pb_segment_range_ok(const pb_run *r, uint32_t id, uint64_t offset, uint64_t bytes);
+/* Number of pages an MDL spans. */
+uint64_t pb_mdl_pages(const MDL *mdl);
+
+/* Source of 64-bit table entries for WRITE64/PTEGEN emission. */
+typedef struct pb_qword_source {
+    /* Length (<= max) of the run at index i whose encoded values form an
+     * arithmetic progression; 1 when entry i starts no run. */
+    uint32_t (*run_length)(const struct pb_qword_source *s, uint32_t i, uint32_t max);
+    /* Entries from i (>= 1, <= max) before the next run of PB_MIN_GENERATOR_RUN. */
+    uint32_t (*literal_length)(const struct pb_qword_source *s, uint32_t i, uint32_t max);
+    void (*encode)(const struct pb_qword_source *s, uint32_t i, uint32_t n, uint64_t *out);
+    const void *data;
+    uint64_t base; /* source-specific: first page number, index offset */
+    pb_pte_ctx pte;
+    pb_run *r;
+    uint32_t segment_id, cache_coherent;
+} pb_qword_source;
+
+/* Emits entries [r->token, total) of src to dst + 8 * index. Advances r->token;
+ * returns PB_STEP_DONE or PB_STEP_FULL. */
+pb_step pb_emit_qwords(pb_run *r, pb_loc dst, uint32_t total, const pb_qword_source *src);
+
+/* Per-operation encoders (pb_copy.c, pb_tables.c, pb_notes.c). */
+pb_step pb_op_transfer(pb_run *r);
+pb_step pb_op_fill(pb_run *r);
+pb_step pb_op_virtual_transfer(pb_run *r);
+pb_step pb_op_virtual_fill(pb_run *r);
+pb_step pb_op_copy_page_table_entries(pb_run *r);
+pb_step pb_op_update_page_table(pb_run *r);
+pb_step pb_op_map_aperture(pb_run *r);
+pb_step pb_op_unmap_aperture(pb_run *r);
+pb_step pb_op_map_aperture2(pb_run *r);
+pb_step pb_op_flush_tlb(pb_run *r);
+pb_step pb_op_physical(pb_run *r);
+pb_step pb_op_signal_fence(pb_run *r);
+pb_step pb_op_note(pb_run *r);
+
+/* UPDATE_PAGE_TABLE with pDmaBuffer == NULL: applied on the CPU now. */
+NTSTATUS pb_update_page_table_cpu(pb_engine *e, DXGKARG_BUILDPAGINGBUFFER *a);
+/* Reports through the engine's hook when there is no run yet. */
+void pb_report(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, const char *rule_id, pb_severity sev);
+
+#endif /* PB_INTERNAL_H */

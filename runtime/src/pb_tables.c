@@ -1,0 +1,565 @@
+/* Table-writing operations: UPDATE_PAGE_TABLE (GPU and CPU paths, Repeat, dual
+ * 64 KiB tables), MAP/UNMAP_APERTURE_SEGMENT, MAP_APERTURE_SEGMENT2 and FLUSH_TLB. */
+#include "pb_internal.h"
+
+/* ---- WRITE64 / PTEGEN emission with run detection ---- */
+
+static pb_step emit_generator(pb_run *r, pb_loc dst, const pb_qword_source *src, uint32_t run)
+{
+    uint64_t v[2];
+    src->encode(src, r->token, 2, v);
+    if (!pb_emit_ptegen(r, pb_loc_make(dst.space, dst.addr + (uint64_t)r->token * 8u), v[0], v[1] - v[0], run))
+        return PB_STEP_FULL;
+    r->token += run;
+    return PB_STEP_DONE;
+}
+
+/* Generic literal scan through run_length (sources without a faster one). */
+static uint32_t literal_length(const pb_qword_source *src, uint32_t i, uint32_t max)
+{
+    uint32_t n = 1;
+    while (n < max && src->run_length(src, i + n, PB_MIN_GENERATOR_RUN) < PB_MIN_GENERATOR_RUN)
+        n++;
+    return n;
+}
+
+static uint32_t no_runs_literal(const pb_qword_source *src, uint32_t i, uint32_t max)
+{
+    (void)src;
+    (void)i;
+    return max;
+}
+
+pb_step pb_emit_qwords(pb_run *r, pb_loc dst, uint32_t total, const pb_qword_source *src)
+{
+    const pb_backend *be = r->be;
+    while (r->token < total) {
+        uint32_t left = total - r->token;
+        uint32_t run = src->run_length(src, r->token, left < be->max_ptegen ? left : be->max_ptegen);
+        uint32_t n;
+        uint64_t *payload;
+        pb_loc at = pb_loc_make(dst.space, dst.addr + (uint64_t)r->token * 8u);
+        if (run >= PB_MIN_GENERATOR_RUN) {
+            if (emit_generator(r, dst, src, run) != PB_STEP_DONE)
+                return PB_STEP_FULL;
+            continue;
+        }
+        n = pb_write64_room(r);
+        if (n == 0)
+            return PB_STEP_FULL;
+        n = src->literal_length(src, r->token, n < left ? n : left);
+        payload = be->ops->write64_begin(be->ctx, &r->cur, at, n);
+        src->encode(src, r->token, n, payload);
+        be->ops->write64_end(be->ctx, &r->cur, n);
+        r->packets++;
+        r->token += n;
+    }
+    return PB_STEP_DONE;
+}
+
+/* ---- sources ---- */
+
+/* DXGK_PTE arrays: a run is equal flags with consecutive page addresses, which
+ * the backend contract maps to an arithmetic progression of encoded values. */
+static uint32_t pte_run_length(const pb_qword_source *s, uint32_t i, uint32_t max)
+{
+    const DXGK_PTE *p = (const DXGK_PTE *)s->data + i;
+    uint32_t n = 1;
+    while (n < max && p[n].Flags == p[0].Flags && p[n].PageAddress == p[0].PageAddress + n)
+        n++;
+    return n;
+}
+
+/* One pass, no calls: c counts consecutive continuations and stops the literal
+ * where a run long enough for a generator begins. */
+static uint32_t pte_literal_length(const pb_qword_source *s, uint32_t i, uint32_t max)
+{
+    const DXGK_PTE *p = (const DXGK_PTE *)s->data + i;
+    uint64_t flags = p[0].Flags, next = p[0].PageAddress + 1u;
+    uint32_t c = 0, j;
+    for (j = 1; j < max; j++) {
+        const uint64_t f = p[j].Flags, a = p[j].PageAddress;
+        /* c + 1 on a continuation, 0 otherwise, without a branch */
+        c = (c + 1u) & (0u - (uint32_t)((f == flags) & (a == next)));
+        if (c == PB_MIN_GENERATOR_RUN - 1u)
+            return j - c;
+        flags = f;
+        next = a + 1u;
+    }
+    return max;
+}
+
+static void pte_encode(const pb_qword_source *s, uint32_t i, uint32_t n, uint64_t *out)
+{
+    s->r->be->ops->encode_ptes(s->r->be->ctx, (const DXGK_PTE *)s->data + i, n, &s->pte, out);
+}
+
+/* Repeat: one entry replicated, so every range is a single run with step 0. */
+static uint32_t repeat_run_length(const pb_qword_source *s, uint32_t i, uint32_t max)
+{
+    (void)s;
+    (void)i;
+    return max;
+}
+
+static void repeat_encode(const pb_qword_source *s, uint32_t i, uint32_t n, uint64_t *out)
+{
+    uint64_t v;
+    uint32_t k;
+    (void)i;
+    s->r->be->ops->encode_ptes(s->r->be->ctx, (const DXGK_PTE *)s->data, 1, &s->pte, &v);
+    for (k = 0; k < n; k++)
+        out[k] = v;
+}
+
+/* Aperture entries from a PFN array (MDL). */
+static uint32_t pfn_run_length(const pb_qword_source *s, uint32_t i, uint32_t max)
+{
+    return (uint32_t)pb_pfn_run_length((const PFN_NUMBER *)s->data + i, max);
+}
+
+static void pfn_encode(const pb_qword_source *s, uint32_t i, uint32_t n, uint64_t *out)
+{
+    const PFN_NUMBER *pfn = (const PFN_NUMBER *)s->data + i;
+    const pb_backend *be = s->r->be;
+    uint32_t k;
+    for (k = 0; k < n; k++)
+        out[k] = be->ops->aperture_pte(be->ctx, s->segment_id, (uint64_t)pfn[k], s->cache_coherent);
+}
+
+/* Aperture entries from a contiguous ADL: BasePageNumber + base + i. */
+static void contiguous_encode(const pb_qword_source *s, uint32_t i, uint32_t n, uint64_t *out)
+{
+    const pb_backend *be = s->r->be;
+    uint32_t k;
+    for (k = 0; k < n; k++)
+        out[k] = be->ops->aperture_pte(be->ctx, s->segment_id, s->base + i + k, s->cache_coherent);
+}
+
+/* ---- UPDATE_PAGE_TABLE ---- */
+
+#define UPT_RULE(s) "DXGKARG_BUILDPAGINGBUFFER.UpdatePageTable" s
+#define UPF_REPEAT 0x1u
+#define UPF_USE64KB 0x8u
+#define UPF_RESERVED 0xFFFFFFE0u /* bit 4 is NativeFence in recent kits */
+
+#define PTE_VALID 0x1ull
+#define PTE_ZERO 0x2ull
+#define PTE_LARGE 0x400ull
+#define PTE_PT_SIZE 0x60000ull
+#define PTE_RESERVED 0xFFFFFFFFFFF00000ull
+
+enum { UPT_CPU_VIRTUAL = 0, UPT_GPU_VIRTUAL = 1, UPT_GPU_PHYSICAL = 2 };
+
+static pb_step check_ptes(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, const DXGK_PTE *p, uint32_t n)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
+    uint64_t any = 0, zero_without_valid = 0, reserved, large, pt_size;
+    uint32_t i;
+    /* Two OR-reductions, unrolled by two so the scan stays branch-free and cheap
+     * next to the encode; the rule is picked afterwards. */
+    for (i = 0; i + 2u <= n; i += 2u) {
+        const uint64_t w0 = p[i].Flags, w1 = p[i + 1u].Flags;
+        any |= w0 | w1;
+        zero_without_valid |= (w0 & ~(w0 << 1)) | (w1 & ~(w1 << 1));
+    }
+    if (i < n) {
+        any |= p[i].Flags;
+        zero_without_valid |= p[i].Flags & ~(p[i].Flags << 1);
+    }
+    reserved = any & PTE_RESERVED;
+    large = any & PTE_LARGE;
+    pt_size = any & PTE_PT_SIZE;
+    zero_without_valid &= PTE_ZERO;
+    if (!(e->cfg.adapter_caps & PB_ADAPTER_ZERO_IN_PTE))
+        zero_without_valid |= any & PTE_ZERO;
+    if (reserved)
+        pb_report(e, a, "DXGK_PTE.Reserved:zero", PB_RULE_INVALID);
+    else if (zero_without_valid)
+        pb_report(e, a, "DXGK_PTE.Zero:requires-valid-and-ZeroInPteSupported", PB_RULE_INVALID);
+    else if (large && (u->PageTableLevel == 0 || !(e->cfg.adapter_caps & PB_ADAPTER_LARGE_PAGE)))
+        pb_report(e, a, "DXGK_PTE.LargePage:non-leaf-and-LargePageSupported", PB_RULE_INVALID);
+    else if (pt_size && (u->PageTableLevel != 1 || (e->cfg.adapter_caps & PB_ADAPTER_DUAL_PTE)))
+        pb_report(e, a, "DXGK_PTE.PageTablePageSize:level-1-outside-dual-pte", PB_RULE_INVALID);
+    else
+        return PB_STEP_DONE;
+    return PB_STEP_INVALID;
+}
+
+static pb_step validate_upt(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, int check_entries)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
+    const char *rule = NULL;
+    uint32_t n = u->NumPageTableEntries;
+    uint32_t bits = u->PageTableLevel < e->cfg.level_count ? e->cfg.index_bits[u->PageTableLevel] : 0;
+    if (u->Reserved0 != 0)
+        rule = UPT_RULE(".Reserved0:zero");
+    else if (u->Flags.Value & UPF_RESERVED)
+        rule = UPT_RULE(".Flags:reserved-zero");
+    else if ((uint32_t)u->UpdateMode > UPT_GPU_PHYSICAL)
+        rule = UPT_RULE(".UpdateMode:known-value");
+    else if (e->cfg.level_count && u->PageTableLevel >= e->cfg.level_count)
+        rule = UPT_RULE(".PageTableLevel:below-level-count");
+    else if (bits && bits < 32 && (uint64_t)u->StartIndex + n > ((uint64_t)1 << bits))
+        rule = UPT_RULE(".StartIndex:entries-within-table");
+    else if (n > PB_TOKEN_LIMIT / 2u)
+        rule = UPT_RULE(".NumPageTableEntries:fits-progress-token");
+    else if (n && !u->pPageTableEntries)
+        rule = UPT_RULE(".pPageTableEntries:non-null");
+    else if (u->pPageTableEntries64KB && !(e->cfg.adapter_caps & PB_ADAPTER_DUAL_PTE))
+        rule = UPT_RULE(".pPageTableEntries64KB:DualPteSupported-only");
+    else if (u->pPageTableEntries64KB && (u->Flags.Value & UPF_REPEAT))
+        rule = UPT_RULE(".pPageTableEntries64KB:not-with-Repeat");
+    if (rule) {
+        pb_report(e, a, rule, PB_RULE_INVALID);
+        return PB_STEP_INVALID;
+    }
+    if (!check_entries || n == 0)
+        return PB_STEP_DONE;
+    if (check_ptes(e, a, u->pPageTableEntries, (u->Flags.Value & UPF_REPEAT) ? 1u : n) != PB_STEP_DONE)
+        return PB_STEP_INVALID;
+    if (u->pPageTableEntries64KB && check_ptes(e, a, u->pPageTableEntries64KB, n) != PB_STEP_DONE)
+        return PB_STEP_INVALID;
+    return PB_STEP_DONE;
+}
+
+/* Dual-PTE companion entries: slot s = StartIndex + i with s % 16 == 0 goes to
+ * index s / 16 of the 64 KiB table at dual_pte_offset from the leaf table. */
+static uint32_t dual_first(const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u)
+{
+    return (16u - (u->StartIndex & 15u)) & 15u; /* first i whose slot is 64 KiB aligned */
+}
+
+static uint32_t dual_count(const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u)
+{
+    uint32_t f = dual_first(u);
+    if (!u->pPageTableEntries64KB || f >= u->NumPageTableEntries)
+        return 0;
+    return (u->NumPageTableEntries - f + 15u) / 16u;
+}
+
+/* Gathers 64 KiB entries (stride 16 in the DDI array) into a local batch. */
+#define DUAL_BATCH 32u
+
+static uint32_t dual_run_length(const pb_qword_source *s, uint32_t i, uint32_t max)
+{
+    (void)s;
+    (void)i;
+    (void)max;
+    return 1; /* at most 32 entries per 2 MiB: never worth a generator */
+}
+
+static void dual_encode(const pb_qword_source *s, uint32_t i, uint32_t n, uint64_t *out)
+{
+    const DXGK_PTE *src = (const DXGK_PTE *)s->data;
+    DXGK_PTE batch[DUAL_BATCH];
+    uint32_t done = 0, k;
+    while (done < n) {
+        uint32_t m = n - done < DUAL_BATCH ? n - done : DUAL_BATCH;
+        for (k = 0; k < m; k++)
+            batch[k] = src[(uint64_t)(i + done + k) * 16u];
+        s->r->be->ops->encode_ptes(s->r->be->ctx, batch, m, &s->pte, out + done);
+        done += m;
+    }
+}
+
+static void upt_source(pb_run *r, pb_qword_source *s, int dual)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &r->a->UpdatePageTable;
+    s->r = r;
+    s->pte.level = u->PageTableLevel;
+    s->pte.use_64kb = (u->Flags.Value & UPF_USE64KB) != 0;
+    s->pte.table_64kb = (uint32_t)dual;
+    if (dual) {
+        s->data = u->pPageTableEntries64KB ? u->pPageTableEntries64KB + dual_first(u) : NULL;
+        s->run_length = dual_run_length;
+        s->literal_length = no_runs_literal;
+        s->encode = dual_encode;
+    } else if (u->Flags.Value & UPF_REPEAT) {
+        s->data = u->pPageTableEntries;
+        s->run_length = repeat_run_length;
+        s->literal_length = no_runs_literal;
+        s->encode = repeat_encode;
+    } else {
+        s->data = u->pPageTableEntries;
+        s->run_length = pte_run_length;
+        s->literal_length = pte_literal_length;
+        s->encode = pte_encode;
+    }
+}
+
+static pb_step upt_cpu_apply(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, pb_run *r)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
+    uint8_t *table = (uint8_t *)u->PageTableAddress.CpuVirtual;
+    uint64_t v[64];
+    int dual;
+    for (dual = 0; dual <= 1; dual++) {
+        pb_qword_source s;
+        uint32_t total = dual ? dual_count(u) : u->NumPageTableEntries, i = 0;
+        uint8_t *base;
+        if (total == 0)
+            continue;
+        base = dual ? table + e->cfg.backend.dual_pte_offset + ((u->StartIndex + dual_first(u)) / 16u) * 8u
+                    : table + (uint64_t)u->StartIndex * 8u;
+        upt_source(r, &s, dual);
+        while (i < total) {
+            uint32_t n = total - i < 64u ? total - i : 64u;
+            s.encode(&s, i, n, v);
+            if (e->cfg.backend.ops->cpu_write64(e->cfg.backend.ctx, base + (uint64_t)i * 8u, v, n)) {
+                pb_report(e, a, UPT_RULE(".PageTableAddress.CpuVirtual:writable"), PB_RULE_INVALID);
+                return PB_STEP_INVALID;
+            }
+            i += n;
+        }
+    }
+    return PB_STEP_DONE;
+}
+
+NTSTATUS pb_update_page_table_cpu(pb_engine *e, DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    pb_run r;
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
+    if (validate_upt(e, a, 1) != PB_STEP_DONE)
+        return PB_STATUS_INVALID_ARGS;
+    if ((uint32_t)u->UpdateMode != UPT_CPU_VIRTUAL || u->PageTableAddress.CpuVirtual == NULL) {
+        pb_report(e, a, UPT_RULE(".UpdateMode:cpu-virtual-when-pDmaBuffer-null"), PB_RULE_INVALID);
+        return PB_STATUS_INVALID_ARGS;
+    }
+    r.e = e;
+    r.a = a;
+    r.be = &e->cfg.backend;
+    return upt_cpu_apply(e, a, &r) == PB_STEP_DONE ? STATUS_SUCCESS : PB_STATUS_INVALID_ARGS;
+}
+
+/* GPU location of entry StartIndex; 0 when the table is only CPU-reachable. */
+static int upt_table_loc(pb_run *r, pb_loc *loc)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &r->a->UpdatePageTable;
+    const uint64_t first = (uint64_t)u->StartIndex * 8u;
+    switch ((uint32_t)u->UpdateMode) {
+    case UPT_GPU_VIRTUAL:
+        *loc = pb_loc_make(PB_SPACE_PAGING_VA, u->PageTableAddress.GpuVirtual + first);
+        return 1;
+    case UPT_GPU_PHYSICAL:
+        *loc = pb_loc_make((uint16_t)u->PageTableAddress.GpuPhysical.SegmentId,
+                           u->PageTableAddress.GpuPhysical.SegmentOffset + first);
+        return 1;
+    default:
+        if (r->be->ops->cpu_va_to_loc &&
+            r->be->ops->cpu_va_to_loc(r->be->ctx, u->PageTableAddress.CpuVirtual, 8, loc) == 0) {
+            loc->addr += first;
+            return 1;
+        }
+        return 0;
+    }
+}
+
+pb_step pb_op_update_page_table(pb_run *r)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &r->a->UpdatePageTable;
+    const uint32_t n = u->NumPageTableEntries, n64 = dual_count(u);
+    pb_qword_source s;
+    pb_loc loc;
+    pb_step st;
+    if (validate_upt(r->e, r->a, r->token == 0) != PB_STEP_DONE)
+        return PB_STEP_INVALID;
+    if (r->token > n + n64)
+        return pb_rule(r, "DXGKARG_BUILDPAGINGBUFFER.MultipassOffset:within-operation", PB_RULE_INVALID);
+    if (!upt_table_loc(r, &loc)) {
+        /* CPU_VIRTUAL without a GPU alias: the table is written now, in call order. */
+        if (r->token == 0 && (st = upt_cpu_apply(r->e, r->a, r)) != PB_STEP_DONE)
+            return st;
+        r->token = n + n64;
+        return PB_STEP_DONE;
+    }
+    if (r->token < n) {
+        upt_source(r, &s, 0);
+        if ((st = pb_emit_qwords(r, loc, n, &s)) != PB_STEP_DONE)
+            return st;
+    }
+    if (n64) { /* tokens n .. n + n64 - 1 are companion entries */
+        pb_loc loc64 = pb_loc_make(loc.space, loc.addr - (uint64_t)u->StartIndex * 8u + r->be->dual_pte_offset +
+                                                  ((u->StartIndex + dual_first(u)) / 16u) * 8u);
+        upt_source(r, &s, 1);
+        r->token -= n;
+        st = pb_emit_qwords(r, loc64, n64, &s);
+        r->token += n;
+        return st;
+    }
+    return PB_STEP_DONE;
+}
+
+/* ---- aperture segments ---- */
+
+#define MAP_RULE(s) "DXGKARG_BUILDPAGINGBUFFER.MapApertureSegment" s
+#define MAP2_RULE(s) "DXGKARG_BUILDPAGINGBUFFER.MapApertureSegment2" s
+#define UNMAP_RULE(s) "DXGKARG_BUILDPAGINGBUFFER.UnmapApertureSegment" s
+
+static int aperture_range_ok(const pb_run *r, uint32_t id, uint64_t offset_pages, uint64_t pages)
+{
+    uint64_t seg_pages;
+    if (!pb_segment_valid(r, id) || !r->e->cfg.segments[id].aperture)
+        return 0;
+    seg_pages = r->e->cfg.segments[id].size >> PB_PAGE_SHIFT;
+    return offset_pages <= seg_pages && pages <= seg_pages - offset_pages;
+}
+
+/* Token n: BARRIER + TLB_INVAL of the aperture range, so no stale translation survives. */
+static pb_step aperture_flush_step(pb_run *r, uint32_t id, uint64_t offset_pages, uint32_t n)
+{
+    if (r->token == n) {
+        if (n && !pb_emit_flush(r, pb_loc_make((uint16_t)(PB_SPACE_APERTURE_TABLE + id), 0),
+                                offset_pages << PB_PAGE_SHIFT, ((offset_pages + n) << PB_PAGE_SHIFT) - 1u))
+            return PB_STEP_FULL;
+        r->token = n + 1u;
+    }
+    return PB_STEP_DONE;
+}
+
+/* Entries [0, n) then the flush step at token n. */
+static pb_step map_entries_then_flush(pb_run *r, uint32_t id, uint64_t offset_pages, uint32_t n,
+                                      const pb_qword_source *src)
+{
+    pb_step st;
+    if (r->token > n + 1u)
+        return pb_rule(r, "DXGKARG_BUILDPAGINGBUFFER.MultipassOffset:within-operation", PB_RULE_INVALID);
+    if (r->token < n &&
+        (st = pb_emit_qwords(r, pb_loc_make((uint16_t)(PB_SPACE_APERTURE_TABLE + id), offset_pages * 8u), n, src)) !=
+            PB_STEP_DONE)
+        return st;
+    return aperture_flush_step(r, id, offset_pages, n);
+}
+
+pb_step pb_op_map_aperture(pb_run *r)
+{
+    const DXGKARG_BUILDPAGINGBUFFER *a = r->a;
+    const UINT id = a->MapApertureSegment.SegmentId;
+    const uint64_t off = a->MapApertureSegment.OffsetInPages, n = a->MapApertureSegment.NumberOfPages;
+    const MDL *mdl = a->MapApertureSegment.pMdl;
+    pb_qword_source s;
+    if (a->MapApertureSegment.Flags.Value & ~1u)
+        return pb_rule(r, MAP_RULE(".Flags:reserved-zero"), PB_RULE_INVALID);
+    if (!aperture_range_ok(r, id, off, n))
+        return pb_rule(r, MAP_RULE(".NumberOfPages:within-aperture-segment"), PB_RULE_INVALID);
+    if (n > PB_TOKEN_LIMIT)
+        return pb_rule(r, MAP_RULE(".NumberOfPages:fits-progress-token"), PB_RULE_INVALID);
+    if (n && !mdl)
+        return pb_rule(r, MAP_RULE(".pMdl:non-null"), PB_RULE_INVALID);
+    if (n && (uint64_t)a->MapApertureSegment.MdlOffset + n > pb_mdl_pages(mdl))
+        return pb_rule(r, MAP_RULE(".MdlOffset:within-mdl"), PB_RULE_INVALID);
+    s.r = r;
+    s.segment_id = id;
+    s.cache_coherent = a->MapApertureSegment.Flags.Value & 1u;
+    s.data = n ? MmGetMdlPfnArray((PMDL)(ULONG_PTR)mdl) + a->MapApertureSegment.MdlOffset : NULL;
+    s.run_length = pfn_run_length;
+    s.literal_length = literal_length;
+    s.encode = pfn_encode;
+    return map_entries_then_flush(r, id, off, (uint32_t)n, &s);
+}
+
+#if PB_HAVE_WDDM2_9_OPS
+/* Page-array ADLs hold DXGK_PAGE_NUMBER values; runs are consecutive numbers. */
+static uint32_t adl_run_length(const pb_qword_source *s, uint32_t i, uint32_t max)
+{
+    const DXGK_PAGE_NUMBER *p = (const DXGK_PAGE_NUMBER *)s->data + i;
+    uint32_t n = 1;
+    while (n < max && p[n] == p[0] + n)
+        n++;
+    return n;
+}
+
+static void adl_encode(const pb_qword_source *s, uint32_t i, uint32_t n, uint64_t *out)
+{
+    const DXGK_PAGE_NUMBER *p = (const DXGK_PAGE_NUMBER *)s->data + i;
+    const pb_backend *be = s->r->be;
+    uint32_t k;
+    for (k = 0; k < n; k++)
+        out[k] = be->ops->aperture_pte(be->ctx, s->segment_id, (uint64_t)p[k], s->cache_coherent);
+}
+
+pb_step pb_op_map_aperture2(pb_run *r)
+{
+    const DXGKARG_BUILDPAGINGBUFFER *a = r->a;
+    const UINT id = a->MapApertureSegment2.SegmentId;
+    const uint64_t off = a->MapApertureSegment2.OffsetInPages, n = a->MapApertureSegment2.NumberOfPages;
+    const DXGK_ADL *adl = &a->MapApertureSegment2.Adl;
+    const uint64_t adl_off = a->MapApertureSegment2.AdlOffset;
+    pb_qword_source s;
+    if (a->MapApertureSegment2.Flags.Value & ~1u)
+        return pb_rule(r, MAP2_RULE(".Flags:reserved-zero"), PB_RULE_INVALID);
+    if (!aperture_range_ok(r, id, off, n))
+        return pb_rule(r, MAP2_RULE(".NumberOfPages:within-aperture-segment"), PB_RULE_INVALID);
+    if (n > PB_TOKEN_LIMIT)
+        return pb_rule(r, MAP2_RULE(".NumberOfPages:fits-progress-token"), PB_RULE_INVALID);
+    if (adl->Flags.Value & ~1u)
+        return pb_rule(r, "DXGK_ADL.Flags:reserved-zero", PB_RULE_INVALID);
+    if (adl_off + n > adl->PageCount)
+        return pb_rule(r, MAP2_RULE(".AdlOffset:within-adl"), PB_RULE_INVALID);
+    s.r = r;
+    s.segment_id = id;
+    s.cache_coherent = a->MapApertureSegment2.Flags.Value & 1u;
+    if (adl->Flags.Contiguous) {
+        s.base = (uint64_t)adl->BasePageNumber + adl_off;
+        s.data = NULL;
+        s.run_length = repeat_run_length; /* one run with step one page */
+        s.literal_length = no_runs_literal;
+        s.encode = contiguous_encode;
+    } else {
+        if (n && !adl->Pages)
+            return pb_rule(r, "DXGK_ADL.Pages:non-null", PB_RULE_INVALID);
+        s.data = n ? adl->Pages + adl_off : NULL;
+        s.run_length = adl_run_length;
+        s.literal_length = literal_length;
+        s.encode = adl_encode;
+    }
+    return map_entries_then_flush(r, id, off, (uint32_t)n, &s);
+}
+#endif
+
+pb_step pb_op_unmap_aperture(pb_run *r)
+{
+    const DXGKARG_BUILDPAGINGBUFFER *a = r->a;
+    const UINT id = a->UnmapApertureSegment.SegmentId;
+    const uint64_t off = a->UnmapApertureSegment.OffsetInPages, n = a->UnmapApertureSegment.NumberOfPages;
+    const uint64_t dummy = (uint64_t)a->UnmapApertureSegment.DummyPage.QuadPart >> PB_PAGE_SHIFT;
+    if (!aperture_range_ok(r, id, off, n))
+        return pb_rule(r, UNMAP_RULE(".NumberOfPages:within-aperture-segment"), PB_RULE_INVALID);
+    if (n > PB_TOKEN_LIMIT)
+        return pb_rule(r, UNMAP_RULE(".NumberOfPages:fits-progress-token"), PB_RULE_INVALID);
+    if (a->UnmapApertureSegment.DummyPage.QuadPart & (PB_PAGE_SIZE - 1u))
+        return pb_rule(r, UNMAP_RULE(".DummyPage:page-aligned"), PB_RULE_INVALID);
+    if (r->token > n + 1u)
+        return pb_rule(r, "DXGKARG_BUILDPAGINGBUFFER.MultipassOffset:within-operation", PB_RULE_INVALID);
+    /* Every entry maps the dummy page and stays valid, so GPU access through the
+     * range keeps working: one PTEGEN with step 0 per max_ptegen entries. */
+    while (r->token < n) {
+        uint32_t left = (uint32_t)n - r->token;
+        uint32_t cnt = left < r->be->max_ptegen ? left : r->be->max_ptegen;
+        uint64_t v = r->be->ops->aperture_pte(r->be->ctx, id, dummy, 0);
+        if (!pb_emit_ptegen(r, pb_loc_make((uint16_t)(PB_SPACE_APERTURE_TABLE + id), (off + r->token) * 8u), v, 0, cnt))
+            return PB_STEP_FULL;
+        r->token += cnt;
+    }
+    return aperture_flush_step(r, id, off, (uint32_t)n);
+}
+
+/* ---- FLUSH_TLB ---- */
+
+pb_step pb_op_flush_tlb(pb_run *r)
+{
+    const DXGK_BUILDPAGINGBUFFER_FLUSHTLB *f = &r->a->FlushTlb;
+    const uint64_t va0 = f->StartVirtualAddress, va1 = f->EndVirtualAddress;
+    if (va1 < va0)
+        return pb_rule(r, "DXGKARG_BUILDPAGINGBUFFER.FlushTlb.EndVirtualAddress:not-below-start", PB_RULE_INVALID);
+    if (r->token > 1u)
+        return pb_rule(r, "DXGKARG_BUILDPAGINGBUFFER.MultipassOffset:within-operation", PB_RULE_INVALID);
+    if (r->token == 0) {
+        /* BARRIER first: table writes queued before must land before the walk refills. */
+        if (!pb_emit_flush(r, pb_loc_make((uint16_t)f->RootPageTableAddress.SegmentId,
+                                          f->RootPageTableAddress.SegmentOffset), va0, va1))
+            return PB_STEP_FULL;
+        r->token = 1;
+    }
+    return PB_STEP_DONE;
+}
