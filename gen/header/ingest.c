@@ -45,6 +45,7 @@ struct job {
     struct cfg_model model;
     struct vec diags;       /* struct diag_line* in model.arena */
     int pch_failed;
+    int done;               /* under run.lock */
 };
 
 struct run {
@@ -60,6 +61,9 @@ struct run {
     size_t njobs;
     size_t next;             /* next job to take, under lock */
     pthread_mutex_t lock;
+    pthread_cond_t job_done;
+    pthread_t threads[64];
+    int nthreads;
     const struct ddi_layout *layout;
     struct sal_index sal;    /* raw tokens of the headers in scope */
 };
@@ -264,9 +268,9 @@ static void run_config_job(struct run *r, CXIndex index, struct job *job)
     build_clang_args(&job->model.arena, &r->setup, job->arch, v && v->value ? v->name : NULL, job->pch_in, 0,
                      &args);
     const char *text = job->pch_in ? r->body_text : r->main_text;
+    /* No preprocessing record: macros were read once, in discovery. */
     CXTranslationUnit tu = parse_tu(index, MAIN_FILE, text, &args,
-                                    CXTranslationUnit_DetailedPreprocessingRecord |
-                                        CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing);
+                                    CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing);
     vec_free(&args);
     if (!tu) {
         job->model.fatal = 1;
@@ -292,59 +296,90 @@ static void *worker(void *arg)
             run_pch_job(r, index, job);
         else
             run_config_job(r, index, job);
+        pthread_mutex_lock(&r->lock);
+        job->done = 1;
+        pthread_cond_broadcast(&r->job_done);
+        pthread_mutex_unlock(&r->lock);
     }
     clang_disposeIndex(index);
     return NULL;
 }
 
-static void run_jobs(struct run *r, struct job *jobs, size_t njobs, int nthreads)
+/* Starts the workers on jobs; the caller takes results in order with
+ * wait_for_job while later jobs are still parsing, then calls join_jobs. */
+static void start_jobs(struct run *r, struct job *jobs, size_t njobs, int nthreads)
 {
     r->jobs = jobs;
     r->njobs = njobs;
     r->next = 0;
     if (nthreads > (int)njobs)
         nthreads = (int)njobs;
-    if (nthreads <= 1) {
-        worker(r);
-        return;
-    }
-    pthread_t tids[64];
     if (nthreads > 64)
         nthreads = 64;
+    r->nthreads = 0;
     for (int i = 0; i < nthreads; i++)
-        pthread_create(&tids[i], NULL, worker, r);
-    for (int i = 0; i < nthreads; i++)
-        pthread_join(tids[i], NULL);
+        if (pthread_create(&r->threads[r->nthreads], NULL, worker, r) == 0)
+            r->nthreads++;
+    if (!r->nthreads)
+        worker(r); /* no threads to be had: do it here */
+}
+
+static void wait_for_job(struct run *r, struct job *job)
+{
+    pthread_mutex_lock(&r->lock);
+    while (!job->done)
+        pthread_cond_wait(&r->job_done, &r->lock);
+    pthread_mutex_unlock(&r->lock);
+}
+
+static void join_jobs(struct run *r)
+{
+    for (int i = 0; i < r->nthreads; i++)
+        pthread_join(r->threads[i], NULL);
+    r->nthreads = 0;
 }
 
 /* --- reporting -------------------------------------------------------- */
 
 /* Prints each distinct header diagnostic once (the same static_assert shows
  * up in every configuration), in configuration order. */
-static void report_diagnostics(struct job *jobs, size_t njobs, const struct ddi_layout *l)
+static void report_diagnostics(struct job *job, const struct ddi_layout *l, struct strmap *seen, struct arena *a)
 {
-    struct strmap seen = {0};
-    struct arena a = {0};
-    for (size_t j = 0; j < njobs; j++) {
-        struct job *job = &jobs[j];
-        for (size_t i = 0; i < job->diags.len; i++) {
-            struct diag_line *d = job->diags.items[i];
-            char *key = arena_printf(&a, "%s:%u:%s", d->file ? d->file : "", d->line, d->text);
-            if (strmap_get(&seen, key))
-                continue;
-            strmap_put(&seen, key, key);
-            const char *cfg = arena_printf(&a, "[%s %s]", ddi_arch_name(job->arch),
-                                           job->version >= 0 ? ddi_version_short(&l->versions[job->version])
-                                                             : "default");
-            if (d->severity == CXDiagnostic_Fatal)
-                ddigen_error(d->file, d->line, "%s %s", d->text, cfg);
-            else
-                ddigen_report(d->severity == CXDiagnostic_Warning ? DDIGEN_NOTE : DDIGEN_WARNING, d->file,
-                              d->line, "%s %s (header diagnostic, ingestion goes on)", d->text, cfg);
-        }
+    for (size_t i = 0; i < job->diags.len; i++) {
+        struct diag_line *d = job->diags.items[i];
+        char *key = arena_printf(a, "%s:%u:%s", d->file ? d->file : "", d->line, d->text);
+        if (strmap_get(seen, key))
+            continue;
+        strmap_put(seen, key, key);
+        const char *cfg = arena_printf(a, "[%s %s]", ddi_arch_name(job->arch),
+                                       job->version >= 0 ? ddi_version_short(&l->versions[job->version])
+                                                         : "default");
+        if (d->severity == CXDiagnostic_Fatal)
+            ddigen_error(d->file, d->line, "%s %s", d->text, cfg);
+        else
+            ddigen_report(d->severity == CXDiagnostic_Warning ? DDIGEN_NOTE : DDIGEN_WARNING, d->file, d->line,
+                          "%s %s (header diagnostic, ingestion goes on)", d->text, cfg);
     }
-    strmap_free(&seen);
-    arena_free(&a);
+}
+
+/* Reports one configuration and merges it; -1 if it is unusable. */
+static int take_config(const struct header_input *in, struct job *job, struct ddi_layout *out, int merge)
+{
+    ddigen_progress("%s %s: %zu records, %zu enums, %zu function types; %u header errors, %u warnings%s",
+                    ddi_arch_name(job->arch), ddi_version_short(&out->versions[job->version]),
+                    job->model.records.len, job->model.enums.len, job->model.functypes.len, job->model.diag_errors,
+                    job->model.diag_warnings,
+                    job->model.diag_errors && !ddigen_diag_global.verbose ? " (-v lists them)" : "");
+    if (job->model.fatal)
+        return -1;
+    if (!job->model.records.len) {
+        ddigen_error(in->wdk_root ? in->wdk_root : in->header, 0, "%s %s: no records found in the headers in scope",
+                     ddi_arch_name(job->arch), ddi_version_short(&out->versions[job->version]));
+        return -1;
+    }
+    if (merge)
+        merge_config(out, job->arch, (unsigned)job->version, &job->model);
+    return 0;
 }
 
 static int count_cores(void)
@@ -390,7 +425,8 @@ static int parse_all(struct run *r, const struct header_input *in, struct ddi_la
             npch++;
         }
     }
-    run_jobs(r, pch, npch, nthreads);
+    start_jobs(r, pch, npch, nthreads);
+    join_jobs(r);
     for (size_t i = 0; i < npch; i++) {
         if (!pch[i].pch_failed)
             pch_path[pch[i].arch] = pch[i].pch_out;
@@ -407,33 +443,23 @@ static int parse_all(struct run *r, const struct header_input *in, struct ddi_la
         }
     ddigen_progress("parsing %zu configurations (%u architectures x %u DDI versions) on %d threads", nconfig, narch,
                     out->nversions, nthreads < (int)nconfig ? nthreads : (int)nconfig);
-    run_jobs(r, jobs, nconfig, nthreads);
-    report_diagnostics(jobs, nconfig, out);
-
+    /* Merge in configuration order while the workers parse ahead, so the
+     * result never depends on which thread finished first. */
+    start_jobs(r, jobs, nconfig, nthreads);
+    struct strmap seen = {0};
+    struct arena scratch = {0};
     int rc = 0;
     for (size_t i = 0; i < nconfig; i++) {
-        struct job *job = &jobs[i];
-        ddigen_progress("%s %s: %zu records, %zu enums, %zu function types; %u header errors, %u warnings%s",
-                        ddi_arch_name(job->arch), ddi_version_short(&out->versions[job->version]),
-                        job->model.records.len, job->model.enums.len, job->model.functypes.len,
-                        job->model.diag_errors, job->model.diag_warnings,
-                        job->model.diag_errors && !ddigen_diag_global.verbose ? " (-v lists them)" : "");
-        if (job->model.fatal)
+        wait_for_job(r, &jobs[i]);
+        report_diagnostics(&jobs[i], out, &seen, &scratch);
+        if (take_config(in, &jobs[i], out, rc == 0) != 0)
             rc = -1;
-        else if (!job->model.records.len) {
-            ddigen_error(in->wdk_root ? in->wdk_root : in->header, 0,
-                         "%s %s: no records found in the headers in scope", ddi_arch_name(job->arch),
-                         ddi_version_short(&out->versions[job->version]));
-            rc = -1;
-        }
-    }
-    if (rc == 0)
-        for (size_t i = 0; i < nconfig; i++)
-            merge_config(out, jobs[i].arch, (unsigned)jobs[i].version, &jobs[i].model);
-    for (size_t i = 0; i < nconfig; i++) {
         cfg_model_free(&jobs[i].model);
         vec_free(&jobs[i].diags);
     }
+    join_jobs(r);
+    strmap_free(&seen);
+    arena_free(&scratch);
     for (int a = 0; a < DDI_ARCH_COUNT; a++)
         if (pch_path[a])
             unlink(pch_path[a]);
@@ -448,6 +474,7 @@ int header_ingest(const struct header_input *in, struct ddi_layout *out)
 {
     struct run r = {0};
     pthread_mutex_init(&r.lock, NULL);
+    pthread_cond_init(&r.job_done, NULL);
     int rc = setup_run(&r, in);
     out->arch_mask = in->arch_mask;
     r.layout = out;
@@ -469,6 +496,7 @@ int header_ingest(const struct header_input *in, struct ddi_layout *out)
     vec_free(&r.setup.defines);
     vec_free(&r.roots);
     sal_index_free(&r.sal);
+    pthread_cond_destroy(&r.job_done);
     pthread_mutex_destroy(&r.lock);
     arena_free(&r.arena);
     return rc;
