@@ -1,5 +1,6 @@
 /* ddigen: keeps WDDM display drivers in sync with the DDI. This file only
  * dispatches subcommands; each stage parses its own options. */
+#include "diff/diff.h"
 #include "docs/docs.h"
 #include "emit/emit.h"
 #include "generate.h"
@@ -33,6 +34,7 @@ struct command {
 static const struct command commands[] = {
     {"layout", ddigen_cmd_layout, "WDK headers -> layout spec (XML)"},
     {"docs", ddigen_cmd_docs, "DDI reference pages -> doc model with rules (XML)"},
+    {"diff", ddigen_cmd_diff, "what changed between two specs (exit: 1 error 2 usage 4 change 8 incompatible)"},
     {"emit", ddigen_cmd_emit, "spec + templates -> generated C"},
     {"generate", ddigen_cmd_generate, "run every stage end to end"},
     {"validate", cmd_validate, "check spec files against the schema"},

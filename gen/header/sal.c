@@ -59,11 +59,13 @@ static unsigned append_arguments(struct strbuf *sb, const struct source_tokens *
 }
 
 static void collect(struct strbuf *sb, const struct source_tokens *t, unsigned begin, unsigned end,
-                    const struct strmap *macros)
+                    const struct strmap *macros, int directives)
 {
     for (unsigned i = begin; i < end; i++) {
         const char *s = t->text[i];
-        if (!is_word(s) || isdigit((unsigned char)s[0]))
+        /* #if lines and include guards (_D3DUKMDT_H_ looks like SAL) between
+         * declarations are not part of them. */
+        if (!is_word(s) || isdigit((unsigned char)s[0]) || (t->in_directive[i] && !directives))
             continue;
         if (sal_is_annotation(s)) {
             if (sb->len)
@@ -83,12 +85,12 @@ static void collect(struct strbuf *sb, const struct source_tokens *t, unsigned b
 }
 
 static const char *collect_text(struct arena *a, const struct source_tokens *t, unsigned begin, unsigned end,
-                                const struct strmap *macros)
+                                const struct strmap *macros, int directives)
 {
     if (begin >= end)
         return NULL;
     struct strbuf sb = {0};
-    collect(&sb, t, begin, end, macros);
+    collect(&sb, t, begin, end, macros, directives);
     const char *out = sb.len ? arena_strdup(a, sb.data) : NULL;
     sb_free(&sb);
     return out;
@@ -106,6 +108,10 @@ const char *sal_before(struct arena *a, const struct sal_index *ix, const struct
     int depth = 0;
     while (begin > 0) {
         const char *s = t->text[begin - 1];
+        if (t->in_directive[begin - 1]) {
+            begin--;
+            continue;
+        }
         if (!strcmp(s, ")"))
             depth++;
         else if (!strcmp(s, "(") && depth > 0)
@@ -115,13 +121,13 @@ const char *sal_before(struct arena *a, const struct sal_index *ix, const struct
             break;
         begin--;
     }
-    return collect_text(a, t, begin, at, &ix->macros);
+    return collect_text(a, t, begin, at, &ix->macros, 0);
 }
 
 const char *sal_between(struct arena *a, const struct sal_index *ix, const struct source_tokens *t,
                         unsigned begin_offset, unsigned name_offset)
 {
-    return collect_text(a, t, lower_bound(t, begin_offset), lower_bound(t, name_offset), &ix->macros);
+    return collect_text(a, t, lower_bound(t, begin_offset), lower_bound(t, name_offset), &ix->macros, 0);
 }
 
 const struct source_tokens *sal_index_file(const struct sal_index *ix, const char *path)
@@ -151,6 +157,8 @@ static void lex_file(struct sal_index *ix, CXTranslationUnit tu, CXFile file, st
     out->count = n;
     out->offsets = arena_alloc(&ix->arena, (n + 1) * sizeof *out->offsets);
     out->text = arena_alloc(&ix->arena, (n + 1) * sizeof *out->text);
+    out->in_directive = arena_alloc(&ix->arena, n + 1);
+    unsigned last_line = 0, directive_line = 0;
     for (unsigned i = 0; i < n; i++) {
         CXFile f;
         unsigned line, col, off;
@@ -159,6 +167,12 @@ static void lex_file(struct sal_index *ix, CXTranslationUnit tu, CXFile file, st
         out->offsets[i] = off;
         out->text[i] = arena_strdup(&ix->arena, clang_getCString(s));
         clang_disposeString(s);
+        /* A '#' first on its line starts a directive, which runs to the end
+         * of the line (continued lines are rare in these headers). */
+        if (line != last_line && !strcmp(out->text[i], "#"))
+            directive_line = line;
+        out->in_directive[i] = line == directive_line;
+        last_line = line;
     }
     if (toks)
         clang_disposeTokens(tu, toks, n);
@@ -179,11 +193,43 @@ static void visit_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth
     clang_disposeString(name);
 }
 
+/* typedef _In_ DXGKARG_X *IN_PDXGKARG_X: a parameter declared with the
+ * typedef carries its annotation, as with a macro. */
+static void note_typedef(struct build_ctx *b, CXCursor c)
+{
+    /* A function typedef's annotations describe the function, not the
+     * pointers declared with it. */
+    enum CXTypeKind k = clang_getCanonicalType(clang_getTypedefDeclUnderlyingType(c)).kind;
+    if (k == CXType_FunctionProto || k == CXType_FunctionNoProto)
+        return;
+    CXFile file;
+    unsigned line, col, name;
+    clang_getSpellingLocation(clang_getCursorLocation(c), &file, &line, &col, &name);
+    if (!file)
+        return;
+    CXString fname = clang_getFileName(file);
+    const struct source_tokens *t = sal_index_file(b->ix, clang_getCString(fname));
+    clang_disposeString(fname);
+    /* Only what precedes the name back to the declarator boundary: in
+     * typedef struct {...} X the annotations inside the braces are the
+     * fields', not X's. */
+    const char *sal = t ? sal_before(&b->ix->arena, b->ix, t, name) : NULL;
+    if (sal) {
+        CXString spelling = clang_getCursorSpelling(c);
+        strmap_put(&b->ix->macros, arena_strdup(&b->ix->arena, clang_getCString(spelling)), (void *)sal);
+        clang_disposeString(spelling);
+    }
+}
+
 /* Macros like IN_CONST_HANDLE: the SAL of their body, through earlier ones. */
 static enum CXChildVisitResult visit_macro(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
     struct build_ctx *b = data;
+    if (c.kind == CXCursor_TypedefDecl) {
+        note_typedef(b, c);
+        return CXChildVisit_Continue;
+    }
     if (c.kind != CXCursor_MacroDefinition || clang_Cursor_isMacroFunctionLike(c))
         return CXChildVisit_Continue;
     CXSourceRange r = clang_getCursorExtent(c);
@@ -200,7 +246,8 @@ static enum CXChildVisitResult visit_macro(CXCursor c, CXCursor parent, CXClient
         return CXChildVisit_Continue;
     unsigned first = lower_bound(t, begin), last = lower_bound(t, end);
     /* Token `first` is the macro's own name; the body follows. */
-    const char *sal = first < last ? collect_text(&b->ix->arena, t, first + 1, last + 1, &b->ix->macros) : NULL;
+    const char *sal =
+        first < last ? collect_text(&b->ix->arena, t, first + 1, last + 1, &b->ix->macros, 1) : NULL;
     if (sal)
         strmap_put(&b->ix->macros, arena_strdup(&b->ix->arena, t->text[first]), (void *)sal);
     return CXChildVisit_Continue;

@@ -17,6 +17,7 @@ struct source_tokens {
     unsigned count;
     unsigned *offsets;  /* file offset of each token */
     const char **text;
+    unsigned char *in_directive; /* token belongs to a #-line (#if, #define) */
 };
 
 struct sal_index {
@@ -24,7 +25,7 @@ struct sal_index {
     struct source_tokens *files;
     size_t nfiles;
     struct strmap by_path; /* path -> struct source_tokens* */
-    struct strmap macros;  /* macro name -> the SAL it expands to */
+    struct strmap macros;  /* macro or typedef name -> the SAL it carries */
 };
 
 /* Lexes every file of tu for which in_scope(path) holds and notes the

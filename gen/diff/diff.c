@@ -1,0 +1,760 @@
+/* Spec diff. Each spec is flattened into items keyed by identity (record
+ * name; field by its record, name, type and bit width, as the layout merge
+ * does; enum value by enum and name; rule by rule ID), matched through hash
+ * maps, so the whole diff is linear in the size of the two specs. Layout
+ * values are compared only in the DDI versions both specs know, so a
+ * change that is gated to a new version is an addition, not a break. */
+#include "diff.h"
+
+#include "../spec/schema.h"
+#include "../util/arena.h"
+#include "../util/diag.h"
+#include "../util/output.h"
+#include "../util/strbuf.h"
+#include "../util/strmap.h"
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_VERSIONS 64
+#define NARCH 3
+#define MAX_DEPTH 32
+
+enum item_kind { IK_VERSION, IK_RECORD, IK_FIELD, IK_ENUM, IK_VALUE, IK_OPERATION, IK_TYPEDEF, IK_FUNCTYPE, IK_RULE };
+static const char *const kind_names[] = {"version",   "record",  "field",         "enum", "enum value",
+                                         "operation", "typedef", "function type", "rule"};
+static const char *const arch_names[NARCH] = {"x86", "x64", "arm64"};
+
+/* The enum whose values are the paging operations. */
+#define OPERATION_ENUM "DXGK_BUILDPAGINGBUFFER_OPERATION"
+
+enum change_class { CLS_COMPATIBLE, CLS_SOURCE, CLS_ABI };
+static const char *const class_names[] = {"compatible", "source-breaking", "ABI-breaking"};
+
+struct item {
+    enum item_kind kind;
+    const char *key;      /* identity within the spec */
+    const char *label;    /* for people */
+    const char *id;       /* stable ID, or NULL */
+    const char *id_scope; /* where the ID is unique */
+    const char *sig;      /* compared to find "changed" */
+    const char *versions; /* as written, NULL = every version */
+    const char *slot;     /* fields: record and name, to pair a retyped field */
+    uint64_t present[NARCH];
+    xmlNodePtr node;
+    int matched;
+};
+
+struct side {
+    const char *name;
+    struct arena a;
+    char *versions[MAX_VERSIONS]; /* short names, by value */
+    unsigned nversions;
+    unsigned arch_mask;
+    int common_of[MAX_VERSIONS];  /* index in the common version list, or -1 */
+    struct vec items;
+    struct strmap by_key;
+    struct strmap by_id; /* scope|id -> item */
+};
+
+struct change {
+    enum item_kind kind;
+    const char *what;  /* added, removed, changed, ... */
+    const char *label;
+    const char *detail;
+    enum change_class cls;
+};
+
+struct diff {
+    struct side old, new;
+    char *common[MAX_VERSIONS];
+    unsigned ncommon;
+    struct vec changes;
+    struct arena a;
+    int errors;
+};
+
+/* --- reading a spec ------------------------------------------------------ */
+
+static const char *attr(struct arena *a, xmlNodePtr n, const char *name)
+{
+    xmlChar *v = xmlGetProp(n, BAD_CAST name);
+    if (!v)
+        return NULL;
+    const char *copy = arena_strdup(a, (const char *)v);
+    xmlFree(v);
+    return copy;
+}
+
+static int is_element(xmlNodePtr n, const char *name)
+{
+    return n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
+}
+
+static int version_index(const struct side *s, const char *name, size_t len)
+{
+    for (unsigned i = 0; i < s->nversions; i++)
+        if (strlen(s->versions[i]) == len && !strncmp(s->versions[i], name, len))
+            return (int)i;
+    return -1;
+}
+
+/* "A-B C" -> bit mask over this spec's versions; NULL = all. */
+static uint64_t version_mask(const struct side *s, const char *text)
+{
+    uint64_t all = s->nversions >= 64 ? ~0ull : (1ull << s->nversions) - 1;
+    if (!text)
+        return all;
+    uint64_t mask = 0;
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, " ");
+        const char *dash = memchr(p, '-', len);
+        int lo = version_index(s, p, dash ? (size_t)(dash - p) : len);
+        int hi = dash ? version_index(s, dash + 1, len - (size_t)(dash - p) - 1) : lo;
+        for (int i = lo; lo >= 0 && i <= hi; i++)
+            mask |= 1ull << i;
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    return mask;
+}
+
+static unsigned arch_mask_of(const struct side *s, const char *archs)
+{
+    if (!archs)
+        return s->arch_mask;
+    unsigned m = 0;
+    for (int a = 0; a < NARCH; a++)
+        if (strstr(archs, arch_names[a]))
+            m |= 1u << a;
+    return m;
+}
+
+static struct item *add_item(struct side *s, enum item_kind kind, const char *key, const char *label,
+                             xmlNodePtr node)
+{
+    struct item *it = arena_alloc(&s->a, sizeof *it);
+    it->kind = kind;
+    it->key = key;
+    it->label = label;
+    it->node = node;
+    it->versions = attr(&s->a, node, "versions");
+    it->id = attr(&s->a, node, "id");
+    uint64_t vm = version_mask(s, it->versions);
+    unsigned am = arch_mask_of(s, attr(&s->a, node, "archs"));
+    for (int a = 0; a < NARCH; a++)
+        it->present[a] = (am >> a) & 1 ? vm : 0;
+    if (strmap_get(&s->by_key, key)) /* identical twins: keep the first */
+        return it;
+    strmap_put(&s->by_key, key, it);
+    vec_push(&s->items, it);
+    return it;
+}
+
+static void read_record(struct side *s, xmlNodePtr rec, int depth);
+
+static void read_field(struct side *s, const char *record, xmlNodePtr f, int depth)
+{
+    struct arena *a = &s->a;
+    const char *name = attr(a, f, "name"), *type = attr(a, f, "type");
+    const char *bits = attr(a, f, "bits"), *array = attr(a, f, "array");
+    xmlNodePtr nested = NULL;
+    for (xmlNodePtr c = f->children; c; c = c->next)
+        if (is_element(c, "record"))
+            nested = c;
+    const char *nested_name = nested ? attr(a, nested, "name") : NULL;
+    const char *who = name[0] ? name : nested_name ? nested_name : "?";
+    const char *key = arena_concat(a, "field\x1f", record, "\x1f", who, "\x1f", type, "\x1f", bits ? bits : "",
+                                   "\x1f", array ? array : "", NULL);
+    /* People know a field by its designator from the top-level record. */
+    const char *top = arena_strndup(a, record, strcspn(record, "."));
+    const char *label = name[0] ? arena_concat(a, top, ".", attr(a, f, "path"), NULL) : who;
+    struct item *it = add_item(s, IK_FIELD, key, label, f);
+    it->slot = arena_concat(a, record, "\x1f", who, NULL);
+    it->id_scope = arena_concat(a, "field\x1f", top, NULL);
+    const char *canonical = attr(a, f, "canonical");
+    it->sig = arena_concat(a, "sal=", attr(a, f, "sal") ? attr(a, f, "sal") : "", " canonical=",
+                           canonical ? canonical : "", NULL);
+    if (nested && depth < MAX_DEPTH)
+        read_record(s, nested, depth + 1);
+}
+
+static void read_record(struct side *s, xmlNodePtr rec, int depth)
+{
+    const char *name = attr(&s->a, rec, "name");
+    struct item *it = add_item(s, IK_RECORD, arena_concat(&s->a, "record\x1f", name, NULL), name, rec);
+    it->id_scope = "record";
+    it->sig = arena_concat(&s->a, attr(&s->a, rec, "kind"), NULL);
+    for (xmlNodePtr c = rec->children; c; c = c->next)
+        if (is_element(c, "field"))
+            read_field(s, name, c, depth);
+}
+
+static void read_enum(struct side *s, xmlNodePtr e)
+{
+    const char *name = attr(&s->a, e, "name");
+    struct item *it = add_item(s, IK_ENUM, arena_concat(&s->a, "enum\x1f", name, NULL), name, e);
+    it->id_scope = "enum";
+    it->sig = "";
+    int operations = !strcmp(name, OPERATION_ENUM);
+    for (xmlNodePtr c = e->children; c; c = c->next) {
+        if (!is_element(c, "value"))
+            continue;
+        const char *vname = attr(&s->a, c, "name");
+        struct item *v = add_item(s, operations ? IK_OPERATION : IK_VALUE,
+                                  arena_concat(&s->a, "value\x1f", name, "\x1f", vname, NULL),
+                                  arena_concat(&s->a, name, "::", vname, NULL), c);
+        v->id_scope = arena_concat(&s->a, "value\x1f", name, NULL);
+        v->sig = attr(&s->a, c, "value");
+    }
+}
+
+/* Typedefs and function types: the nth declaration of a name (a name is
+ * declared twice when versions give it two shapes). */
+static const char *nth_key(struct side *s, const char *kind, const char *name)
+{
+    const char *key = arena_concat(&s->a, kind, "\x1f", name, NULL);
+    for (int n = 2; strmap_get(&s->by_key, key); n++) {
+        char suffix[16];
+        snprintf(suffix, sizeof suffix, "#%d", n);
+        key = arena_concat(&s->a, kind, "\x1f", name, suffix, NULL);
+    }
+    return key;
+}
+
+static void read_typedef(struct side *s, xmlNodePtr t)
+{
+    const char *name = attr(&s->a, t, "name");
+    struct item *it = add_item(s, IK_TYPEDEF, nth_key(s, "typedef", name), name, t);
+    it->sig = attr(&s->a, t, "type");
+}
+
+static void read_functype(struct side *s, xmlNodePtr f)
+{
+    struct arena *a = &s->a;
+    const char *name = attr(a, f, "name");
+    struct strbuf sb = {0};
+    const char *to = attr(a, f, "pointer-to"), *result = attr(a, f, "result"), *sal = attr(a, f, "sal");
+    sb_printf(&sb, "%s%s%s %s(", to ? "-> " : "", to ? to : "", result ? result : "", sal ? sal : "");
+    const char *sep = "";
+    for (xmlNodePtr c = f->children; c; c = c->next)
+        if (is_element(c, "param")) {
+            const char *psal = attr(a, c, "sal");
+            sb_printf(&sb, "%s%s%s%s %s", sep, psal ? psal : "", psal ? " " : "", attr(a, c, "type"),
+                      attr(a, c, "name"));
+            sep = ", ";
+        }
+    sb_append(&sb, ")");
+    struct item *it = add_item(s, IK_FUNCTYPE, nth_key(s, "functype", name), name, f);
+    it->sig = arena_strdup(a, sb_str(&sb));
+    sb_free(&sb);
+}
+
+static void read_rule(struct side *s, xmlNodePtr r)
+{
+    struct arena *a = &s->a;
+    const char *id = attr(a, r, "id");
+    struct strbuf sb = {0};
+    sb_append(&sb, attr(a, r, "kind"));
+    for (xmlNodePtr c = r->children; c; c = c->next) {
+        if (is_element(c, "operand")) {
+            const char *on = attr(a, c, "name");
+            if (strcmp(on, "from") != 0) /* where on the page it was read: not a change */
+                sb_printf(&sb, " %s=%s", on, attr(a, c, "value"));
+        } else if (is_element(c, "sentence")) {
+            xmlChar *text = xmlNodeGetContent(c);
+            sb_printf(&sb, " \"%s\"", text ? (const char *)text : "");
+            xmlFree(text);
+        }
+    }
+    struct item *it = add_item(s, IK_RULE, nth_key(s, "rule", id), id, r);
+    it->id = NULL; /* rule IDs are the key itself */
+    it->sig = arena_strdup(a, sb_str(&sb));
+    sb_free(&sb);
+}
+
+static void read_rules(struct side *s, xmlNodePtr n, int depth)
+{
+    for (xmlNodePtr c = n->children; c && depth < MAX_DEPTH; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        if (is_element(c, "rule"))
+            read_rule(s, c);
+        else
+            read_rules(s, c, depth + 1);
+    }
+}
+
+static void read_layout(struct side *s, xmlNodePtr layout)
+{
+    for (xmlNodePtr c = layout->children; c; c = c->next) {
+        if (is_element(c, "arch")) {
+            const char *n = attr(&s->a, c, "name");
+            for (int a = 0; a < NARCH; a++)
+                if (!strcmp(n, arch_names[a]))
+                    s->arch_mask |= 1u << a;
+        } else if (is_element(c, "version") && s->nversions < MAX_VERSIONS) {
+            s->versions[s->nversions++] = (char *)attr(&s->a, c, "short");
+        }
+    }
+    for (xmlNodePtr c = layout->children; c; c = c->next) {
+        if (is_element(c, "version")) {
+            const char *short_name = attr(&s->a, c, "short");
+            struct item *it = add_item(s, IK_VERSION, arena_concat(&s->a, "version\x1f", short_name, NULL),
+                                       short_name, c);
+            it->sig = attr(&s->a, c, "value");
+        } else if (is_element(c, "record")) {
+            read_record(s, c, 0);
+        } else if (is_element(c, "enum")) {
+            read_enum(s, c);
+        } else if (is_element(c, "typedef")) {
+            read_typedef(s, c);
+        } else if (is_element(c, "function-type")) {
+            read_functype(s, c);
+        }
+    }
+}
+
+static void read_side(struct side *s, xmlDocPtr doc)
+{
+    for (xmlNodePtr c = xmlDocGetRootElement(doc)->children; c; c = c->next) {
+        if (is_element(c, "layout"))
+            read_layout(s, c);
+        else if (is_element(c, "docs"))
+            read_rules(s, c, 0);
+    }
+    for (size_t i = 0; i < s->items.len; i++) {
+        struct item *it = s->items.items[i];
+        if (it->id && it->id_scope)
+            strmap_put(&s->by_id, arena_concat(&s->a, it->id_scope, "\x1f", it->id, NULL), it);
+    }
+}
+
+/* --- comparing --------------------------------------------------------- */
+
+static void note(struct diff *d, enum item_kind kind, const char *what, const char *label, const char *detail,
+                 enum change_class cls)
+{
+    struct change *c = arena_alloc(&d->a, sizeof *c);
+    *c = (struct change){kind, what, label, detail, cls};
+    vec_push(&d->changes, c);
+}
+
+static void find_common_versions(struct diff *d)
+{
+    for (unsigned i = 0; i < d->old.nversions; i++) {
+        d->old.common_of[i] = -1;
+        int j = version_index(&d->new, d->old.versions[i], strlen(d->old.versions[i]));
+        if (j >= 0 && d->ncommon < MAX_VERSIONS) {
+            d->old.common_of[i] = (int)d->ncommon;
+            d->common[d->ncommon++] = d->old.versions[i];
+        }
+    }
+    for (unsigned j = 0; j < d->new.nversions; j++) {
+        d->new.common_of[j] = -1;
+        for (unsigned k = 0; k < d->ncommon; k++)
+            if (!strcmp(d->common[k], d->new.versions[j]))
+                d->new.common_of[j] = (int)k;
+    }
+}
+
+static uint64_t to_common(const struct side *s, uint64_t mask)
+{
+    uint64_t out = 0;
+    for (unsigned i = 0; i < s->nversions; i++)
+        if ((mask >> i) & 1 && s->common_of[i] >= 0)
+            out |= 1ull << s->common_of[i];
+    return out;
+}
+
+static const char *common_text(struct diff *d, uint64_t mask)
+{
+    struct strbuf sb = {0};
+    for (unsigned i = 0; i < d->ncommon; i++) {
+        if (!((mask >> i) & 1))
+            continue;
+        unsigned j = i;
+        while (j + 1 < d->ncommon && (mask >> (j + 1)) & 1)
+            j++;
+        sb_printf(&sb, "%s%s", sb.len ? " " : "", d->common[i]);
+        if (j > i)
+            sb_printf(&sb, "-%s", d->common[j]);
+        i = j;
+    }
+    const char *out = arena_strdup(&d->a, sb.len ? sb.data : "none");
+    sb_free(&sb);
+    return out;
+}
+
+/* Values of an item (size+align of a record, bit offset of a field) per
+ * architecture and common version. */
+struct values {
+    const char *at[NARCH][MAX_VERSIONS];
+};
+
+static void read_values(struct diff *d, const struct side *s, const struct item *it, struct values *v)
+{
+    memset(v, 0, sizeof *v);
+    const char *element = it->kind == IK_RECORD ? "size" : "offset";
+    for (xmlNodePtr c = it->node->children; c; c = c->next) {
+        if (!is_element(c, element))
+            continue;
+        const char *arch = attr(&d->a, c, "arch");
+        int a = 0;
+        while (a < NARCH && strcmp(arch, arch_names[a]))
+            a++;
+        if (a == NARCH)
+            continue;
+        const char *value = it->kind == IK_RECORD
+                                ? arena_concat(&d->a, "size ", attr(&d->a, c, "bytes"), " align ",
+                                               attr(&d->a, c, "align"), NULL)
+                                : arena_concat(&d->a, "bit offset ", attr(&d->a, c, "bits"), NULL);
+        uint64_t m = to_common(s, version_mask(s, attr(&d->a, c, "versions")));
+        for (unsigned i = 0; i < d->ncommon; i++)
+            if ((m >> i) & 1)
+                v->at[a][i] = value;
+    }
+}
+
+/* Same bytes in the versions both specs know, or an ABI break per arch. */
+static void compare_values(struct diff *d, const struct item *o, const struct item *n)
+{
+    struct values *ov = malloc(sizeof *ov), *nv = malloc(sizeof *nv);
+    read_values(d, &d->old, o, ov);
+    read_values(d, &d->new, n, nv);
+    for (int a = 0; a < NARCH; a++) {
+        uint64_t done = 0;
+        for (unsigned i = 0; i < d->ncommon; i++) {
+            const char *x = ov->at[a][i], *y = nv->at[a][i];
+            if (!x || !y || !strcmp(x, y) || (done >> i) & 1)
+                continue;
+            uint64_t same = 0; /* every version with this same before/after */
+            for (unsigned j = i; j < d->ncommon; j++)
+                if (ov->at[a][j] && nv->at[a][j] && !strcmp(ov->at[a][j], x) && !strcmp(nv->at[a][j], y))
+                    same |= 1ull << j;
+            done |= same;
+            note(d, n->kind, "layout changed", n->label,
+                 arena_concat(&d->a, arch_names[a], ": ", x, " -> ", y, " in ", common_text(d, same), NULL),
+                 CLS_ABI);
+        }
+    }
+    free(ov);
+    free(nv);
+}
+
+static void compare_where(struct diff *d, const struct item *o, const struct item *n)
+{
+    uint64_t was = 0, is = 0;
+    for (int a = 0; a < NARCH; a++) {
+        was |= to_common(&d->old, o->present[a]);
+        is |= to_common(&d->new, n->present[a]);
+    }
+    if (was == is)
+        return;
+    const char *detail = arena_concat(&d->a, common_text(d, was), " -> ", common_text(d, is), NULL);
+    if ((was & ~is) != 0)
+        note(d, n->kind, "gate narrowed", n->label, detail, CLS_SOURCE);
+    else
+        note(d, n->kind, "gate widened", n->label, detail, CLS_COMPATIBLE);
+}
+
+static enum change_class changed_class(enum item_kind kind)
+{
+    switch (kind) {
+    case IK_VALUE:
+    case IK_OPERATION:
+    case IK_VERSION:
+        return CLS_ABI;
+    case IK_RULE:
+        return CLS_COMPATIBLE;
+    default:
+        return CLS_SOURCE;
+    }
+}
+
+static void check_ids(struct diff *d, const struct item *o, const struct item *n)
+{
+    if (o->id && n->id && strcmp(o->id, n->id) != 0) {
+        ddigen_error(d->new.name, 0, "%s %s was ID %s in %s and is ID %s here: IDs must never be renumbered",
+                     kind_names[n->kind], n->label, o->id, d->old.name, n->id);
+        d->errors++;
+    }
+}
+
+/* An ID of OLD given to something else in NEW. */
+static void check_reused_ids(struct diff *d)
+{
+    for (size_t i = 0; i < d->new.items.len; i++) {
+        const struct item *n = d->new.items.items[i];
+        if (!n->id || !n->id_scope)
+            continue;
+        const struct item *o =
+            strmap_get(&d->old.by_id, arena_concat(&d->a, n->id_scope, "\x1f", n->id, NULL));
+        if (o && strcmp(o->key, n->key) != 0) {
+            ddigen_error(d->new.name, 0, "%s %s has ID %s, which %s gave to %s %s: IDs must never be reused",
+                         kind_names[n->kind], n->label, n->id, d->old.name, kind_names[o->kind], o->label);
+            d->errors++;
+        }
+    }
+}
+
+static const char *added_detail(struct diff *d, const struct item *n)
+{
+    if (n->kind == IK_FIELD) {
+        const char *type = attr(&d->a, n->node, "type"), *bits = attr(&d->a, n->node, "bits");
+        return arena_concat(&d->a, type, bits ? " : " : "", bits ? bits : "", n->versions ? ", versions " : "",
+                            n->versions ? n->versions : "", NULL);
+    }
+    if (n->kind == IK_VALUE || n->kind == IK_OPERATION || n->kind == IK_VERSION)
+        return arena_concat(&d->a, "= ", n->sig, n->versions ? ", versions " : "", n->versions ? n->versions : "",
+                            NULL);
+    return n->versions ? arena_concat(&d->a, "versions ", n->versions, NULL) : "";
+}
+
+static void compare(struct diff *d)
+{
+    /* A field whose type or width changed has a new identity; pair it with
+     * the one it replaces, in the same record under the same name. */
+    struct strmap unmatched_new = {0};
+    for (size_t i = 0; i < d->new.items.len; i++) {
+        struct item *n = d->new.items.items[i];
+        if (n->slot && !strmap_get(&d->old.by_key, n->key))
+            strmap_put(&unmatched_new, n->slot, n);
+    }
+    for (size_t i = 0; i < d->old.items.len; i++) {
+        struct item *o = d->old.items.items[i];
+        struct item *n = strmap_get(&d->new.by_key, o->key);
+        struct item *retyped = !n && o->slot ? strmap_get(&unmatched_new, o->slot) : NULL;
+        if (retyped && !retyped->matched) {
+            retyped->matched = 1;
+            note(d, o->kind, "type changed", o->label,
+                 arena_concat(&d->a, added_detail(d, o), " -> ", added_detail(d, retyped), NULL), CLS_SOURCE);
+            continue;
+        }
+        if (!n) {
+            note(d, o->kind, "removed", o->label, added_detail(d, o),
+                 o->kind == IK_RULE ? CLS_COMPATIBLE : CLS_SOURCE);
+            continue;
+        }
+        n->matched = 1;
+        check_ids(d, o, n);
+        if (o->sig && n->sig && strcmp(o->sig, n->sig) != 0)
+            note(d, n->kind, "changed", n->label, arena_concat(&d->a, o->sig, " -> ", n->sig, NULL),
+                 changed_class(n->kind));
+        if (n->kind != IK_RULE)
+            compare_where(d, o, n);
+        if (n->kind == IK_RECORD || n->kind == IK_FIELD)
+            compare_values(d, o, n);
+    }
+    for (size_t i = 0; i < d->new.items.len; i++) {
+        const struct item *n = d->new.items.items[i];
+        if (!n->matched)
+            note(d, n->kind, "added", n->label, added_detail(d, n), CLS_COMPATIBLE);
+    }
+    check_reused_ids(d);
+    strmap_free(&unmatched_new);
+}
+
+/* --- reporting --------------------------------------------------------- */
+
+static int by_kind_label(const void *pa, const void *pb)
+{
+    const struct change *a = *(struct change *const *)pa, *b = *(struct change *const *)pb;
+    if (a->kind != b->kind)
+        return (int)a->kind - (int)b->kind;
+    int c = strcmp(a->label, b->label);
+    if (c)
+        return c;
+    c = strcmp(a->what, b->what);
+    return c ? c : strcmp(a->detail, b->detail);
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+static void write_text(const struct diff *d, FILE *out, const unsigned counts[3])
+{
+    fprintf(out, "ddigen diff %s -> %s\n", d->old.name, d->new.name);
+    for (size_t i = 0; i < d->changes.len; i++) {
+        const struct change *c = d->changes.items[i];
+        fprintf(out, "  %-15s %s %s%s%s [%s]\n", c->what, kind_names[c->kind], c->label, c->detail[0] ? ": " : "",
+                c->detail, class_names[c->cls]);
+    }
+    fprintf(out, "summary: %zu changes: %u compatible, %u source-breaking, %u ABI-breaking\n", d->changes.len,
+            counts[CLS_COMPATIBLE], counts[CLS_SOURCE], counts[CLS_ABI]);
+}
+
+static void write_json(const struct diff *d, FILE *out, const unsigned counts[3])
+{
+    fputs("{\n  \"old\": ", out);
+    json_string(out, d->old.name);
+    fputs(",\n  \"new\": ", out);
+    json_string(out, d->new.name);
+    fputs(",\n  \"changes\": [", out);
+    for (size_t i = 0; i < d->changes.len; i++) {
+        const struct change *c = d->changes.items[i];
+        fputs(i ? ",\n    {\"kind\": " : "\n    {\"kind\": ", out);
+        json_string(out, kind_names[c->kind]);
+        fputs(", \"change\": ", out);
+        json_string(out, c->what);
+        fputs(", \"item\": ", out);
+        json_string(out, c->label);
+        fputs(", \"detail\": ", out);
+        json_string(out, c->detail);
+        fputs(", \"class\": ", out);
+        json_string(out, class_names[c->cls]);
+        fputs("}", out);
+    }
+    fprintf(out, "%s],\n  \"summary\": {\"changes\": %zu, \"compatible\": %u, \"source-breaking\": %u, "
+                 "\"ABI-breaking\": %u}\n}\n",
+            d->changes.len ? "\n  " : "", d->changes.len, counts[CLS_COMPATIBLE], counts[CLS_SOURCE],
+            counts[CLS_ABI]);
+}
+
+static void write_xml(const struct diff *d, FILE *out, const unsigned counts[3])
+{
+    xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
+    xmlNodePtr root = xmlNewNode(NULL, BAD_CAST "ddi-diff");
+    xmlDocSetRootElement(doc, root);
+    xmlNewProp(root, BAD_CAST "old", BAD_CAST d->old.name);
+    xmlNewProp(root, BAD_CAST "new", BAD_CAST d->new.name);
+    for (size_t i = 0; i < d->changes.len; i++) {
+        const struct change *c = d->changes.items[i];
+        xmlNodePtr n = xmlNewChild(root, NULL, BAD_CAST "change", NULL);
+        xmlNewProp(n, BAD_CAST "kind", BAD_CAST kind_names[c->kind]);
+        xmlNewProp(n, BAD_CAST "change", BAD_CAST c->what);
+        xmlNewProp(n, BAD_CAST "item", BAD_CAST c->label);
+        xmlNewProp(n, BAD_CAST "class", BAD_CAST class_names[c->cls]);
+        if (c->detail[0])
+            xmlNewProp(n, BAD_CAST "detail", BAD_CAST c->detail);
+    }
+    char buf[32];
+    xmlNodePtr s = xmlNewChild(root, NULL, BAD_CAST "summary", NULL);
+    static const char *const names[3] = {"compatible", "source-breaking", "ABI-breaking"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(buf, sizeof buf, "%u", counts[k]);
+        xmlNewProp(s, BAD_CAST names[k], BAD_CAST buf);
+    }
+    xmlDocFormatDump(out, doc, 1);
+    xmlFreeDoc(doc);
+}
+
+static void free_side(struct side *s)
+{
+    vec_free(&s->items);
+    strmap_free(&s->by_key);
+    strmap_free(&s->by_id);
+    arena_free(&s->a);
+}
+
+int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
+               enum diff_format format, FILE *out)
+{
+    struct diff *d = calloc(1, sizeof *d);
+    if (!d)
+        return DIFF_ERROR;
+    d->old.name = old_name;
+    d->new.name = new_name;
+    read_side(&d->old, old_doc);
+    read_side(&d->new, new_doc);
+    find_common_versions(d);
+    compare(d);
+    if (d->changes.len > 1)
+        qsort(d->changes.items, d->changes.len, sizeof(void *), by_kind_label);
+    unsigned counts[3] = {0, 0, 0};
+    for (size_t i = 0; i < d->changes.len; i++)
+        counts[((struct change *)d->changes.items[i])->cls]++;
+    int rc = d->errors ? DIFF_ERROR : 0;
+    if (!d->errors) {
+        if (format == DIFF_JSON)
+            write_json(d, out, counts);
+        else if (format == DIFF_XML)
+            write_xml(d, out, counts);
+        else
+            write_text(d, out, counts);
+        if (d->changes.len)
+            rc |= DIFF_CHANGE;
+        if (counts[CLS_SOURCE] || counts[CLS_ABI])
+            rc |= DIFF_INCOMPATIBLE;
+    }
+    vec_free(&d->changes);
+    free_side(&d->old);
+    free_side(&d->new);
+    arena_free(&d->a);
+    free(d);
+    return rc;
+}
+
+static const char usage[] = "usage: ddigen diff OLD.xml NEW.xml [--format text|json|xml] [-o FILE]\n"
+                            "exit status: bit 1 error, 2 usage, 4 change, 8 incompatible change\n";
+
+int ddigen_cmd_diff(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"format", required_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    enum diff_format format = DIFF_TEXT;
+    const char *out_path = NULL;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "f:o:h", options, NULL)) != -1) {
+        if (c == 'f' && !strcmp(optarg, "text"))
+            format = DIFF_TEXT;
+        else if (c == 'f' && !strcmp(optarg, "json"))
+            format = DIFF_JSON;
+        else if (c == 'f' && !strcmp(optarg, "xml"))
+            format = DIFF_XML;
+        else if (c == 'o')
+            out_path = optarg;
+        else if (c == 'h') {
+            fputs(usage, stdout);
+            return 0;
+        } else {
+            if (c == 'f')
+                ddigen_error(NULL, 0, "unknown format '%s' (expected text, json or xml)", optarg);
+            fputs(usage, stderr);
+            return DIFF_USAGE;
+        }
+    }
+    if (argc - optind != 2) {
+        fputs(usage, stderr);
+        return DIFF_USAGE;
+    }
+    xmlDocPtr old_doc = spec_load(argv[optind]);
+    xmlDocPtr new_doc = old_doc ? spec_load(argv[optind + 1]) : NULL;
+    int rc = DIFF_ERROR;
+    if (old_doc && new_doc) {
+        /* Reports to a file are written whole or not at all. */
+        char *text = NULL;
+        size_t len = 0;
+        FILE *out = out_path ? open_memstream(&text, &len) : stdout;
+        rc = diff_specs(old_doc, argv[optind], new_doc, argv[optind + 1], format, out ? out : stdout);
+        if (out && out != stdout) {
+            fclose(out);
+            if (!(rc & DIFF_ERROR) && ddigen_write_file(out_path, text, len) != 0)
+                rc |= DIFF_ERROR;
+            free(text);
+        }
+    }
+    xmlFreeDoc(old_doc);
+    xmlFreeDoc(new_doc);
+    return rc;
+}
