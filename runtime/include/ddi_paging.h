@@ -19,6 +19,8 @@ extern "C" {
 #else
 #define PB_INLINE inline
 #endif
+/* No-alias qualifier; MSVC, GCC and clang all spell it __restrict in C and C++. */
+#define PB_RESTRICT __restrict
 
 /* Operations 19-22 exist from WDDM 3.2 on; older kits build without them. */
 #if defined(DXGKDDI_INTERFACE_VERSION_WDDM3_2) && (DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM3_2)
@@ -223,6 +225,133 @@ static PB_INLINE size_t pb_pfn_run_length(const PFN_NUMBER *pfn, size_t n)
     while (i < n && pfn[i] == base + i)
         i++;
     return i;
+}
+
+/* ---- branch-free run detection over PFN arrays ------------------------------ */
+
+/* Index of the lowest set bit; x must not be 0. */
+#if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_AMD64) || defined(_M_ARM64))
+unsigned char _BitScanForward64(unsigned long *Index, unsigned __int64 Mask);
+#if !defined(__clang__)
+#pragma intrinsic(_BitScanForward64)
+#endif
+static PB_INLINE uint32_t pb_ctz64(uint64_t x)
+{
+    unsigned long i;
+    _BitScanForward64(&i, x);
+    return (uint32_t)i;
+}
+#elif defined(_MSC_VER)
+unsigned char _BitScanForward(unsigned long *Index, unsigned long Mask);
+#if !defined(__clang__)
+#pragma intrinsic(_BitScanForward)
+#endif
+static PB_INLINE uint32_t pb_ctz64(uint64_t x)
+{
+    unsigned long i;
+    if (_BitScanForward(&i, (unsigned long)x))
+        return (uint32_t)i;
+    _BitScanForward(&i, (unsigned long)(x >> 32));
+    return (uint32_t)i + 32u;
+}
+#else
+static PB_INLINE uint32_t pb_ctz64(uint64_t x)
+{
+    return (uint32_t)__builtin_ctzll(x);
+}
+#endif
+
+#define PB_RUN_BLOCK 64u
+
+/* Walks the maximal runs of pfn[0..n) (pfn[i + 1] == pfn[i] + 1). A block of 64
+ * pages at a time is turned into a discontinuity mask, bit k set when page
+ * block + k ends a run (the next page does not follow it, or the array ends),
+ * without a data-dependent branch; runs are then read off the mask with ctz, so
+ * short runs cost no mispredicted branch per page. */
+typedef struct pb_run_scan {
+    const PFN_NUMBER *pfn;
+    size_t n;        /* pages in the array */
+    size_t pos;      /* first page of the next run */
+    size_t block;    /* first page the mask describes */
+    uint64_t mask;   /* bit k: page block + k ends a run not yet reached */
+} pb_run_scan;
+
+/* Discontinuity mask of pages [block, block + 64), n > block. */
+static PB_INLINE uint64_t pb_run_mask(const PFN_NUMBER *pfn, size_t n, size_t block)
+{
+    const PFN_NUMBER *p = pfn + block;
+    uint64_t m = 0;
+    uint32_t k;
+    if (n - block > PB_RUN_BLOCK) {
+        /* Full block: 64 independent compares packed 8 at a time, no branch. */
+        for (k = 0; k < PB_RUN_BLOCK; k += 8u) {
+            uint64_t b = (uint64_t)(p[k + 1u] - p[k] != 1u) | (uint64_t)(p[k + 2u] - p[k + 1u] != 1u) << 1 |
+                         (uint64_t)(p[k + 3u] - p[k + 2u] != 1u) << 2 | (uint64_t)(p[k + 4u] - p[k + 3u] != 1u) << 3 |
+                         (uint64_t)(p[k + 5u] - p[k + 4u] != 1u) << 4 | (uint64_t)(p[k + 6u] - p[k + 5u] != 1u) << 5 |
+                         (uint64_t)(p[k + 7u] - p[k + 6u] != 1u) << 6 | (uint64_t)(p[k + 8u] - p[k + 7u] != 1u) << 7;
+            m |= b << k;
+        }
+        return m;
+    }
+    /* Last block: the final page always ends a run. */
+    {
+        const uint32_t last = (uint32_t)(n - block - 1u);
+        for (k = 0; k < last; k++)
+            m |= (uint64_t)(p[k + 1u] - p[k] != 1u) << k;
+        return m | (uint64_t)1 << last;
+    }
+}
+
+/* Starts a walk of pfn[0..n) at page pos (a multipass token may resume mid-run). */
+static PB_INLINE void pb_run_scan_init(pb_run_scan *s, const PFN_NUMBER *pfn, size_t n, size_t pos)
+{
+    s->pfn = pfn;
+    s->n = n;
+    s->pos = pos;
+    s->block = pos;
+    s->mask = pos < n ? pb_run_mask(pfn, n, pos) : 0;
+}
+
+/* Slow half of pb_run_scan_next: refills the mask (once per 64 pages) or cuts
+ * a run at cap. */
+static PB_INLINE size_t pb_run_scan_next_slow(pb_run_scan *s, size_t cap)
+{
+    const size_t start = s->pos;
+    size_t end;
+    uint64_t m = s->mask;
+    if (m == 0) { /* every run end of this block consumed */
+        if (start >= s->n)
+            return 0;
+        do { /* the run continues past this block */
+            s->block += PB_RUN_BLOCK;
+            m = pb_run_mask(s->pfn, s->n, s->block);
+        } while (m == 0);
+    }
+    end = s->block + pb_ctz64(m) + 1u;
+    if (end - start > cap) { /* cut by the packet limit: the run end stays pending */
+        s->mask = m;
+        end = start + cap;
+    } else {
+        s->mask = m & (m - 1u);
+    }
+    s->pos = end;
+    return end - start;
+}
+
+/* Length of the contiguous run starting at s->pos, at most cap (>= 1), and
+ * advances past it; 0 at the end of the array. Consumed run ends are cleared
+ * from the mask (m & (m - 1)): the common case is a ctz, a few adds and one
+ * well-predicted branch; refills (once per 64 pages) and cuts take the slow half. */
+static PB_INLINE size_t pb_run_scan_next(pb_run_scan *s, size_t cap)
+{
+    const uint64_t m = s->mask;
+    const size_t end = s->block + pb_ctz64(m | 0x8000000000000000ull) + 1u, len = end - s->pos;
+    if (m != 0 && len <= cap) {
+        s->mask = m & (m - 1u);
+        s->pos = end;
+        return len;
+    }
+    return pb_run_scan_next_slow(s, cap);
 }
 
 #ifdef __cplusplus

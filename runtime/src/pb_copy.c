@@ -155,16 +155,15 @@ static pb_step emit_runs(pb_run *r, const xfer_side *src, const xfer_side *dst, 
 {
     const uint32_t max_pages = r->be->max_copy >> PB_PAGE_SHIFT;
     const uint32_t mode = copy_mode(x);
+    /* At most one side is an MDL (validated); a segment side never cuts a run.
+     * The scan resumes at the token, so a pass may start in the middle of a run. */
+    const PFN_NUMBER *pfn = src->pfn ? src->pfn : dst->pfn;
+    pb_run_scan scan;
+    pb_run_scan_init(&scan, pfn, pfn ? pages : 0u, r->token); /* empty scan for segment-to-segment */
     while (r->token < pages) {
-        uint32_t p = r->token;
-        size_t n = pages - p < max_pages ? pages - p : max_pages;
-        uint64_t bytes;
-        /* At most one side is an MDL; a segment side never cuts a run. */
-        if (src->pfn)
-            n = pb_pfn_run_length(src->pfn + p, n);
-        else if (dst->pfn)
-            n = pb_pfn_run_length(dst->pfn + p, n);
-        bytes = pb_min_u64((uint64_t)n << PB_PAGE_SHIFT, (uint64_t)x->TransferSize - ((uint64_t)p << PB_PAGE_SHIFT));
+        const uint32_t p = r->token;
+        size_t n = pfn ? pb_run_scan_next(&scan, max_pages) : (pages - p < max_pages ? pages - p : max_pages);
+        uint64_t bytes = pb_min_u64((uint64_t)n << PB_PAGE_SHIFT, (uint64_t)x->TransferSize - ((uint64_t)p << PB_PAGE_SHIFT));
         if (!pb_emit_copy(r, side_loc(dst, p), side_loc(src, p), bytes, mode))
             return PB_STEP_FULL;
         r->token = p + (uint32_t)n;

@@ -104,6 +104,10 @@ typedef struct pb_qword_source {
     /* Entries from i (>= 1, <= max) before the next run of PB_MIN_GENERATOR_RUN. */
     uint32_t (*literal_length)(const struct pb_qword_source *s, uint32_t i, uint32_t max);
     void (*encode)(const struct pb_qword_source *s, uint32_t i, uint32_t n, uint64_t *out);
+    /* Optional fused form of literal_length + encode: encodes the literal that
+     * starts at i (1 <= length <= max) straight into out and returns its length.
+     * Writes out[0 .. length) only. NULL: literal_length, then encode. */
+    uint32_t (*literal_encode)(const struct pb_qword_source *s, uint32_t i, uint32_t max, uint64_t *out);
     const void *data;
     uint64_t base; /* source-specific: first page number, index offset */
     pb_pte_ctx pte;

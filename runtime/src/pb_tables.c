@@ -47,9 +47,16 @@ pb_step pb_emit_qwords(pb_run *r, pb_loc dst, uint32_t total, const pb_qword_sou
         n = pb_write64_room(r);
         if (n == 0)
             return PB_STEP_FULL;
-        n = src->literal_length(src, r->token, n < left ? n : left);
-        payload = be->ops->write64_begin(be->ctx, &r->cur, at, n);
-        src->encode(src, r->token, n, payload);
+        if (n > left)
+            n = left;
+        if (src->literal_encode) { /* one pass: encode while looking for the next run */
+            payload = be->ops->write64_begin(be->ctx, &r->cur, at, n);
+            n = src->literal_encode(src, r->token, n, payload);
+        } else {
+            n = src->literal_length(src, r->token, n);
+            payload = be->ops->write64_begin(be->ctx, &r->cur, at, n);
+            src->encode(src, r->token, n, payload);
+        }
         be->ops->write64_end(be->ctx, &r->cur, n);
         r->packets++;
         r->token += n;
@@ -87,6 +94,48 @@ static uint32_t pte_literal_length(const pb_qword_source *s, uint32_t i, uint32_
         next = a + 1u;
     }
     return max;
+}
+
+/* Fused literal scan + encode over windows of PTE_WINDOW entries. A run of
+ * PB_MIN_GENERATOR_RUN (12) entries starting at s fully contains the 4-aligned
+ * block b = s rounded up to 4 (b + 3 <= s + 6), whose page numbers then differ
+ * by exactly 3. So a window of candidate starts [n, end) whose blocks b in
+ * [n, end + 3] show no such difference holds no run start: it is encoded
+ * straight into the payload. The filter is one subtract and compare per four
+ * entries, OR-reduced without a branch; only a window with a hit (a real run
+ * or a coincidence) takes the exact scan. Same result as pte_literal_length
+ * followed by pte_encode, except that it never returns 0. */
+#define PTE_WINDOW 64u
+
+static uint32_t pte_literal_encode(const pb_qword_source *s, uint32_t i, uint32_t max, uint64_t *out)
+{
+    const DXGK_PTE *p = (const DXGK_PTE *)s->data + i;
+    const pb_backend *be = s->r->be;
+    uint32_t n = 0;
+    for (;;) {
+        const uint32_t end = max - n > PTE_WINDOW ? n + PTE_WINDOW : max;
+        uint32_t hits = 0, b;
+        for (b = n; b < end + 4u && b + 4u <= max; b += 4u)
+            hits |= (uint32_t)(p[b + 3u].PageAddress - p[b].PageAddress == 3u);
+        if (hits) {
+            /* Exact: the first start in [max(n, 1), end) of a run ending below max. */
+            const uint32_t lo = n ? n : 1u;
+            const uint32_t stop = max - end > PB_MIN_GENERATOR_RUN - 1u ? end + PB_MIN_GENERATOR_RUN - 1u : max;
+            uint32_t j, c = 0;
+            for (j = lo + 1u; j < stop; j++) {
+                c = (p[j].Flags == p[j - 1u].Flags && p[j].PageAddress == p[j - 1u].PageAddress + 1u) ? c + 1u : 0u;
+                if (c == PB_MIN_GENERATOR_RUN - 1u) {
+                    if (j - c > n)
+                        be->ops->encode_ptes(be->ctx, p + n, j - c - n, &s->pte, out + n);
+                    return j - c;
+                }
+            }
+        }
+        be->ops->encode_ptes(be->ctx, p + n, end - n, &s->pte, out + n);
+        n = end;
+        if (n == max)
+            return max;
+    }
 }
 
 static void pte_encode(const pb_qword_source *s, uint32_t i, uint32_t n, uint64_t *out)
@@ -156,14 +205,22 @@ static pb_step check_ptes(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, cons
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
     uint64_t any = 0, zero_without_valid = 0, reserved, large, pt_size;
     uint32_t i;
-    /* Two OR-reductions, unrolled by two so the scan stays branch-free and cheap
-     * next to the encode; the rule is picked afterwards. */
-    for (i = 0; i + 2u <= n; i += 2u) {
-        const uint64_t w0 = p[i].Flags, w1 = p[i + 1u].Flags;
-        any |= w0 | w1;
-        zero_without_valid |= (w0 & ~(w0 << 1)) | (w1 & ~(w1 << 1));
+    /* Two OR-reductions over windows of 16 entries, no branch on the data: the
+     * all-valid case costs a load and three ALU operations per entry, and the
+     * rule is picked afterwards. A refused call must write nothing, so this
+     * runs before any packet (only on the first call of the operation). */
+    for (i = 0; i + 16u <= n; i += 16u) {
+        uint64_t a = 0, z = 0;
+        uint32_t k;
+        for (k = 0; k < 16u; k++) {
+            const uint64_t w = p[i + k].Flags;
+            a |= w;
+            z |= w & ~(w << 1);
+        }
+        any |= a;
+        zero_without_valid |= z;
     }
-    if (i < n) {
+    for (; i < n; i++) {
         any |= p[i].Flags;
         zero_without_valid |= p[i].Flags & ~(p[i].Flags << 1);
     }
@@ -270,6 +327,7 @@ static void upt_source(pb_run *r, pb_qword_source *s, int dual)
     s->pte.level = u->PageTableLevel;
     s->pte.use_64kb = (u->Flags.Value & UPF_USE64KB) != 0;
     s->pte.table_64kb = (uint32_t)dual;
+    s->literal_encode = NULL;
     if (dual) {
         s->data = u->pPageTableEntries64KB ? u->pPageTableEntries64KB + dual_first(u) : NULL;
         s->run_length = dual_run_length;
@@ -285,6 +343,7 @@ static void upt_source(pb_run *r, pb_qword_source *s, int dual)
         s->run_length = pte_run_length;
         s->literal_length = pte_literal_length;
         s->encode = pte_encode;
+        s->literal_encode = pte_literal_encode;
     }
 }
 
@@ -449,6 +508,7 @@ pb_step pb_op_map_aperture(pb_run *r)
     if (n && (uint64_t)a->MapApertureSegment.MdlOffset + n > pb_mdl_pages(mdl))
         return pb_rule(r, MAP_RULE(".MdlOffset:within-mdl"), PB_RULE_INVALID);
     s.r = r;
+    s.literal_encode = NULL;
     s.segment_id = id;
     s.cache_coherent = a->MapApertureSegment.Flags.Value & 1u;
     s.data = n ? MmGetMdlPfnArray((PMDL)(ULONG_PTR)mdl) + a->MapApertureSegment.MdlOffset : NULL;
@@ -497,6 +557,7 @@ pb_step pb_op_map_aperture2(pb_run *r)
     if (adl_off + n > adl->PageCount)
         return pb_rule(r, MAP2_RULE(".AdlOffset:within-adl"), PB_RULE_INVALID);
     s.r = r;
+    s.literal_encode = NULL;
     s.segment_id = id;
     s.cache_coherent = a->MapApertureSegment2.Flags.Value & 1u;
     if (adl->Flags.Contiguous) {
