@@ -57,16 +57,14 @@ int ddigen_cmd_docs(int argc, char **argv)
         free(paths);
         return usage();
     }
-    xmlDocPtr doc = NULL;
     struct ddigen_docs_stats st = {0};
-    int rc = ddigen_docs_build_ex(paths, npaths, &opt, &doc, &st);
-    free(paths);
     char *data = NULL;
     size_t len = 0;
-    if (ddigen_docs_serialize(doc, &data, &len) != 0 || ddigen_write_file(out_path, data, len) != 0)
+    int rc = ddigen_docs_build_mem(paths, npaths, &opt, &data, &len, &st);
+    free(paths);
+    if (ddigen_write_file(out_path, data, len) != 0)
         rc = 1;
     free(data);
-    xmlFreeDoc(doc);
     ddigen_docs_shutdown();
     ddigen_progress("docs: %u pages (%u skipped, %u unreadable), %u members, %u rules, "
                     "%u of %u modal sentences unextracted",

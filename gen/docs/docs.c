@@ -6,6 +6,8 @@
 #endif
 #include "docs.h"
 
+#include <libxml/parser.h>
+
 #include "../util/diag.h"
 #include "../util/output.h"
 #include "model.h"
@@ -15,6 +17,7 @@
 #include "text.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,51 +35,157 @@ void ddigen_docs_shutdown(void) { docs_syntax_shutdown(); }
 
 /* ---- XML ----------------------------------------------------------------- */
 
-/* XML 1.0 forbids most C0 controls and U+FFFE/U+FFFF even when escaped. */
-static const char *xml_safe(struct docs_arena *a, const char *s)
-{
-    if (!s)
-        return "";
-    const unsigned char *u = (const unsigned char *)s;
-    size_t i = 0;
-    for (; u[i]; i++) {
-        if ((u[i] < 0x20 && u[i] != '\n' && u[i] != '\t') ||
-            (u[i] == 0xEF && u[i + 1] == 0xBF && (u[i + 2] == 0xBE || u[i + 2] == 0xBF)))
-            break;
-    }
-    if (!u[i])
-        return s;
-    char *d = docs_arena_strdup(a, s);
-    for (unsigned char *p = (unsigned char *)d; *p; p++) {
-        if (*p < 0x20 && *p != '\n' && *p != '\t')
-            *p = ' ';
-        else if (p[0] == 0xEF && p[1] == 0xBF && (p[2] == 0xBE || p[2] == 0xBF))
-            p[2] = 0xBD;
-    }
-    return d;
-}
+/* The output is streamed as text in exactly the bytes libxml2's formatted
+ * serializer (xmlDocDumpFormatMemoryEnc, UTF-8) gives for the same tree:
+ * two-space indent, one element per line, "<x/>" when empty, text content
+ * inline. No tree is built on the `ddigen docs` path. */
 
-struct writer {
-    struct docs_page *p;
+struct xw {
+    struct docs_buf *b;
+    int depth;      /* depth of the element being written */
+    bool open_tag;  /* start tag of the innermost element not closed by '>' yet */
+    const char *stack[64];
+    bool has_children[64];
+    int top;        /* elements open */
 };
 
-static void attr(struct writer *w, xmlNodePtr n, const char *name, const char *value)
+static void xw_put(struct xw *w, const char *s, size_t n) { docs_buf_put(w->b, s, n); }
+#define XW_LIT(w, lit) xw_put((w), (lit), sizeof(lit) - 1)
+
+static void xw_indent(struct xw *w, int depth)
 {
-    if (value && *value)
-        xmlNewProp(n, (const xmlChar *)name, (const xmlChar *)xml_safe(&w->p->arena, value));
+    static const char spaces[] = "                                                            "; /* 60 */
+    int n = depth > 30 ? 30 : depth;
+    xw_put(w, spaces, (size_t)n * 2);
 }
 
-static void attr_u(struct writer *w, xmlNodePtr n, const char *name, unsigned v)
+/* Escapes s (XML 1.0 forbids most C0 controls and U+FFFE/U+FFFF even when
+ * escaped: they become ' ' and U+FFFD, as before). */
+static void xw_escape(struct xw *w, const char *s, bool attribute)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t run = 0;
+    for (size_t i = 0;; i++) {
+        unsigned char c = u[i];
+        if (c >= 0x20 && c != '<' && c != '>' && c != '&' && c != '"' && c != 0xEF)
+            continue;
+        if (c == '"' && !attribute)
+            continue;
+        if (c == 0xEF && !(u[i + 1] == 0xBF && (u[i + 2] == 0xBE || u[i + 2] == 0xBF)))
+            continue;
+        xw_put(w, s + run, i - run);
+        run = i + 1;
+        switch (c) {
+        case '\0':
+            return;
+        case '<': XW_LIT(w, "&lt;"); break;
+        case '>': XW_LIT(w, "&gt;"); break;
+        case '&': XW_LIT(w, "&amp;"); break;
+        case '"': XW_LIT(w, "&quot;"); break;
+        case '\n':
+            if (attribute)
+                XW_LIT(w, "&#10;");
+            else
+                XW_LIT(w, "\n");
+            break;
+        case '\t':
+            if (attribute)
+                XW_LIT(w, "&#9;");
+            else
+                XW_LIT(w, "\t");
+            break;
+        case 0xEF: /* U+FFFE / U+FFFF -> U+FFFD */
+            XW_LIT(w, "\xEF\xBF\xBD");
+            i += 2;
+            run = i + 1;
+            break;
+        default: /* other C0 controls */
+            XW_LIT(w, " ");
+            break;
+        }
+    }
+}
+
+/* Closes a pending start tag before a child element. */
+static void xw_child_start(struct xw *w)
+{
+    if (w->top > 0 && w->open_tag) {
+        XW_LIT(w, ">\n");
+        w->open_tag = false;
+    }
+    if (w->top > 0)
+        w->has_children[w->top - 1] = true;
+}
+
+static void xw_start(struct xw *w, const char *name)
+{
+    xw_child_start(w);
+    xw_indent(w, w->depth + w->top);
+    XW_LIT(w, "<");
+    docs_buf_puts(w->b, name);
+    w->stack[w->top] = name;
+    w->has_children[w->top] = false;
+    w->top++;
+    w->open_tag = true;
+}
+
+static void xw_end(struct xw *w)
+{
+    w->top--;
+    if (w->open_tag) {
+        XW_LIT(w, "/>\n");
+    } else {
+        xw_indent(w, w->depth + w->top);
+        XW_LIT(w, "</");
+        docs_buf_puts(w->b, w->stack[w->top]);
+        XW_LIT(w, ">\n");
+    }
+    w->open_tag = false;
+}
+
+/* An attribute written even when empty. */
+static void xw_attr_always(struct xw *w, const char *name, const char *value)
+{
+    XW_LIT(w, " ");
+    docs_buf_puts(w->b, name);
+    XW_LIT(w, "=\"");
+    xw_escape(w, value ? value : "", true);
+    XW_LIT(w, "\"");
+}
+
+static void attr(struct xw *w, const char *name, const char *value)
+{
+    if (value && *value)
+        xw_attr_always(w, name, value);
+}
+
+static void attr_u(struct xw *w, const char *name, unsigned v)
 {
     char buf[16];
     snprintf(buf, sizeof buf, "%u", v);
-    attr(w, n, name, buf);
+    attr(w, name, buf);
 }
 
-static xmlNodePtr child(struct writer *w, xmlNodePtr parent, const char *name, const char *text)
+/* Ends the start tag of a text element: its content (NULL: "<x/>"). */
+static void xw_text_end(struct xw *w, const char *text)
 {
-    return xmlNewTextChild(parent, NULL, (const xmlChar *)name,
-                           text ? (const xmlChar *)xml_safe(&w->p->arena, text) : NULL);
+    if (!text) {
+        xw_end(w);
+        return;
+    }
+    XW_LIT(w, ">");
+    xw_escape(w, text, false);
+    w->top--;
+    XW_LIT(w, "</");
+    docs_buf_puts(w->b, w->stack[w->top]);
+    XW_LIT(w, ">\n");
+    w->open_tag = false;
+}
+
+static void child(struct xw *w, const char *name, const char *text)
+{
+    xw_start(w, name);
+    xw_text_end(w, text);
 }
 
 static const char *heading_name(enum docs_heading h)
@@ -85,20 +194,37 @@ static const char *heading_name(enum docs_heading h)
     return names[h];
 }
 
-static const char *field_text(struct docs_page *p, size_t index)
+/* Body text of a field: its paragraphs squashed, joined by blank lines.
+ * first_para[i] is the first paragraph of field i (or paras.n), so a page's
+ * paragraphs are walked once, not once per field. */
+static const char *field_text(struct docs_page *p, size_t index, const size_t *first_para, struct docs_buf *b)
 {
-    struct docs_buf b = {0};
-    for (size_t i = 0; i < p->paras.n; i++) {
+    docs_buf_reset(b);
+    for (size_t i = first_para[index]; i < p->paras.n; i++) {
         const struct docs_para *para = &p->paras.v[i];
         if (para->section != DOCS_SEC_FIELD || para->field != (int)index)
             continue;
-        if (b.len)
-            docs_buf_puts(&b, "\n\n");
-        docs_buf_puts(&b, docs_squash(&p->arena, para->text, strlen(para->text)));
+        if (b->len)
+            docs_buf_put(b, "\n\n", 2);
+        /* docs_squash, straight into the buffer, a word at a time */
+        const char *t = para->text;
+        bool first = true;
+        for (;;) {
+            while (*t == ' ' || *t == '\n' || *t == '\t' || *t == '\r' || *t == '\f' || *t == '\v')
+                t++;
+            if (!*t)
+                break;
+            const char *e = t;
+            while (*e && *e != ' ' && *e != '\n' && *e != '\t' && *e != '\r' && *e != '\f' && *e != '\v')
+                e++;
+            if (!first)
+                docs_buf_put(b, " ", 1);
+            docs_buf_put(b, t, (size_t)(e - t));
+            first = false;
+            t = e;
+        }
     }
-    const char *t = b.len ? docs_arena_strdup(&p->arena, b.data) : NULL;
-    docs_buf_free(&b);
-    return t;
+    return b->len ? b->data : NULL;
 }
 
 static const char *leaf(const char *path)
@@ -111,153 +237,191 @@ static const char *leaf(const char *path)
     return l;
 }
 
-static void write_member(struct writer *w, xmlNodePtr parent, size_t i)
+static void write_member(struct xw *w, struct docs_page *p, size_t i, const size_t *first_para,
+                         struct docs_buf *tmp)
 {
-    struct docs_page *p = w->p;
     const struct docs_field *f = &p->fields.v[i];
     const char *elem = f->heading == DOCS_HEAD_PARAM || p->kind == DOCS_KIND_CALLBACK ||
                                p->kind == DOCS_KIND_FUNCTION || p->kind == DOCS_KIND_MACRO
                            ? "param"
                        : p->kind == DOCS_KIND_ENUM ? "value"
                                                    : "field";
-    xmlNodePtr n = xmlNewChild(parent, NULL, (const xmlChar *)elem, NULL);
-    attr(w, n, "name", f->path[0] ? leaf(f->path) : NULL);
-    attr(w, n, "path", f->path);
-    attr(w, n, "id", f->path[0] ? docs_arena_printf(&p->arena, "%s.%s", p->name, f->path)
-                                : docs_arena_printf(&p->arena, "%s.#%u", p->name, f->ordinal));
-    attr_u(w, n, "line", f->line);
-    attr(w, n, "heading", heading_name(f->heading));
+    xw_start(w, elem);
+    attr(w, "name", f->path[0] ? leaf(f->path) : NULL);
+    attr(w, "path", f->path);
+    char id[64];
+    if (f->path[0]) {
+        XW_LIT(w, " id=\"");
+        xw_escape(w, p->name ? p->name : "(null)", true);
+        XW_LIT(w, ".");
+        xw_escape(w, f->path, true);
+        XW_LIT(w, "\"");
+    } else {
+        snprintf(id, sizeof id, ".#%u", f->ordinal);
+        XW_LIT(w, " id=\"");
+        xw_escape(w, p->name ? p->name : "(null)", true);
+        xw_escape(w, id, true);
+        XW_LIT(w, "\"");
+    }
+    attr_u(w, "line", f->line);
+    attr(w, "heading", heading_name(f->heading));
     if (f->ordinal)
-        attr_u(w, n, "ordinal", f->ordinal);
-    attr(w, n, "value", f->value);
-    attr(w, n, "array", f->array);
-    attr(w, n, "direction", docs_dir_name(f->dir));
+        attr_u(w, "ordinal", f->ordinal);
+    attr(w, "value", f->value);
+    attr(w, "array", f->array);
+    attr(w, "direction", docs_dir_name(f->dir));
     if (f->optional)
-        attr(w, n, "optional", "true");
-    attr(w, n, "direction-from", f->dir != DOCS_DIR_NONE || f->optional ? f->dir_source : NULL);
+        attr(w, "optional", "true");
+    attr(w, "direction-from", f->dir != DOCS_DIR_NONE || f->optional ? f->dir_source : NULL);
     if (f->anonymous_union)
-        attr(w, n, "anonymous", "union");
+        attr(w, "anonymous", "union");
     if (p->has_syntax && p->syntax.decls.n && f->path[0] && !f->anonymous_union)
-        attr(w, n, "in-syntax", f->in_block ? "true" : "false");
-    attr(w, n, "candidate", f->candidate);
-    attr(w, n, "candidate-basis", f->candidate_basis);
-    const char *text = field_text(p, i);
+        attr(w, "in-syntax", f->in_block ? "true" : "false");
+    attr(w, "candidate", f->candidate);
+    attr(w, "candidate-basis", f->candidate_basis);
+    const char *text = field_text(p, i, first_para, tmp);
     if (text)
-        child(w, n, "text", text);
+        child(w, "text", text);
     for (size_t k = i + 1; k < p->fields.n; k++)
         if (p->fields.v[k].parent == (int)i)
-            write_member(w, n, k);
+            write_member(w, p, k, first_para, tmp);
+    xw_end(w);
 }
 
-static void write_syntax(struct writer *w, xmlNodePtr page)
+static void write_syntax(struct xw *w, struct docs_page *p)
 {
-    struct docs_page *p = w->p;
     const struct docs_syntax *sx = &p->syntax;
-    xmlNodePtr s = xmlNewChild(page, NULL, (const xmlChar *)"syntax", NULL);
-    attr_u(w, s, "line", sx->line);
-    attr(w, s, "lang", sx->lang);
-    attr(w, s, "status", sx->status ? sx->status : "not-parsed");
-    attr(w, s, "declares", sx->type_name);
+    xw_start(w, "syntax");
+    attr_u(w, "line", sx->line);
+    attr(w, "lang", sx->lang);
+    attr(w, "status", sx->status ? sx->status : "not-parsed");
+    attr(w, "declares", sx->type_name);
     if (sx->clang_errors)
-        attr_u(w, s, "clang-errors", sx->clang_errors);
+        attr_u(w, "clang-errors", sx->clang_errors);
     if (sx->fragment)
-        attr(w, s, "fragment", "true");
-    child(w, s, "code", sx->code);
+        attr(w, "fragment", "true");
+    child(w, "code", sx->code);
     for (size_t i = 0; i < sx->decls.n; i++) {
         const struct docs_decl *d = &sx->decls.v[i];
-        xmlNodePtr n = xmlNewChild(s, NULL, (const xmlChar *)"decl", NULL);
-        attr(w, n, "path", d->path);
-        attr(w, n, "type", d->type);
-        attr(w, n, "array", d->array);
-        attr(w, n, "value", d->value);
-        attr(w, n, "sal", d->sal);
+        xw_start(w, "decl");
+        attr(w, "path", d->path);
+        attr(w, "type", d->type);
+        attr(w, "array", d->array);
+        attr(w, "value", d->value);
+        attr(w, "sal", d->sal);
         if (d->anonymous)
-            attr(w, n, "anonymous", "true");
-        attr_u(w, n, "line", d->line);
+            attr(w, "anonymous", "true");
+        attr_u(w, "line", d->line);
+        xw_end(w);
     }
     for (size_t i = 0; i < sx->mismatches.n; i++) {
-        xmlNodePtr n = child(w, s, "mismatch", sx->mismatches.v[i].text);
-        attr(w, n, "kind", sx->mismatches.v[i].severity);
-        attr_u(w, n, "line", sx->mismatches.v[i].line);
+        xw_start(w, "mismatch");
+        attr(w, "kind", sx->mismatches.v[i].severity);
+        attr_u(w, "line", sx->mismatches.v[i].line);
+        xw_text_end(w, sx->mismatches.v[i].text);
     }
+    xw_end(w);
 }
 
-static void write_page(struct docs_page *p, xmlNodePtr docs, const char *source)
+/* Writes one <page> at the given element depth (2 under ddi-spec/docs). */
+static void write_page(struct docs_page *p, struct docs_buf *out, int depth, const char *source)
 {
-    struct writer wr = {p};
-    struct writer *w = &wr;
-    xmlNodePtr page = xmlNewChild(docs, NULL, (const xmlChar *)"page", NULL);
-    attr(w, page, "name", p->name);
-    attr(w, page, "kind", docs_kind_name(p->kind));
-    attr(w, page, "uid", p->uid);
-    attr(w, page, "header", p->header);
-    attr(w, page, "source", source);
-    attr(w, page, "format", docs_format_name(p->format));
-    attr(w, page, "lang", p->lang);
-    attr(w, page, "prose-rules", p->prose_rules ? "extracted" : "not-extracted");
+    struct xw wr = {.b = out, .depth = depth};
+    struct xw *w = &wr;
+    struct docs_buf tmp = {0};
+    xw_start(w, "page");
+    attr(w, "name", p->name);
+    attr(w, "kind", docs_kind_name(p->kind));
+    attr(w, "uid", p->uid);
+    attr(w, "header", p->header);
+    attr(w, "source", source);
+    attr(w, "format", docs_format_name(p->format));
+    attr(w, "lang", p->lang);
+    attr(w, "prose-rules", p->prose_rules ? "extracted" : "not-extracted");
     if (!p->prose_rules)
-        attr(w, page, "prose-note",
+        attr(w, "prose-note",
              "prose is not in English: structure, directions and requirements are read, "
              "rules from prose are not; modal sentences are listed as unextracted");
-    child(w, page, "title", p->title);
+    child(w, "title", p->title);
     if (p->description) {
-        xmlNodePtr d = child(w, page, "description", p->description);
-        attr_u(w, d, "line", p->description_line);
+        xw_start(w, "description");
+        attr_u(w, "line", p->description_line);
+        xw_text_end(w, p->description);
     }
     if (p->avail.client || p->avail.server) {
-        xmlNodePtr a = xmlNewChild(page, NULL, (const xmlChar *)"availability", NULL);
-        attr(w, a, "client", p->avail.client);
-        attr(w, a, "server", p->avail.server);
-        attr(w, a, "wddm", p->avail.wddm);
-        attr(w, a, "ddi-version", p->avail.ddi);
-        attr_u(w, a, "line", p->avail.line);
+        xw_start(w, "availability");
+        attr(w, "client", p->avail.client);
+        attr(w, "server", p->avail.server);
+        attr(w, "wddm", p->avail.wddm);
+        attr(w, "ddi-version", p->avail.ddi);
+        attr_u(w, "line", p->avail.line);
+        xw_end(w);
     }
     if (p->has_syntax)
-        write_syntax(w, page);
-    xmlNodePtr members = xmlNewChild(page, NULL, (const xmlChar *)"members", NULL);
+        write_syntax(w, p);
+    size_t *first_para = docs_xrealloc(NULL, (p->fields.n + 1) * sizeof *first_para);
+    for (size_t i = 0; i < p->fields.n; i++)
+        first_para[i] = p->paras.n;
+    for (size_t i = p->paras.n; i-- > 0;)
+        if (p->paras.v[i].section == DOCS_SEC_FIELD && p->paras.v[i].field >= 0 &&
+            (size_t)p->paras.v[i].field < p->fields.n)
+            first_para[p->paras.v[i].field] = i;
+    xw_start(w, "members");
     for (size_t i = 0; i < p->fields.n; i++)
         if (p->fields.v[i].parent < 0)
-            write_member(w, members, i);
+            write_member(w, p, i, first_para, &tmp);
+    xw_end(w);
+    free(first_para);
     if (p->returns) {
-        xmlNodePtr r = child(w, page, "returns", p->returns);
-        attr_u(w, r, "line", p->returns_line);
+        xw_start(w, "returns");
+        attr_u(w, "line", p->returns_line);
+        xw_text_end(w, p->returns);
     }
-    xmlNodePtr rules = xmlNewChild(page, NULL, (const xmlChar *)"rules", NULL);
+    xw_start(w, "rules");
     for (size_t i = 0; i < p->rules.n; i++) {
         const struct docs_rule *r = &p->rules.v[i];
-        xmlNodePtr n = xmlNewChild(rules, NULL, (const xmlChar *)"rule", NULL);
-        attr(w, n, "id", r->id);
-        attr(w, n, "kind", docs_rule_kind_name(r->kind));
-        attr(w, n, "subject", r->subject);
-        attr_u(w, n, "line", r->line);
+        xw_start(w, "rule");
+        attr(w, "id", r->id);
+        attr(w, "kind", docs_rule_kind_name(r->kind));
+        attr(w, "subject", r->subject);
+        attr_u(w, "line", r->line);
         for (unsigned k = 0; k < r->nops; k++) {
-            xmlNodePtr o = xmlNewChild(n, NULL, (const xmlChar *)"operand", NULL);
-            attr(w, o, "name", r->ops[k].name);
-            xmlNewProp(o, (const xmlChar *)"value", (const xmlChar *)xml_safe(&p->arena, r->ops[k].value));
+            xw_start(w, "operand");
+            attr(w, "name", r->ops[k].name);
+            xw_attr_always(w, "value", r->ops[k].value);
+            xw_end(w);
         }
         if (r->sentence)
-            child(w, n, "sentence", r->sentence);
+            child(w, "sentence", r->sentence);
+        xw_end(w);
     }
+    xw_end(w);
     if (p->unextracted.n) {
-        xmlNodePtr u = xmlNewChild(page, NULL, (const xmlChar *)"unextracted", NULL);
+        xw_start(w, "unextracted");
         for (size_t i = 0; i < p->unextracted.n; i++) {
             const struct docs_unextracted *x = &p->unextracted.v[i];
-            xmlNodePtr n = child(w, u, "sentence", x->sentence);
-            attr(w, n, "subject", x->subject);
-            attr_u(w, n, "line", x->line);
-            attr(w, n, "reason", x->reason);
+            xw_start(w, "sentence");
+            attr(w, "subject", x->subject);
+            attr_u(w, "line", x->line);
+            attr(w, "reason", x->reason);
+            xw_text_end(w, x->sentence);
         }
+        xw_end(w);
     }
     if (p->see_also.n) {
-        xmlNodePtr s = xmlNewChild(page, NULL, (const xmlChar *)"see-also", NULL);
+        xw_start(w, "see-also");
         for (size_t i = 0; i < p->see_also.n; i++)
-            child(w, s, "ref", p->see_also.v[i]);
+            child(w, "ref", p->see_also.v[i]);
+        xw_end(w);
     }
     for (size_t i = 0; i < p->notes.n; i++) {
-        xmlNodePtr n = child(w, page, "diagnostic", p->notes.v[i].text);
-        attr(w, n, "severity", p->notes.v[i].severity);
-        attr_u(w, n, "line", p->notes.v[i].line);
+        xw_start(w, "diagnostic");
+        attr(w, "severity", p->notes.v[i].severity);
+        attr_u(w, "line", p->notes.v[i].line);
+        xw_text_end(w, p->notes.v[i].text);
     }
+    xw_end(w);
+    docs_buf_free(&tmp);
 }
 
 /* ---- one page ------------------------------------------------------------ */
@@ -310,9 +474,10 @@ static bool overview_page(const struct docs_page *p)
     return p->uid && !strncasecmp(p->uid, "NA:", 3);
 }
 
-static int read_one(const char *name, const char *source, const char *data, size_t len,
-                    enum ddigen_docs_format fmt, bool listed, const struct ddigen_docs_options *opt,
-                    xmlNodePtr docs, struct ddigen_docs_stats *st)
+/* Reads one page up to its rules. Returns the page (syntax block not parsed
+ * yet), or NULL when it is not written (unreadable or skipped; *rc says). */
+static struct docs_page *read_page(const char *name, const char *data, size_t len, enum ddigen_docs_format fmt,
+                                   bool listed, struct ddigen_docs_stats *st, int *rc_out)
 {
     if (fmt == DDIGEN_DOCS_AUTO)
         fmt = sniff(name, data, len);
@@ -323,12 +488,12 @@ static int read_one(const char *name, const char *source, const char *data, size
     int rc = -1;
     if (!clean) {
         st->failed++;
-        goto done;
+        goto fail;
     }
     if (clean_len == 0 || strspn(clean, " \n\t") == clean_len) {
         ddigen_error(name, 1, "empty page");
         st->failed++;
-        goto done;
+        goto fail;
     }
     if (fmt == DDIGEN_DOCS_MARKDOWN)
         rc = docs_read_markdown(p, clean, clean_len);
@@ -338,26 +503,177 @@ static int read_one(const char *name, const char *source, const char *data, size
         rc = docs_read_text(p, clean, clean_len);
     if (rc != 0) {
         st->failed++;
-        goto done;
+        goto fail;
     }
     if (fmt == DDIGEN_DOCS_MARKDOWN && (!p->uid || overview_page(p)) && !listed) {
         /* Folders hold READMEs and header overviews beside the pages. */
         ddigen_note(name, 1, "skipped: %s", p->uid ? "header overview page" : "no UID front matter");
         st->skipped++;
         rc = 1;
-        goto done;
+        goto fail;
     }
+    free(clean);
     docs_finish_page(p);
+    *rc_out = 0;
+    return p;
+fail:
+    free(clean);
+    docs_page_free(p);
+    *rc_out = rc < 0 ? -1 : 0;
+    return NULL;
+}
+
+static void emit_page(struct docs_page *p, const char *source, struct docs_buf *out, int depth,
+                      struct ddigen_docs_stats *st)
+{
+    write_page(p, out, depth, source);
+    count(p, st);
+    docs_page_free(p);
+}
+
+/* Synchronous path (one page in memory): syntax, then rules, as always. */
+static int read_one(const char *name, const char *source, const char *data, size_t len,
+                    enum ddigen_docs_format fmt, bool listed, const struct ddigen_docs_options *opt,
+                    struct docs_buf *out, int depth, struct ddigen_docs_stats *st)
+{
+    int rc;
+    struct docs_page *p = read_page(name, data, len, fmt, listed, st, &rc);
+    if (!p)
+        return rc;
     if (opt->parse_syntax)
         docs_parse_syntax(p);
     docs_extract_rules(p);
-    write_page(p, docs, source);
-    count(p, st);
-    rc = 0;
-done:
-    free(clean);
-    docs_page_free(p);
-    return rc < 0 ? -1 : 0;
+    emit_page(p, source, out, depth, st);
+    return 0;
+}
+
+/* ---- libclang on a second thread ----------------------------------------
+ * Rules do not read what the syntax block says, so a run extracts the rules
+ * of page i on the main thread and hands its syntax block to a worker, which
+ * parses it while the main thread reads the next pages. Pages are written in
+ * order: page i is written once LOOKAHEAD more pages have been read (or at
+ * the end), waiting for its block if need be. The page's notes from rules
+ * and syntax are merged in the order a sequential run gives (syntax first)
+ * and printed when the page is written, so stderr is deterministic too. */
+
+#define LOOKAHEAD 128
+
+struct worker {
+    pthread_t thread;
+    bool started, stop;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct docs_page **queue;
+    size_t queued, cap, done;
+};
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (w->done == w->queued && !w->stop)
+            pthread_cond_wait(&w->cv, &w->mu);
+        if (w->done == w->queued)
+            break;
+        struct docs_page *p = w->queue[w->done];
+        pthread_mutex_unlock(&w->mu);
+        docs_parse_syntax(p);
+        pthread_mutex_lock(&w->mu);
+        w->done++;
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* Queues p; returns its ticket. */
+static size_t worker_push(struct worker *w, struct docs_page *p)
+{
+    if (!w->started) {
+        pthread_mutex_init(&w->mu, NULL);
+        pthread_cond_init(&w->cv, NULL);
+        if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+            fputs("ddigen: cannot start a thread\n", stderr);
+            abort();
+        }
+        w->started = true;
+    }
+    pthread_mutex_lock(&w->mu);
+    if (w->queued == w->cap) {
+        w->cap = w->cap ? w->cap * 2 : 32;
+        w->queue = docs_xrealloc(w->queue, w->cap * sizeof *w->queue);
+    }
+    w->queue[w->queued] = p;
+    size_t ticket = w->queued++;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    return ticket;
+}
+
+static void worker_wait(struct worker *w, size_t ticket)
+{
+    pthread_mutex_lock(&w->mu);
+    while (w->done <= ticket)
+        pthread_cond_wait(&w->cv, &w->mu);
+    pthread_mutex_unlock(&w->mu);
+}
+
+static void worker_finish(struct worker *w)
+{
+    if (!w->started)
+        return;
+    pthread_mutex_lock(&w->mu);
+    w->stop = true;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->thread, NULL);
+    pthread_cond_destroy(&w->cv);
+    pthread_mutex_destroy(&w->mu);
+    free(w->queue);
+}
+
+struct pending {
+    struct docs_page *p;
+    const char *source;
+    bool queued;        /* syntax block with the worker */
+    size_t ticket;
+    size_t notes_at;    /* first note added after reading (rules, syntax) */
+    size_t syntax_at;   /* first note from the syntax block */
+};
+
+static void rotate_notes(struct docs_page *p, size_t a, size_t b)
+{
+    /* notes [a, b) are the rules', [b, n) the syntax block's: syntax first */
+    size_t n = p->notes.n;
+    if (b == a || b == n)
+        return;
+    struct docs_note *tmp = docs_xrealloc(NULL, (b - a) * sizeof *tmp);
+    memcpy(tmp, p->notes.v + a, (b - a) * sizeof *tmp);
+    memmove(p->notes.v + a, p->notes.v + b, (n - b) * sizeof *tmp);
+    memcpy(p->notes.v + a + (n - b), tmp, (b - a) * sizeof *tmp);
+    free(tmp);
+}
+
+static void flush_one(struct worker *w, struct pending *pd, struct docs_buf *out, struct ddigen_docs_stats *st)
+{
+    struct docs_page *p = pd->p;
+    if (pd->queued) {
+        worker_wait(w, pd->ticket);
+        rotate_notes(p, pd->notes_at, pd->syntax_at);
+        p->defer_notes = false;
+        for (size_t i = pd->notes_at; i < p->notes.n; i++)
+            ddigen_report(strcmp(p->notes.v[i].severity, "warning") ? DDIGEN_NOTE : DDIGEN_WARNING, p->path,
+                          p->notes.v[i].line, "%s", p->notes.v[i].text);
+    }
+    emit_page(p, pd->source, out, 2, st);
+}
+
+/* Parses streamed XML back into a tree (the tree API is for tests, fuzz
+ * targets and other stages; `ddigen docs` itself never builds one). */
+static xmlDocPtr reparse(const char *data, size_t len)
+{
+    return xmlReadMemory(data, (int)len, "docs.xml", NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_HUGE);
 }
 
 int ddigen_docs_read_buffer(const char *name, const char *data, size_t len, enum ddigen_docs_format fmt,
@@ -366,8 +682,18 @@ int ddigen_docs_read_buffer(const char *name, const char *data, size_t len, enum
 {
     struct ddigen_docs_stats local = {0};
     struct ddigen_docs_options defaults = {true};
-    return read_one(name, name, data, len, fmt, true, opt ? opt : &defaults, docs_elem,
-                    stats ? stats : &local);
+    struct docs_buf out = {0};
+    int rc = read_one(name, name, data, len, fmt, true, opt ? opt : &defaults, &out, 0,
+                      stats ? stats : &local);
+    if (out.len) {
+        xmlDocPtr page = reparse(out.data, out.len);
+        xmlNodePtr root = page ? xmlDocGetRootElement(page) : NULL;
+        if (root)
+            xmlAddChild(docs_elem, xmlDocCopyNode(root, docs_elem->doc, 1));
+        xmlFreeDoc(page);
+    }
+    docs_buf_free(&out);
+    return rc;
 }
 
 /* ---- finding pages ------------------------------------------------------- */
@@ -434,8 +760,8 @@ static char *base_name(const char *path)
     return strndup(s, (size_t)(path + n - s));
 }
 
-int ddigen_docs_build_ex(const char *const *paths, size_t npaths, const struct ddigen_docs_options *opt,
-                         xmlDocPtr *out, struct ddigen_docs_stats *stats)
+int ddigen_docs_build_mem(const char *const *paths, size_t npaths, const struct ddigen_docs_options *opt,
+                          char **data, size_t *len, struct ddigen_docs_stats *stats)
 {
     struct ddigen_docs_stats local = {0};
     struct ddigen_docs_options defaults = {true};
@@ -461,27 +787,73 @@ int ddigen_docs_build_ex(const char *const *paths, size_t npaths, const struct d
         }
     }
     qsort(inputs.v, inputs.n, sizeof *inputs.v, by_source);
-    xmlDocPtr doc = xmlNewDoc((const xmlChar *)"1.0");
-    xmlNodePtr root = xmlNewNode(NULL, (const xmlChar *)"ddi-spec");
-    xmlNewProp(root, (const xmlChar *)"version", (const xmlChar *)"1");
-    xmlDocSetRootElement(doc, root);
-    xmlNodePtr docs = xmlNewChild(root, NULL, (const xmlChar *)"docs", NULL);
+    struct docs_buf out = {0};
+    docs_buf_puts(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ddi-spec version=\"1\">\n");
+    size_t docs_at = out.len;
+    docs_buf_puts(&out, "  <docs>\n");
+    size_t body_at = out.len;
+    struct worker worker = {0};
+    DOCS_VEC(struct pending) pend = {0};
+    size_t head = 0;
     for (size_t i = 0; i < inputs.n; i++) {
-        char *data;
-        size_t len;
-        if (ddigen_read_file(inputs.v[i].path, &data, &len) == 0) {
-            read_one(inputs.v[i].path, inputs.v[i].source, data, len, DDIGEN_DOCS_AUTO, inputs.v[i].listed,
-                     opt, docs, stats);
-            free(data);
+        char *file;
+        size_t flen;
+        if (ddigen_read_file(inputs.v[i].path, &file, &flen) == 0) {
+            int rc;
+            struct docs_page *p = read_page(inputs.v[i].path, file, flen, DDIGEN_DOCS_AUTO, inputs.v[i].listed,
+                                            stats, &rc);
+            free(file);
+            if (p) {
+                struct pending pd = {.p = p, .source = inputs.v[i].source, .notes_at = p->notes.n};
+                bool syntax = opt->parse_syntax && p->has_syntax && p->syntax.code;
+                if (syntax)
+                    p->defer_notes = true;
+                docs_extract_rules(p);
+                if (syntax) {
+                    pd.syntax_at = p->notes.n;
+                    pd.queued = true;
+                    pd.ticket = worker_push(&worker, p);
+                }
+                DOCS_PUSH(pend, pd);
+            }
         } else {
             stats->failed++;
         }
+        while (pend.n - head > LOOKAHEAD)
+            flush_one(&worker, &pend.v[head++], &out, stats);
+    }
+    while (head < pend.n)
+        flush_one(&worker, &pend.v[head++], &out, stats);
+    worker_finish(&worker);
+    free(pend.v);
+    for (size_t i = 0; i < inputs.n; i++) {
         free(inputs.v[i].path);
         free(inputs.v[i].source);
     }
     free(inputs.v);
-    *out = doc;
+    if (out.len == body_at) { /* no page: "<docs/>" */
+        out.len = docs_at;
+        docs_buf_puts(&out, "  <docs/>\n");
+    } else {
+        docs_buf_puts(&out, "  </docs>\n");
+    }
+    docs_buf_puts(&out, "</ddi-spec>\n");
+    *data = out.data;
+    *len = out.len;
     return ddigen_diag_global.errors > errors_before ? 1 : 0;
+}
+
+int ddigen_docs_build_ex(const char *const *paths, size_t npaths, const struct ddigen_docs_options *opt,
+                         xmlDocPtr *out, struct ddigen_docs_stats *stats)
+{
+    char *data;
+    size_t len;
+    int rc = ddigen_docs_build_mem(paths, npaths, opt, &data, &len, stats);
+    *out = reparse(data, len);
+    free(data);
+    if (!*out)
+        abort();
+    return rc;
 }
 
 int ddigen_docs_build(const char *const *paths, size_t npaths, xmlDocPtr *out)

@@ -14,7 +14,7 @@ enum ddigen_docs_format {
     DDIGEN_DOCS_TEXT = 2,
 };
 
-#define DDIGEN_DOCS_RULE_KINDS 17
+#define DDIGEN_DOCS_RULE_KINDS 18
 
 struct ddigen_docs_stats {
     unsigned files;          /* files looked at */
@@ -41,6 +41,11 @@ struct ddigen_docs_options {
  * Returns 0, or 1 when an input had errors (reported as file:line; the
  * document is still built from what could be read). stats may be NULL. */
 int ddigen_docs_build(const char *const *paths, size_t npaths, xmlDocPtr *out);
+/* The same, streamed: *data (malloc'd, NUL-terminated) holds exactly the
+ * bytes ddigen_docs_serialize gives for the built document. This is what
+ * `ddigen docs` uses: no tree is built. */
+int ddigen_docs_build_mem(const char *const *paths, size_t npaths, const struct ddigen_docs_options *opt,
+                          char **data, size_t *len, struct ddigen_docs_stats *stats);
 int ddigen_docs_build_ex(const char *const *paths, size_t npaths, const struct ddigen_docs_options *opt,
                          xmlDocPtr *out, struct ddigen_docs_stats *stats);
 

@@ -47,89 +47,190 @@ struct md_reader {
 
 /* ---- front matter -------------------------------------------------------- */
 
-static const char *scalar(yaml_document_t *doc, yaml_node_t *n)
+/* libyaml's event API: the keys the model needs are read as the parser
+ * goes; no document tree is built (yaml_parser_load cost as much as the
+ * markdown parse of the page). Values are staged and only reach the page
+ * once the whole front matter parsed, so invalid YAML leaves the page as
+ * before. */
+struct fm_values {
+    const char *uid, *title, *description, *header, *typenames, *client, *server, *api_last;
+    unsigned description_line, avail_line;
+};
+
+/* Skips the rest of a node whose start event was ev; false on error. */
+static bool fm_skip(yaml_parser_t *parser, const yaml_event_t *ev)
 {
-    if (!n || n->type != YAML_SCALAR_NODE)
-        return NULL;
-    (void)doc;
-    return (const char *)n->data.scalar.value;
+    if (ev->type != YAML_SEQUENCE_START_EVENT && ev->type != YAML_MAPPING_START_EVENT)
+        return true;
+    int depth = 1;
+    while (depth > 0) {
+        yaml_event_t e;
+        if (!yaml_parser_parse(parser, &e))
+            return false;
+        if (e.type == YAML_SEQUENCE_START_EVENT || e.type == YAML_MAPPING_START_EVENT)
+            depth++;
+        else if (e.type == YAML_SEQUENCE_END_EVENT || e.type == YAML_MAPPING_END_EVENT)
+            depth--;
+        yaml_event_delete(&e);
+    }
+    return true;
 }
 
-static const char *first_item(struct docs_page *p, yaml_document_t *doc, yaml_node_t *n)
+/* A sequence value (start event consumed): its first and last items as
+ * arena strings (NULL for an item that is not a scalar). */
+static bool fm_sequence(yaml_parser_t *parser, struct docs_arena *a, const char **first, const char **last,
+                        bool *any)
 {
-    if (n && n->type == YAML_SEQUENCE_NODE && n->data.sequence.items.start < n->data.sequence.items.top)
-        return docs_arena_strdup(&p->arena,
-                                 scalar(doc, yaml_document_get_node(doc, *n->data.sequence.items.start)));
-    return NULL;
+    *first = *last = NULL;
+    *any = false;
+    for (;;) {
+        yaml_event_t it;
+        if (!yaml_parser_parse(parser, &it))
+            return false;
+        if (it.type == YAML_SEQUENCE_END_EVENT) {
+            yaml_event_delete(&it);
+            return true;
+        }
+        const char *copy =
+            it.type == YAML_SCALAR_EVENT ? docs_arena_strdup(a, (const char *)it.data.scalar.value) : NULL;
+        if (!*any)
+            *first = copy;
+        *last = copy;
+        *any = true;
+        bool ok = fm_skip(parser, &it);
+        yaml_event_delete(&it);
+        if (!ok)
+            return false;
+    }
 }
 
-static const char *last_item(struct docs_page *p, yaml_document_t *doc, yaml_node_t *n)
+/* One "key: value" of the top mapping (key event consumed). */
+static bool fm_pair(yaml_parser_t *parser, struct docs_arena *a, const yaml_event_t *k, struct fm_values *v)
 {
-    if (n && n->type == YAML_SEQUENCE_NODE && n->data.sequence.items.start < n->data.sequence.items.top)
-        return docs_arena_strdup(&p->arena,
-                                 scalar(doc, yaml_document_get_node(doc, n->data.sequence.items.top[-1])));
-    return NULL;
+    const char *key = k->type == YAML_SCALAR_EVENT ? (const char *)k->data.scalar.value : NULL;
+    unsigned line = (unsigned)k->start_mark.line + 2;
+    if (!key && !fm_skip(parser, k))
+        return false;
+    yaml_event_t val;
+    if (!yaml_parser_parse(parser, &val))
+        return false;
+    const char *sv = val.type == YAML_SCALAR_EVENT ? (const char *)val.data.scalar.value : NULL;
+    bool ok = true;
+    if (!key) {
+        /* not a scalar key: ignored */
+    } else if (!strcmp(key, "UID") && sv) {
+        v->uid = docs_arena_strdup(a, sv);
+    } else if (!strcmp(key, "title") && sv) {
+        v->title = docs_arena_strdup(a, sv);
+    } else if (!strcmp(key, "description") && sv) {
+        v->description = docs_arena_strdup(a, sv), v->description_line = line;
+    } else if (!strcmp(key, "req.header") && sv && *sv) {
+        v->header = docs_arena_strdup(a, sv);
+    } else if (!strcmp(key, "req.typenames") && sv && *sv) {
+        v->typenames = docs_arena_strdup(a, sv);
+    } else if (!strcmp(key, "req.target-min-winverclnt") && sv && *sv) {
+        v->client = docs_arena_strdup(a, sv), v->avail_line = line;
+    } else if (!strcmp(key, "req.target-min-winversvr") && sv && *sv) {
+        v->server = docs_arena_strdup(a, sv);
+        if (!v->avail_line)
+            v->avail_line = line;
+    } else if (!strcmp(key, "api_name") || (!strcmp(key, "api_location") && !v->header)) {
+        const char *first = NULL, *last = NULL;
+        bool any = false;
+        if (val.type == YAML_SEQUENCE_START_EVENT) {
+            ok = fm_sequence(parser, a, &first, &last, &any);
+            val.type = YAML_NO_EVENT; /* consumed */
+        }
+        if (key[4] == 'n')
+            v->api_last = last;
+        else
+            v->header = first;
+    }
+    if (ok)
+        ok = fm_skip(parser, &val);
+    yaml_event_delete(&val);
+    return ok;
+}
+
+/* Parses to the end of the first document; false on a YAML error. */
+static bool fm_rest(yaml_parser_t *parser)
+{
+    for (;;) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(parser, &ev))
+            return false;
+        yaml_event_type_t t = ev.type;
+        yaml_event_delete(&ev);
+        if (t == YAML_DOCUMENT_END_EVENT || t == YAML_STREAM_END_EVENT)
+            return true;
+    }
 }
 
 static void read_front_matter(struct md_reader *r, const char *fm, size_t len)
 {
     struct docs_page *p = r->p;
     yaml_parser_t parser;
-    yaml_document_t doc;
     if (!yaml_parser_initialize(&parser))
         return;
     yaml_parser_set_input_string(&parser, (const unsigned char *)fm, len);
-    if (!yaml_parser_load(&parser, &doc)) {
+    struct fm_values v = {0};
+    bool ok, mapping = false;
+    yaml_event_t ev;
+    ok = yaml_parser_parse(&parser, &ev); /* STREAM-START */
+    if (ok) {
+        yaml_event_delete(&ev);
+        ok = yaml_parser_parse(&parser, &ev); /* DOCUMENT-START, or STREAM-END when empty */
+    }
+    if (ok && ev.type == YAML_DOCUMENT_START_EVENT) {
+        yaml_event_delete(&ev);
+        ok = yaml_parser_parse(&parser, &ev); /* the root node */
+        if (ok && ev.type == YAML_MAPPING_START_EVENT) {
+            mapping = true;
+            for (;;) {
+                yaml_event_t k;
+                if (!(ok = yaml_parser_parse(&parser, &k)))
+                    break;
+                bool end = k.type == YAML_MAPPING_END_EVENT;
+                if (!end)
+                    ok = fm_pair(&parser, &p->arena, &k, &v);
+                yaml_event_delete(&k);
+                if (end || !ok)
+                    break;
+            }
+        } else if (ok) {
+            ok = fm_skip(&parser, &ev);
+        }
+        yaml_event_delete(&ev); /* zeroed by libyaml when parsing failed */
+        ok = ok && fm_rest(&parser);
+    } else {
+        yaml_event_delete(&ev);
+    }
+    if (!ok) {
         ddigen_error(p->path, (unsigned)parser.problem_mark.line + 2, "front matter: %s",
                      parser.problem ? parser.problem : "invalid YAML");
         yaml_parser_delete(&parser);
         return;
     }
-    yaml_node_t *root = yaml_document_get_root_node(&doc);
-    const char *api_last = NULL, *typenames = NULL;
-    if (root && root->type == YAML_MAPPING_NODE) {
-        for (yaml_node_pair_t *pair = root->data.mapping.pairs.start; pair < root->data.mapping.pairs.top;
-             pair++) {
-            yaml_node_t *k = yaml_document_get_node(&doc, pair->key);
-            yaml_node_t *v = yaml_document_get_node(&doc, pair->value);
-            const char *key = scalar(&doc, k);
-            const char *val = scalar(&doc, v);
-            unsigned line = (unsigned)k->start_mark.line + 2;
-            if (!key)
-                continue;
-            if (!strcmp(key, "UID") && val)
-                p->uid = docs_arena_strdup(&p->arena, val);
-            else if (!strcmp(key, "title") && val)
-                p->title = docs_arena_strdup(&p->arena, val);
-            else if (!strcmp(key, "description") && val)
-                p->description = docs_arena_strdup(&p->arena, val), p->description_line = line;
-            else if (!strcmp(key, "req.header") && val && *val)
-                p->header = docs_arena_strdup(&p->arena, val);
-            else if (!strcmp(key, "req.typenames") && val && *val)
-                typenames = val;
-            else if (!strcmp(key, "req.target-min-winverclnt") && val && *val)
-                p->avail.client = docs_arena_strdup(&p->arena, val), p->avail.line = line;
-            else if (!strcmp(key, "req.target-min-winversvr") && val && *val) {
-                p->avail.server = docs_arena_strdup(&p->arena, val);
-                if (!p->avail.line)
-                    p->avail.line = line;
-            } else if (!strcmp(key, "api_name"))
-                api_last = last_item(p, &doc, v);
-            else if (!strcmp(key, "api_location") && !p->header)
-                p->header = first_item(p, &doc, v);
-        }
-    } else {
-        ddigen_error(p->path, 2, "front matter is not a mapping of keys");
-    }
-    if (typenames) {
-        size_t n = strcspn(typenames, " ,;*");
-        if (n && !p->name)
-            p->name = docs_arena_strndup(&p->arena, typenames, n);
-    }
-    if (!p->name && api_last)
-        p->name = api_last;
-    yaml_document_delete(&doc);
     yaml_parser_delete(&parser);
+    if (!mapping) {
+        ddigen_error(p->path, 2, "front matter is not a mapping of keys");
+        return;
+    }
+    p->uid = v.uid;
+    p->title = v.title;
+    p->description = v.description;
+    p->description_line = v.description_line;
+    p->header = v.header;
+    p->avail.client = v.client;
+    p->avail.server = v.server;
+    p->avail.line = v.avail_line;
+    if (v.typenames) {
+        size_t n = strcspn(v.typenames, " ,;*");
+        if (n && !p->name)
+            p->name = docs_arena_strndup(&p->arena, v.typenames, n);
+    }
+    if (!p->name && v.api_last)
+        p->name = v.api_last;
 }
 
 /* ---- inline flattening --------------------------------------------------- */
@@ -547,15 +648,15 @@ static void on_block(struct md_reader *r, cmark_node *n)
 static void index_lines(struct md_reader *r, const char *buf, size_t len)
 {
     unsigned n = 1;
-    for (size_t i = 0; i < len; i++)
-        n += buf[i] == '\n';
+    const char *end = buf + len;
+    for (const char *q = buf; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
+        n++;
     r->lines = docs_xrealloc(NULL, (n + 2) * sizeof *r->lines);
     r->lines[0] = buf;
     unsigned k = 1;
     r->lines[k++] = buf;
-    for (size_t i = 0; i < len; i++)
-        if (buf[i] == '\n')
-            r->lines[k++] = buf + i + 1;
+    for (const char *q = buf; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
+        r->lines[k++] = q + 1;
     r->nlines = k - 1;
 }
 

@@ -133,7 +133,7 @@ const char *docs_rule_kind_name(enum docs_rule_kind k)
         "direction", "optional",    "reserved",      "reserved-zero", "align",        "units",
         "range",     "nonzero",     "bit",           "exclusive",    "implies",
         "null-when", "nonnull-iff", "discriminator", "requires-cap", "availability",
-        "union-member",
+        "union-member", "zero-when",
     };
     return names[k];
 }
@@ -210,7 +210,8 @@ void docs_page_note(struct docs_page *p, unsigned line, bool warning, const char
     va_end(ap);
     struct docs_note n = {line, warning ? "warning" : "note", docs_arena_strdup(&p->arena, msg)};
     DOCS_PUSH(p->notes, n);
-    ddigen_report(warning ? DDIGEN_WARNING : DDIGEN_NOTE, p->path, line, "%s", msg);
+    if (!p->defer_notes)
+        ddigen_report(warning ? DDIGEN_WARNING : DDIGEN_NOTE, p->path, line, "%s", msg);
 }
 
 struct docs_rule *docs_page_add_rule(struct docs_page *p, enum docs_rule_kind kind,

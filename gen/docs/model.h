@@ -106,6 +106,7 @@ enum docs_rule_kind {
     DOCS_RULE_REQUIRES_CAP,
     DOCS_RULE_AVAILABILITY,
     DOCS_RULE_UNION_MEMBER,
+    DOCS_RULE_ZERO_WHEN, /* "must not set X on the primary surface": X is 0 under a condition */
     DOCS_RULE_KIND_COUNT
 };
 const char *docs_rule_kind_name(enum docs_rule_kind k);
@@ -209,6 +210,7 @@ struct docs_page {
     DOCS_VEC(const char *) see_also;
     unsigned modal_sentences;
     unsigned repaired_mojibake;
+    bool defer_notes; /* notes are printed later (page on the syntax worker) */
 };
 
 struct docs_page *docs_page_new(const char *path, enum docs_format fmt);

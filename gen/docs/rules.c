@@ -22,7 +22,111 @@ struct sentence {
     char *lc;            /* lower-case copy, same offsets */
     size_t n;
     unsigned made;       /* rules produced from this sentence */
+    unsigned cues;       /* CUE_* substrings present in lc (one scan) */
 };
+
+/* Prefilter: one pass over the lower-case sentence records which of these
+ * substrings occur. Each matcher first checks the cues its phrases cannot
+ * match without (a necessary condition, so results are unchanged) and most
+ * sentences are done after a few bit tests instead of ~100 strstr calls. */
+enum {
+    CUE_RESERVED = 1u << 0,  /* "reserved" */
+    CUE_ZERO = 1u << 1,      /* "zero" */
+    CUE_DIGIT0 = 1u << 2,    /* " 0" */
+    CUE_ALIGN = 1u << 3,     /* "align" */
+    CUE_MULTIPLE = 1u << 4,  /* "multiple" */
+    CUE_UNIT = 1u << 5,      /* "page" "byte" "kb" "second" "hz" "hertz" "bits" "pixels" "number" */
+    CUE_BIT = 1u << 6,       /* "bit" */
+    CUE_WITH = 1u << 7,      /* "with" */
+    CUE_ALSO_SET = 1u << 8,  /* "also set" */
+    CUE_ONLY = 1u << 9,      /* "only" */
+    CUE_NULL = 1u << 10,     /* "null" */
+    CUE_VALID = 1u << 11,    /* "valid" */
+    CUE_BETWEEN = 1u << 12,  /* "between" */
+    CUE_LE = 1u << 13,       /* "<=" */
+    CUE_MUST = 1u << 14,     /* "must" */
+    CUE_SHOULD = 1u << 15,   /* "should" */
+    CUE_CANNOT = 1u << 16,   /* "cannot" "can't" "can be" */
+    CUE_IF = 1u << 17,       /* "if " */
+    CUE_WHEN = 1u << 18,     /* "when " */
+    CUE_SUPPORT = 1u << 19,  /* "support" */
+    CUE_REQUIRE = 1u << 20,  /* "require" */
+    CUE_WINDOWS = 1u << 21,  /* "windows" "wddm" */
+    CUE_MEMBER = 1u << 22,   /* "member" "structure" */
+    CUE_UNDERSCORE = 1u << 23, /* "_" */
+    CUE_ATLEAST = 1u << 24,  /* "at least" "at most" "exceed" "than" "no more" "maximum" "minimum" */
+    CUE_NOT = 1u << 25,      /* "not" */
+};
+
+static unsigned scan_cues(const char *lc, size_t n)
+{
+    unsigned m = 0;
+#define AT(lit) (n - i >= sizeof(lit) - 1 && !memcmp(lc + i, lit, sizeof(lit) - 1))
+    for (size_t i = 0; i < n; i++) {
+        switch (lc[i]) {
+        case ' ': m |= lc[i + 1] == '0' ? CUE_DIGIT0 : 0; break;
+        case '_': m |= CUE_UNDERSCORE; break;
+        case '<': m |= lc[i + 1] == '=' ? CUE_LE : 0; break;
+        case 'a':
+            if (AT("align")) m |= CUE_ALIGN;
+            else if (AT("also set")) m |= CUE_ALSO_SET;
+            else if (AT("at least") || AT("at most")) m |= CUE_ATLEAST;
+            break;
+        case 'b':
+            if (AT("bit")) m |= CUE_BIT | (AT("bits") ? CUE_UNIT : 0);
+            else if (AT("byte")) m |= CUE_UNIT;
+            else if (AT("between")) m |= CUE_BETWEEN;
+            break;
+        case 'c':
+            if (AT("cannot") || AT("can't") || AT("can be")) m |= CUE_CANNOT;
+            break;
+        case 'e': if (AT("exceed")) m |= CUE_ATLEAST; break;
+        case 'h': if (AT("hz") || AT("hertz")) m |= CUE_UNIT; break;
+        case 'i': if (AT("if ")) m |= CUE_IF; break;
+        case 'k': if (AT("kb")) m |= CUE_UNIT; break;
+        case 'm':
+            if (AT("must")) m |= CUE_MUST;
+            else if (AT("multiple")) m |= CUE_MULTIPLE;
+            else if (AT("member")) m |= CUE_MEMBER;
+            else if (AT("maximum") || AT("minimum")) m |= CUE_ATLEAST;
+            break;
+        case 'n':
+            if (AT("null")) m |= CUE_NULL;
+            else if (AT("number")) m |= CUE_UNIT;
+            else if (AT("not")) m |= CUE_NOT;
+            else if (AT("no more")) m |= CUE_ATLEAST;
+            break;
+        case 'o': if (AT("only")) m |= CUE_ONLY; break;
+        case 'p':
+            if (AT("page")) m |= CUE_UNIT;
+            else if (AT("pixels")) m |= CUE_UNIT;
+            break;
+        case 'r':
+            if (AT("reserved")) m |= CUE_RESERVED;
+            else if (AT("require")) m |= CUE_REQUIRE;
+            break;
+        case 's':
+            if (AT("should")) m |= CUE_SHOULD;
+            else if (AT("support")) m |= CUE_SUPPORT;
+            else if (AT("second")) m |= CUE_UNIT;
+            else if (AT("structure")) m |= CUE_MEMBER;
+            break;
+        case 't': if (AT("than")) m |= CUE_ATLEAST; break;
+        case 'v': if (AT("valid")) m |= CUE_VALID; break;
+        case 'w':
+            if (AT("with")) m |= CUE_WITH;
+            else if (AT("when ")) m |= CUE_WHEN;
+            else if (AT("windows") || AT("wddm")) m |= CUE_WINDOWS;
+            break;
+        case 'z': if (AT("zero")) m |= CUE_ZERO; break;
+        default: break;
+        }
+    }
+#undef AT
+    return m;
+}
+
+static bool cue(const struct sentence *s, unsigned any) { return (s->cues & any) != 0; }
 
 /* ---- small text tools ---------------------------------------------------- */
 
@@ -169,6 +273,8 @@ static const char *clause(struct sentence *s, size_t off)
 
 static void m_reserved(struct sentence *s)
 {
+    if (!cue(s, CUE_RESERVED | CUE_ZERO | CUE_DIGIT0))
+        return;
     if (!has_word(s, "reserved") && !find(s, "must be zero") && !find(s, "must be set to zero") &&
         !find(s, "should be set to zero") && !find(s, "should be zero") && !find(s, "must be 0"))
         return;
@@ -220,6 +326,8 @@ static unsigned long size_at(const char *lc, size_t n, size_t from, size_t to)
 
 static void m_align(struct sentence *s)
 {
+    if (!cue(s, CUE_ALIGN | CUE_MULTIPLE))
+        return;
     const char *a = find(s, "align");
     const char *mult = find(s, "multiple of");
     const char *pmult = find(s, "page multiple");
@@ -235,7 +343,8 @@ static void m_align(struct sentence *s)
         if (find(s, "cpu page"))
             unit = "cpu-page";
         else if (find(s, "page size") || find(s, "page aligned") || find(s, "page boundary") ||
-                 find(s, "on a page") || find(s, "to a page") || pmult || find(s, "page-aligned"))
+                 find(s, "on a page") || find(s, "to a page") || pmult || find(s, "page-aligned") ||
+                 find(s, "multiple of page_size"))
             unit = "page";
         else
             return;
@@ -274,7 +383,7 @@ static void m_units(struct sentence *s)
         {"in bits", "bits"},                 {"in pixels", "pixels"},
         {"in units of pages", "pages"},      {"in units of bytes", "bytes"},
     };
-    if (s->field < 0)
+    if (s->field < 0 || !cue(s, CUE_UNIT))
         return;
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
         if (!find(s, units[i].phrase))
@@ -298,6 +407,8 @@ static const char *ordinal_words[] = {
 
 static void m_bit(struct sentence *s)
 {
+    if (!cue(s, CUE_BIT))
+        return;
     long b = find_word_from(s, 0, "bit");
     if (b < 0 || s->field < 0)
         return;
@@ -365,7 +476,7 @@ static void m_exclusive(struct sentence *s)
 {
     static const char *const cues[] = {"in combination with", "combined with", "mutually exclusive with",
                                        "cannot be used with", "cannot be set with", "together with"};
-    if (s->field < 0)
+    if (s->field < 0 || !cue(s, CUE_WITH))
         return;
     for (size_t i = 0; i < sizeof cues / sizeof cues[0]; i++) {
         const char *c = find(s, cues[i]);
@@ -383,6 +494,8 @@ static void m_exclusive(struct sentence *s)
 
 static void m_implies(struct sentence *s)
 {
+    if (!cue(s, CUE_ALSO_SET | CUE_ONLY))
+        return;
     if (s->field < 0)
         return;
     const char *c = find(s, "must also set");
@@ -411,6 +524,8 @@ static void m_implies(struct sentence *s)
 
 static void m_null(struct sentence *s)
 {
+    if (!cue(s, CUE_NULL))
+        return;
     if (s->field < 0 || !strstr(s->lc, "null"))
         return;
     /* "If X is not specified, Y is NULL ..." */
@@ -476,7 +591,7 @@ static void m_nonzero(struct sentence *s)
         {"cannot be null", "pointer"},     {"must not be null", "pointer"},
         {"must be a valid pointer", "pointer"}, {"must point to a valid", "pointer"},
     };
-    if (s->field < 0)
+    if (s->field < 0 || !cue(s, CUE_MUST | CUE_CANNOT) || !cue(s, CUE_ZERO | CUE_DIGIT0 | CUE_NULL | CUE_VALID))
         return;
     for (size_t i = 0; i < sizeof cues / sizeof cues[0]; i++) {
         if (!find(s, cues[i].cue))
@@ -515,7 +630,7 @@ static void m_range(struct sentence *s)
         {"at most", "max"},                  {"at least", "min"},
         {"maximum value of", "max"},         {"minimum value of", "min"},
     };
-    if (s->field < 0)
+    if (s->field < 0 || !cue(s, CUE_BETWEEN | CUE_LE | CUE_ATLEAST))
         return;
     const char *btw = find(s, "between ");
     if (btw && (find(s, "must") || find(s, "range")) && find(s, " and ")) {
@@ -565,6 +680,8 @@ static void m_range(struct sentence *s)
 
 static void m_discriminator(struct sentence *s)
 {
+    if (!cue(s, CUE_IF | CUE_WHEN | CUE_ZERO))
+        return;
     if (s->field < 0)
         return;
     /* "..., or zero if the source allocation is described by the pMdl member" */
@@ -580,8 +697,9 @@ static void m_discriminator(struct sentence *s)
         }
     }
     /* "..., if the SegmentId member of Source is nonzero" */
-    static const char *const cues[] = {"if the ", "when the ", "valid only if ", "only if the "};
-    for (size_t i = 0; i < 4; i++) {
+    static const char *const cues[] = {"if the ", "when the ", "valid only if ", "only if the ",
+                                       "only when ", "only if ", "valid if "};
+    for (size_t i = 0; i < sizeof cues / sizeof cues[0]; i++) {
         for (const char *c = find(s, cues[i]); c; c = strstr(c + 1, cues[i])) {
             size_t pos = (size_t)(c - s->lc) + strlen(cues[i]), at, len;
             size_t end = clause_end(s, pos);
@@ -620,6 +738,8 @@ static void m_discriminator(struct sentence *s)
 
 static void m_capability(struct sentence *s)
 {
+    if (!cue(s, CUE_SUPPORT) || !cue(s, CUE_MUST | CUE_ONLY | CUE_REQUIRE | CUE_IF))
+        return;
     if (!find(s, "must") && !find(s, "only") && !find(s, "require") && !find(s, "if "))
         return;
     size_t pos = 0, at, len;
@@ -652,6 +772,8 @@ static void m_availability(struct sentence *s)
                                         "available starting", "supported starting"};
     static const char *const before[] = {"earlier than", "prior to", "before"};
     const char *w, *ddi, *basis;
+    if (!cue(s, CUE_WINDOWS))
+        return;
     if (find(s, "wddmv1 only")) {
         struct docs_rule *r = add(s, DOCS_RULE_AVAILABILITY, NULL);
         docs_rule_op(s->p, r, "before-wddm", "2.0");
@@ -695,6 +817,8 @@ static void m_availability(struct sentence *s)
  * page, a top-level member whose text names the enum constant built from it. */
 static void m_union_member(struct sentence *s)
 {
+    if (!cue(s, s->p->kind == DOCS_KIND_ENUM ? CUE_MEMBER : CUE_UNDERSCORE))
+        return;
     if (s->field < 0)
         return;
     if (s->p->kind == DOCS_KIND_ENUM) {
@@ -762,10 +886,423 @@ static void m_union_member(struct sentence *s)
     }
 }
 
+/* ---- set / must-not-set / fixed values ------------------------------------ */
+
+/* Offset past a leading "Note", "[!NOTE]", "Additionally," in lc. */
+static size_t lead(const struct sentence *s)
+{
+    static const char *const prefixes[] = {"[!note] ", "[!important] ", "note: ", "note ", "additionally, "};
+    size_t at = 0;
+    for (bool again = true; again;) {
+        again = false;
+        for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+            size_t m = strlen(prefixes[i]);
+            if (!strncmp(s->lc + at, prefixes[i], m)) {
+                at += m;
+                again = true;
+            }
+        }
+    }
+    return at;
+}
+
+static const char *leaf_name(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    return dot ? dot + 1 : path;
+}
+
+static bool starts(const struct sentence *s, size_t at, const char *lit)
+{
+    size_t m = strlen(lit);
+    return at + m <= s->n && !memcmp(s->lc + at, lit, m);
+}
+
+/* Does the phrase at lc+at name the subject ("this member", "it", "the X
+ * flag", "X")? Returns its length, or 0. */
+static size_t subject_ref(const struct sentence *s, size_t at)
+{
+    static const char *const self[] = {"this member", "this value", "this field", "this flag", "this parameter",
+                                       "this bit",    "this status bit", "it"};
+    for (size_t i = 0; i < sizeof self / sizeof self[0]; i++) {
+        size_t m = strlen(self[i]);
+        if (starts(s, at, self[i]) && !docs_is_ident_char((unsigned char)s->lc[at + m]))
+            return m;
+    }
+    if (!s->subject[0] || s->subject[0] == '#')
+        return 0;
+    const char *leaf = leaf_name(s->subject);
+    size_t ln = strlen(leaf), i = at;
+    if (starts(s, i, "the "))
+        i += 4;
+    if (i + ln > s->n || memcmp(s->text + i, leaf, ln) != 0 || docs_is_ident_char((unsigned char)s->text[i + ln]))
+        return 0;
+    i += ln;
+    static const char *const nouns[] = {" member", " flag", " field", " parameter", " value"};
+    for (size_t k = 0; k < sizeof nouns / sizeof nouns[0]; k++)
+        if (starts(s, i, nouns[k])) {
+            i += strlen(nouns[k]);
+            break;
+        }
+    return i - at;
+}
+
+/* A value after "set to" / "be": number, zero, TRUE/FALSE, NULL or a
+ * constant. Sets *end past it (and a "(TRUE)"-style gloss). */
+static const char *value_at(struct sentence *s, size_t at, size_t *end)
+{
+    if (starts(s, at, "a value of "))
+        at += 11;
+    const char *t = s->text + at, *l = s->lc + at;
+    size_t n = 0;
+    const char *v = NULL;
+    if (isdigit((unsigned char)t[0])) {
+        while (isalnum((unsigned char)t[n]))
+            n++;
+        v = docs_arena_strndup(&s->p->arena, t, n);
+        char *e;
+        unsigned long long x = strtoull(v, &e, 0);
+        if (*e)
+            return NULL;
+        v = x == 0 ? "0" : v;
+    } else if (!strncmp(l, "zero", 4) || !strncmp(l, "false", 5)) {
+        n = l[0] == 'z' ? 4 : 5;
+        v = "0";
+    } else if (!strncmp(l, "true", 4)) {
+        n = 4;
+        v = "1";
+    } else if (!strncmp(l, "null", 4)) {
+        n = 4;
+        v = "NULL";
+    } else if (isupper((unsigned char)t[0])) {
+        bool underscore = false;
+        while (docs_is_ident_char((unsigned char)t[n]))
+            underscore |= t[n++] == '_';
+        if (!underscore)
+            return NULL;
+        v = docs_arena_strndup(&s->p->arena, t, n);
+    }
+    if (!v || docs_is_ident_char((unsigned char)t[n]))
+        return NULL;
+    size_t e = at + n;
+    if (starts(s, e, " (true)") || starts(s, e, " (false)"))
+        e += s->lc[e + 2] == 't' ? 7 : 8;
+    *end = e;
+    return v;
+}
+
+/* After a value: end of sentence (returns "", unconditional), or a "when" /
+ * "if" / "on" / "for" clause (returns it), else NULL (not read). */
+static const char *condition_at(struct sentence *s, size_t at, bool allow_on_for)
+{
+    while (at < s->n && (s->text[at] == '.' || s->text[at] == ' '))
+        at++;
+    if (at >= s->n)
+        return "";
+    static const char *const cues[] = {"when ", "if ", "on ", "for ", "in "};
+    for (size_t i = 0; i < sizeof cues / sizeof cues[0]; i++) {
+        if (i >= 2 && !allow_on_for)
+            break;
+        if (starts(s, at, cues[i])) {
+            size_t e = s->n;
+            while (e > at && (s->text[e - 1] == '.' || s->text[e - 1] == ' '))
+                e--;
+            return docs_arena_strndup(&s->p->arena, s->text + at, e - at);
+        }
+    }
+    return NULL;
+}
+
+/* A zero-when rule; a field stated to be 0 under several conditions keeps
+ * one rule (one ID) with one "when" operand per condition (any of them). */
+static void zero_when(struct sentence *s, const char *target, const char *cond, const char *strength)
+{
+    bool self = !strcmp(target, s->subject);
+    struct docs_rule *r = add(s, DOCS_RULE_ZERO_WHEN, self ? NULL : target);
+    if (!r) {
+        const char *id = self ? docs_arena_printf(&s->p->arena, "%s.%s:zero-when", s->p->name, s->subject)
+                              : docs_arena_printf(&s->p->arena, "%s.%s:zero-when:%s", s->p->name, s->subject,
+                                                  target);
+        for (size_t i = 0; i < s->p->rules.n && !r; i++)
+            if (!strcmp(s->p->rules.v[i].id, id))
+                r = &s->p->rules.v[i];
+        if (r) {
+            for (unsigned k = 0; k < r->nops; k++)
+                if (!strcmp(r->ops[k].name, "when") && !strcmp(r->ops[k].value, cond))
+                    return;
+            docs_rule_op(s->p, r, "when", cond);
+        }
+        return;
+    }
+    if (!self)
+        docs_rule_op(s->p, r, "field", target);
+    docs_rule_op(s->p, r, "when", cond);
+    docs_rule_op(s->p, r, "strength", strength);
+}
+
+/* The rule a stated value makes. */
+static void value_rule(struct sentence *s, const char *value, const char *cond, const char *strength)
+{
+    struct docs_rule *r;
+    bool zero = !strcmp(value, "0");
+    if (zero && !cond[0]) {
+        r = add(s, DOCS_RULE_RESERVED_ZERO, NULL);
+        docs_rule_op(s->p, r, "strength", strength);
+    } else if (zero) {
+        zero_when(s, s->subject, cond, strength);
+    } else if (!strcmp(value, "NULL")) {
+        if (!cond[0] || strncmp(cond, "when ", 5) != 0)
+            return;
+        r = add(s, DOCS_RULE_NULL_WHEN, NULL);
+        docs_rule_op(s->p, r, "when", cond + 5);
+    } else if (!cond[0]) {
+        r = add(s, DOCS_RULE_RANGE, NULL);
+        docs_rule_op(s->p, r, "min", value);
+        docs_rule_op(s->p, r, "max", value);
+    }
+}
+
+/* "This member must be set to 0." "Must always be FALSE." "Must be set to
+ * D3DDDI_X." "TranslatePath must be set to 0 when ...". "Callers must set
+ * this value to 0." "The driver must not set Cached on the primary surface."
+ * "This flag cannot be set for the leaf page tables." */
+static void m_set_value(struct sentence *s)
+{
+    if (s->field < 0 || !cue(s, CUE_MUST | CUE_SHOULD | CUE_CANNOT))
+        return;
+    size_t at = lead(s);
+    size_t ref = subject_ref(s, at);
+    size_t i = at + ref;
+    if (ref)
+        while (i < s->n && s->lc[i] == ' ')
+            i++;
+    /* 1. [subject] must/should [always] be [set to] VALUE [when ...] */
+    if (ref || i == at) {
+        const char *strength = starts(s, i, "must ") ? "must" : starts(s, i, "should ") ? "should" : NULL;
+        if (strength) {
+            size_t j = i + strlen(strength) + 1;
+            if (starts(s, j, "always "))
+                j += 7;
+            if (starts(s, j, "be set to "))
+                j += 10;
+            else if (starts(s, j, "be "))
+                j += 3;
+            else
+                j = 0;
+            size_t e;
+            const char *v = j ? value_at(s, j, &e) : NULL;
+            const char *cond = v ? condition_at(s, e, false) : NULL;
+            if (v && cond) {
+                value_rule(s, v, cond, strength);
+                return;
+            }
+        }
+        /* [subject] cannot be set for/if/when/on COND */
+        if (ref && starts(s, i, "cannot be set ")) {
+            const char *cond = condition_at(s, i + 14, true);
+            if (cond && cond[0]) {
+                zero_when(s, s->subject, cond, "must");
+                return;
+            }
+        }
+    }
+    /* 2. ACTOR must/should [not|never] set X [to VALUE] [cond], no comma before */
+    static const struct {
+        const char *verb, *strength;
+        bool negative;
+    } verbs[] = {{" must not set ", "must", true},   {" should never set ", "should", true},
+                 {" should not set ", "should", true}, {" must never set ", "must", true},
+                 {" must set ", "must", false},      {" should set ", "should", false}};
+    for (size_t k = 0; k < sizeof verbs / sizeof verbs[0]; k++) {
+        const char *c = find(s, verbs[k].verb);
+        if (!c)
+            continue;
+        size_t vpos = (size_t)(c - s->lc);
+        /* a leading clause or a qualified actor ("WDDM 1.3 and later drivers
+         * must set ...") is a condition we do not read */
+        if (memchr(s->text + at, ',', vpos - at) || memmem(s->lc + at, vpos - at, "wddm", 4) ||
+            memmem(s->lc + at, vpos - at, "windows", 7) || memmem(s->lc + at, vpos - at, " if ", 4) ||
+            memmem(s->lc + at, vpos - at, " when ", 6))
+            return;
+        for (size_t q = at; q < vpos; q++)
+            if (isdigit((unsigned char)s->lc[q]))
+                return;
+        size_t x = vpos + strlen(verbs[k].verb);
+        size_t xr = subject_ref(s, x);
+        const char *target = NULL;
+        size_t after = 0;
+        if (xr) {
+            target = s->subject;
+            after = x + xr;
+        } else {
+            size_t pos = x, a, len;
+            size_t tx = starts(s, x, "the ") ? x + 4 : x;
+            if (!next_ident(s, &pos, s->n, &a, &len) || a != tx || !is_field_name(s->p, s->text + a, len))
+                return;
+            target = resolve_ref(s, s->text + a, len);
+            after = a + len;
+            static const char *const nouns[] = {" member", " flag", " field"};
+            for (size_t q = 0; q < 3; q++)
+                if (starts(s, after, nouns[q])) {
+                    after += strlen(nouns[q]);
+                    break;
+                }
+        }
+        if (verbs[k].negative) {
+            const char *cond = condition_at(s, after, true);
+            if (!cond || !cond[0])
+                return;
+            zero_when(s, target, cond, verbs[k].strength);
+            return;
+        }
+        if (strcmp(target, s->subject) != 0 || !starts(s, after, " to "))
+            return;
+        size_t e;
+        const char *v = value_at(s, after + 4, &e);
+        const char *cond = v ? condition_at(s, e, false) : NULL;
+        if (v && cond)
+            value_rule(s, v, cond, verbs[k].strength);
+        return;
+    }
+}
+
+/* "The A and B members cannot both be set at the same time." "A and B cannot
+ * be set at the same time." -> exclusive, stated on A (with B). */
+static void m_both(struct sentence *s)
+{
+    if (s->field < 0 || !cue(s, CUE_CANNOT))
+        return;
+    const char *c = find(s, " cannot both be set");
+    if (!c)
+        c = find(s, " cannot be set at the same time");
+    if (!c)
+        c = find(s, " cannot be set simultaneously");
+    if (!c)
+        return;
+    size_t end = (size_t)(c - s->lc);
+    DOCS_VEC(const char *) names = {0};
+    size_t pos = lead(s), a, len;
+    while (next_ident(s, &pos, end, &a, &len))
+        if (is_field_name(s->p, s->text + a, len))
+            DOCS_PUSH(names, resolve_ref(s, s->text + a, len));
+    if (names.n == 2 && (strstr(s->lc, " and ") != NULL)) {
+        const char *first = names.v[0], *second = names.v[1];
+        struct docs_rule *r = docs_page_add_rule(s->p, DOCS_RULE_EXCLUSIVE, first, second, s->line, s->text);
+        if (r)
+            docs_rule_op(s->p, r, "with", second);
+        s->made++;
+    }
+    free(names.v);
+}
+
+/* "If PreemptionAware is set to 1, the MultiEngineAware member must also be
+ * set to a value of 1." "Additionally, the SupportsCpuHostAperture flag must
+ * be set." -> implies (subject requires the named fields). */
+static void m_implies_set(struct sentence *s)
+{
+    if (s->field < 0 || !cue(s, CUE_MUST))
+        return;
+    size_t at = lead(s);
+    size_t from = at;
+    if (starts(s, at, "if ")) {
+        size_t ref = subject_ref(s, at + 3);
+        if (!ref)
+            return;
+        size_t i = at + 3 + ref;
+        if (!starts(s, i, " is set"))
+            return;
+        const char *comma = memchr(s->text + i, ',', s->n - i);
+        if (!comma)
+            return;
+        size_t mid = (size_t)(comma - s->text);
+        static const char *const glosses[] = {" is set to a value of 1", " is set to 1", " is set to true", " is set"};
+        bool ok = false;
+        for (size_t g = 0; g < 4 && !ok; g++)
+            ok = starts(s, i, glosses[g]) && i + strlen(glosses[g]) == mid;
+        if (!ok)
+            return;
+        from = mid + 1;
+    } else if (at == 0) {
+        return; /* only "Additionally, ..." or "If X is set, ..." lead-ins */
+    }
+    const char *m = find(s, " must also be set");
+    size_t ml = 17;
+    if (!m || (size_t)(m - s->lc) < from)
+        m = find(s, " must be set"), ml = 12;
+    if (!m || (size_t)(m - s->lc) < from)
+        return;
+    size_t mpos = (size_t)(m - s->lc);
+    const char *tail = condition_at(s, mpos + ml, false);
+    if (!tail) {
+        size_t e;
+        size_t vp = mpos + ml;
+        if (!starts(s, vp, " to ") || !value_at(s, vp + 4, &e) || strcmp(value_at(s, vp + 4, &e), "1") ||
+            !(tail = condition_at(s, e, false)) || tail[0])
+            return;
+    } else if (tail[0]) {
+        return;
+    }
+    size_t pos = from, a, len;
+    unsigned made = 0;
+    while (next_ident(s, &pos, mpos, &a, &len)) {
+        if (!is_field_name(s->p, s->text + a, len))
+            return;
+        const char *name = resolve_ref(s, s->text + a, len);
+        if (!strcmp(name, s->subject))
+            continue;
+        struct docs_rule *r = add(s, DOCS_RULE_IMPLIES, name);
+        docs_rule_op(s->p, r, "requires", name);
+        made++;
+    }
+    (void)made;
+}
+
+/* Enum values: "You should not use this value." -> reserved, use forbidden. */
+static void m_do_not_use(struct sentence *s)
+{
+    if (s->field < 0 || s->p->kind != DOCS_KIND_ENUM || !cue(s, CUE_SHOULD | CUE_MUST | CUE_NOT))
+        return;
+    /* the whole statement: "You should not use this value." "This value
+     * must not be used." (not "... in the X member", which is contextual) */
+    size_t n = s->n;
+    while (n > 0 && (s->lc[n - 1] == '.' || s->lc[n - 1] == ' '))
+        n--;
+    static const char *const ends[] = {"not use this value", "not be used"};
+    bool whole = false;
+    for (size_t i = 0; i < 2 && !whole; i++) {
+        size_t m = strlen(ends[i]);
+        whole = n >= m && !memcmp(s->lc + n - m, ends[i], m);
+    }
+    if (!whole || find(s, " if ") || find(s, " when ") || find(s, " unless "))
+        return;
+    struct docs_rule *r = add(s, DOCS_RULE_RESERVED, NULL);
+    docs_rule_op(s->p, r, "use", "forbidden");
+}
+
+/* "Must be one of the values in the X enumeration." -> range over an enum. */
+static void m_one_of(struct sentence *s)
+{
+    if (s->field < 0 || !cue(s, CUE_MUST))
+        return;
+    const char *c = find(s, "must be one of the values in the ");
+    if (!c)
+        c = find(s, "must be one of the values of the ");
+    if (!c)
+        return;
+    size_t pos = (size_t)(c - s->lc) + 33, a, len;
+    if (!next_ident(s, &pos, s->n, &a, &len) || a != (size_t)(c - s->lc) + 33 ||
+        !starts(s, a + len, " enumeration"))
+        return;
+    struct docs_rule *r = add(s, DOCS_RULE_RANGE, NULL);
+    docs_rule_op(s->p, r, "enum", docs_arena_strndup(&s->p->arena, s->text + a, len));
+}
+
 /* ---- sentences ----------------------------------------------------------- */
 
 static bool has_modal(const struct sentence *s)
 {
+    if (!cue(s, CUE_MUST | CUE_SHOULD | CUE_CANNOT | CUE_ONLY | CUE_RESERVED | CUE_ALIGN | CUE_REQUIRE))
+        return false;
     static const char *const modals[] = {"must",    "should", "cannot",   "can't",    "only",
                                          "reserved", "aligned", "alignment", "requires", "required"};
     for (size_t i = 0; i < sizeof modals / sizeof modals[0]; i++) {
@@ -815,6 +1352,7 @@ static void on_sentence(void *vctx, const char *text, size_t n, unsigned nl)
     s.lc = s.n < sizeof stack ? stack : docs_xrealloc(NULL, s.n + 1);
     for (size_t i = 0; i <= s.n; i++)
         s.lc[i] = (char)tolower((unsigned char)s.text[i]);
+    s.cues = scan_cues(s.lc, s.n);
     m_reserved(&s);
     m_align(&s);
     m_units(&s);
@@ -828,6 +1366,11 @@ static void on_sentence(void *vctx, const char *text, size_t n, unsigned nl)
     m_capability(&s);
     m_availability(&s);
     m_union_member(&s);
+    m_set_value(&s);
+    m_both(&s);
+    m_implies_set(&s);
+    m_do_not_use(&s);
+    m_one_of(&s);
     bool modal = has_modal(&s);
     if (modal)
         p->modal_sentences++;

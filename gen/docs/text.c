@@ -93,9 +93,20 @@ char *docs_clean_input(struct docs_page *page, const char *raw, size_t len, size
 {
     const unsigned char *s = (const unsigned char *)raw;
     size_t nul = 0, ctrl = 0;
-    for (size_t i = 0; i < len && i < 65536; i++) {
+    size_t probe = len < 65536 ? len : 65536;
+    for (size_t i = 0; i < probe;) {
+        /* eight bytes at a time while none is below 0x20 */
+        if (i + 8 <= probe) {
+            uint64_t x;
+            memcpy(&x, s + i, 8);
+            if (!((x - 0x2020202020202020ull) & ~x & 0x8080808080808080ull)) {
+                i += 8;
+                continue;
+            }
+        }
         nul += s[i] == 0;
         ctrl += s[i] < 0x20 && s[i] != '\n' && s[i] != '\r' && s[i] != '\t' && s[i] != '\f';
+        i++;
     }
     if (nul || (len && ctrl * 20 > (len < 65536 ? len : 65536))) {
         ddigen_error(page->path, 1, "binary data, not a reference page (%s)",
@@ -120,6 +131,15 @@ char *docs_clean_input(struct docs_page *page, const char *raw, size_t len, size
             size_t j = i;
             while (j < len && s[j] < 0x80 && s[j] != '\r' && s[j] != '\n')
                 j++;
+            if (j + 1 < len && s[j] == '\r' && s[j + 1] == '\n' && j - line_start <= DOCS_LONG_LINE) {
+                /* the common CRLF line end, with the line */
+                docs_buf_put(&b, raw + i, j - i);
+                docs_buf_putc(&b, '\n');
+                i = j + 2;
+                line++;
+                line_start = i;
+                continue;
+            }
             docs_buf_put(&b, raw + i, j - i);
             i = j;
             continue;

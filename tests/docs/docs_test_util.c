@@ -14,10 +14,19 @@
 
 int dt_build(const char *const *paths, size_t n, char **xml, size_t *len, struct ddigen_docs_stats *st)
 {
-    xmlDocPtr doc = NULL;
-    int rc = ddigen_docs_build_ex(paths, n, NULL, &doc, st);
-    if (ddigen_docs_serialize(doc, xml, len) != 0)
+    /* the streamed bytes `ddigen docs` writes, checked against the tree
+     * serializer's for the same document */
+    int rc = ddigen_docs_build_mem(paths, n, NULL, xml, len, st);
+    xmlDocPtr doc = xmlReadMemory(*xml, (int)*len, "docs.xml", NULL,
+                                  XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_HUGE);
+    char *again = NULL;
+    size_t again_len = 0;
+    if (!doc || ddigen_docs_serialize(doc, &again, &again_len) != 0 || again_len != *len ||
+        memcmp(again, *xml, *len) != 0) {
+        fprintf(stderr, "dt_build: streamed XML differs from the serializer's bytes\n");
         rc = -1;
+    }
+    free(again);
     xmlFreeDoc(doc);
     return rc;
 }

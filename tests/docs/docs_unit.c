@@ -234,6 +234,81 @@ static void test_rule_kinds(void **state)
     free(xml);
 }
 
+/* Phrasings added for coverage: each reads one family, and the near misses
+ * next to it stay unextracted. */
+static void test_rules_set_and_forbid(void **state)
+{
+    (void)state;
+    char *xml = md_xml(
+        "### -field Cached\n\nThe driver must not set Cached on the primary surface. "
+        "The driver should never set the Cached member for a write-only allocation.\n\n"
+        "### -field Version\n\nMust be set to 2.\n\n"
+        "### -field EscapeType\n\nMust be set to D3DDDI_ESCAPE_WIDGET.\n\n"
+        "### -field Stereo\n\nMust always be FALSE.\n\n"
+        "### -field Mutable\n\nCallers of QueryWidget must set this value to 0.\n\n"
+        "### -field Translate\n\nTranslate must be set to 0 when WIDGET_PATH_A is used.\n\n"
+        "### -field Large\n\nThis flag cannot be set for the leaf page tables.\n\n"
+        "### -field Qualified\n\nWDDM 1.3 and later drivers must set this member to 1.\n\n"
+        "### -field Led\n\nFor these devices, the driver should set Led to 1.\n");
+    assert_has(xml, "T.Cached:zero-when");
+    assert_has(xml, "name=\"when\" value=\"on the primary surface\"");
+    assert_has(xml, "name=\"when\" value=\"for a write-only allocation\""); /* second condition, same rule */
+    assert_has(xml, "T.Version:range");
+    assert_has(xml, "name=\"min\" value=\"2\"");
+    assert_has(xml, "name=\"max\" value=\"D3DDDI_ESCAPE_WIDGET\"");
+    assert_has(xml, "T.Stereo:reserved-zero");
+    assert_has(xml, "T.Mutable:reserved-zero");
+    assert_has(xml, "T.Translate:zero-when");
+    assert_has(xml, "name=\"when\" value=\"when WIDGET_PATH_A is used\"");
+    assert_has(xml, "T.Large:zero-when");
+    /* a qualified actor or a leading clause is a condition we do not read */
+    assert_lacks(xml, "T.Qualified:range"); /* (its availability is read) */
+    assert_lacks(xml, "T.Led:");
+    free(xml);
+}
+
+static void test_rules_both_implies_enum(void **state)
+{
+    (void)state;
+    char *xml = md_xml(
+        "### -field FlipA\n\nThe FlipA and FlipB members cannot both be set at the same time.\n\n"
+        "### -field FlipB\n\nSee FlipA.\n\n"
+        "### -field GpuMmu\n\nGpuMmu and IoMmu cannot be set at the same time.\n\n"
+        "### -field IoMmu\n\nIOMMU.\n\n"
+        "### -field Aware\n\n[!NOTE] If Aware is set to 1, the MultiEngine member must also be set to a value of 1.\n\n"
+        "### -field Cached2\n\nAdditionally, the Aware flag must be set.\n\n"
+        "### -field MultiEngine\n\nMulti.\n\n"
+        "### -field Mode\n\nMust be one of the values in the WIDGET_MODE enumeration.\n\n"
+        "### -field Kind\n\nThe kind.\n\n"
+        "### -field Mdl\n\nUsed only when Kind is WIDGET_KIND_MDL.\n\n"
+        "### -field Size\n\nThis value must be a multiple of PAGE_SIZE.\n");
+    assert_has(xml, "T.FlipA:exclusive:FlipB");
+    assert_has(xml, "T.GpuMmu:exclusive:IoMmu");
+    assert_has(xml, "T.Aware:implies:MultiEngine");
+    assert_has(xml, "T.Cached2:implies:Aware");
+    assert_has(xml, "T.Mode:range");
+    assert_has(xml, "name=\"enum\" value=\"WIDGET_MODE\"");
+    assert_has(xml, "T.Mdl:discriminator");
+    assert_has(xml, "name=\"value\" value=\"WIDGET_KIND_MDL\"");
+    assert_has(xml, "T.Size:align:size");
+    assert_has(xml, "name=\"unit\" value=\"page\"");
+    free(xml);
+}
+
+static void test_rules_enum_do_not_use(void **state)
+{
+    (void)state;
+    const char *src = "---\nUID: NE:d3dkmddi._E\ntitle: E (d3dkmddi.h)\n---\n\n## -enum-fields\n\n"
+                      "### -field E_ONE\n\nOne.\n\n"
+                      "### -field E_FORCE_ULONG\n\nYou should not use this value.\n\n"
+                      "### -field E_NONE\n\nDo not use this value in the X.Priority member.\n";
+    char *xml = read_page("e.md", src, strlen(src), DDIGEN_DOCS_MARKDOWN, NULL);
+    assert_has(xml, "E.E_FORCE_ULONG:reserved");
+    assert_has(xml, "name=\"use\" value=\"forbidden\"");
+    assert_lacks(xml, "E.E_NONE:reserved"); /* contextual: not the whole statement */
+    free(xml);
+}
+
 /* ---- bad input ----------------------------------------------------------- */
 
 struct bad {
@@ -369,6 +444,9 @@ int main(void)
         cmocka_unit_test(test_rule_kinds),
         cmocka_unit_test(test_binary),
         cmocka_unit_test(test_invalid_utf8),
+        cmocka_unit_test(test_rules_set_and_forbid),
+        cmocka_unit_test(test_rules_both_implies_enum),
+        cmocka_unit_test(test_rules_enum_do_not_use),
         cmocka_unit_test(test_unterminated_front_matter),
         cmocka_unit_test(test_bad_yaml),
         cmocka_unit_test(test_unterminated_fence),
