@@ -45,7 +45,7 @@ static void push(struct h_state *st, enum docs_block_kind kind, int level, const
     text_of(n->children, &st->tmp);
     const char *t = st->tmp.data ? st->tmp.data : "";
     const char *text = squash ? docs_squash(&st->p->arena, t, st->tmp.len)
-                              : docs_arena_strndup(&st->p->arena, t, st->tmp.len);
+                              : arena_strndup(&st->p->arena, t, st->tmp.len);
     if (!*text)
         return;
     struct docs_block b = {kind, level, text, (unsigned)xmlGetLineNo(n), 1};
@@ -134,7 +134,7 @@ static void read_meta(struct docs_page *p, const xmlNode *n)
             xmlChar *name = xmlGetProp(n, (const xmlChar *)"name");
             xmlChar *content = xmlGetProp(n, (const xmlChar *)"content");
             if (name && content && !strcasecmp((const char *)name, "uid") && !p->uid)
-                p->uid = docs_arena_strdup(&p->arena, (const char *)content);
+                p->uid = arena_strdup(&p->arena, (const char *)content);
             xmlFree(name);
             xmlFree(content);
         }

@@ -78,7 +78,7 @@ static bool fm_skip(yaml_parser_t *parser, const yaml_event_t *ev)
 
 /* A sequence value (start event consumed): its first and last items as
  * arena strings (NULL for an item that is not a scalar). */
-static bool fm_sequence(yaml_parser_t *parser, struct docs_arena *a, const char **first, const char **last,
+static bool fm_sequence(yaml_parser_t *parser, struct arena *a, const char **first, const char **last,
                         bool *any)
 {
     *first = *last = NULL;
@@ -92,7 +92,7 @@ static bool fm_sequence(yaml_parser_t *parser, struct docs_arena *a, const char 
             return true;
         }
         const char *copy =
-            it.type == YAML_SCALAR_EVENT ? docs_arena_strdup(a, (const char *)it.data.scalar.value) : NULL;
+            it.type == YAML_SCALAR_EVENT ? arena_strdup(a, (const char *)it.data.scalar.value) : NULL;
         if (!*any)
             *first = copy;
         *last = copy;
@@ -105,7 +105,7 @@ static bool fm_sequence(yaml_parser_t *parser, struct docs_arena *a, const char 
 }
 
 /* One "key: value" of the top mapping (key event consumed). */
-static bool fm_pair(yaml_parser_t *parser, struct docs_arena *a, const yaml_event_t *k, struct fm_values *v)
+static bool fm_pair(yaml_parser_t *parser, struct arena *a, const yaml_event_t *k, struct fm_values *v)
 {
     const char *key = k->type == YAML_SCALAR_EVENT ? (const char *)k->data.scalar.value : NULL;
     unsigned line = (unsigned)k->start_mark.line + 2;
@@ -119,19 +119,19 @@ static bool fm_pair(yaml_parser_t *parser, struct docs_arena *a, const yaml_even
     if (!key) {
         /* not a scalar key: ignored */
     } else if (!strcmp(key, "UID") && sv) {
-        v->uid = docs_arena_strdup(a, sv);
+        v->uid = arena_strdup(a, sv);
     } else if (!strcmp(key, "title") && sv) {
-        v->title = docs_arena_strdup(a, sv);
+        v->title = arena_strdup(a, sv);
     } else if (!strcmp(key, "description") && sv) {
-        v->description = docs_arena_strdup(a, sv), v->description_line = line;
+        v->description = arena_strdup(a, sv), v->description_line = line;
     } else if (!strcmp(key, "req.header") && sv && *sv) {
-        v->header = docs_arena_strdup(a, sv);
+        v->header = arena_strdup(a, sv);
     } else if (!strcmp(key, "req.typenames") && sv && *sv) {
-        v->typenames = docs_arena_strdup(a, sv);
+        v->typenames = arena_strdup(a, sv);
     } else if (!strcmp(key, "req.target-min-winverclnt") && sv && *sv) {
-        v->client = docs_arena_strdup(a, sv), v->avail_line = line;
+        v->client = arena_strdup(a, sv), v->avail_line = line;
     } else if (!strcmp(key, "req.target-min-winversvr") && sv && *sv) {
-        v->server = docs_arena_strdup(a, sv);
+        v->server = arena_strdup(a, sv);
         if (!v->avail_line)
             v->avail_line = line;
     } else if (!strcmp(key, "api_name") || (!strcmp(key, "api_location") && !v->header)) {
@@ -227,7 +227,7 @@ static void read_front_matter(struct md_reader *r, const char *fm, size_t len)
     if (v.typenames) {
         size_t n = strcspn(v.typenames, " ,;*");
         if (n && !p->name)
-            p->name = docs_arena_strndup(&p->arena, v.typenames, n);
+            p->name = arena_strndup(&p->arena, v.typenames, n);
     }
     if (!p->name && v.api_last)
         p->name = v.api_last;
@@ -460,7 +460,7 @@ static void on_heading(struct md_reader *r, cmark_node *n)
     }
     if (level == 1) {
         if (!r->p->title)
-            r->p->title = docs_arena_strndup(&r->p->arena, t, len);
+            r->p->title = arena_strndup(&r->p->arena, t, len);
         return;
     }
     if (level == 2) {
@@ -523,7 +523,7 @@ static void add_para(struct md_reader *r, const char *text, size_t n, unsigned l
             struct docs_field *f = &p->fields.v[r->field];
             enum docs_dir d = DOCS_DIR_NONE;
             bool opt = false;
-            char *copy = docs_arena_strndup(&p->arena, text, n);
+            char *copy = arena_strndup(&p->arena, text, n);
             size_t skip = docs_body_marker(copy, &d, &opt);
             if (skip) {
                 if (f->dir == DOCS_DIR_NONE && d != DOCS_DIR_NONE) {
@@ -567,7 +567,7 @@ static void add_para(struct md_reader *r, const char *text, size_t n, unsigned l
     }
     if (n == 0)
         return;
-    para.text = docs_arena_strndup(&p->arena, text, n);
+    para.text = arena_strndup(&p->arena, text, n);
     DOCS_PUSH(p->paras, para);
 }
 
@@ -596,10 +596,10 @@ static void on_code(struct md_reader *r, cmark_node *n)
     if (!code || !*code)
         return;
     p->has_syntax = true;
-    p->syntax.code = docs_arena_strdup(&p->arena, code);
+    p->syntax.code = arena_strdup(&p->arena, code);
     p->syntax.line = line + (fenced ? 1 : 0);
     const char *info = cmark_node_get_fence_info(n);
-    p->syntax.lang = info && *info ? docs_arena_strdup(&p->arena, info) : NULL;
+    p->syntax.lang = info && *info ? arena_strdup(&p->arena, info) : NULL;
 }
 
 static void on_block(struct md_reader *r, cmark_node *n)

@@ -9,12 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct docs_arena_block {
-    struct docs_arena_block *next;
-    size_t used, cap;
-    max_align_t data[];
-};
-
 void *docs_xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
@@ -23,58 +17,6 @@ void *docs_xrealloc(void *p, size_t n)
         abort();
     }
     return q;
-}
-
-void *docs_arena_alloc(struct docs_arena *a, size_t n)
-{
-    n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
-    struct docs_arena_block *b = a->head;
-    if (!b || b->cap - b->used < n) {
-        size_t cap = n > 32768 ? n : 32768;
-        b = docs_xrealloc(NULL, sizeof *b + cap);
-        b->next = a->head;
-        b->used = 0;
-        b->cap = cap;
-        a->head = b;
-    }
-    void *p = (char *)b->data + b->used;
-    b->used += n;
-    return p;
-}
-
-char *docs_arena_strndup(struct docs_arena *a, const char *s, size_t n)
-{
-    char *d = docs_arena_alloc(a, n + 1);
-    memcpy(d, s, n);
-    d[n] = '\0';
-    return d;
-}
-
-char *docs_arena_strdup(struct docs_arena *a, const char *s)
-{
-    return s ? docs_arena_strndup(a, s, strlen(s)) : NULL;
-}
-
-char *docs_arena_printf(struct docs_arena *a, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *d = docs_arena_alloc(a, (size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(d, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return d;
-}
-
-void docs_arena_free(struct docs_arena *a)
-{
-    while (a->head) {
-        struct docs_arena_block *next = a->head->next;
-        free(a->head);
-        a->head = next;
-    }
 }
 
 void docs_buf_put(struct docs_buf *b, const char *s, size_t n)
@@ -143,7 +85,7 @@ struct docs_page *docs_page_new(const char *path, enum docs_format fmt)
     struct docs_page *p = calloc(1, sizeof *p);
     if (!p)
         abort();
-    p->path = docs_arena_strdup(&p->arena, path);
+    p->path = arena_strdup(&p->arena, path);
     p->format = fmt;
     p->lang = "en-us";
     p->prose_rules = true;
@@ -162,7 +104,7 @@ void docs_page_free(struct docs_page *p)
     free(p->see_also.v);
     free(p->syntax.decls.v);
     free(p->syntax.mismatches.v);
-    docs_arena_free(&p->arena);
+    arena_free(&p->arena);
     free(p);
 }
 
@@ -208,7 +150,7 @@ void docs_page_note(struct docs_page *p, unsigned line, bool warning, const char
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    struct docs_note n = {line, warning ? "warning" : "note", docs_arena_strdup(&p->arena, msg)};
+    struct docs_note n = {line, warning ? "warning" : "note", arena_strdup(&p->arena, msg)};
     DOCS_PUSH(p->notes, n);
     if (!p->defer_notes)
         ddigen_report(warning ? DDIGEN_WARNING : DDIGEN_NOTE, p->path, line, "%s", msg);
@@ -221,11 +163,11 @@ struct docs_rule *docs_page_add_rule(struct docs_page *p, enum docs_rule_kind ki
     const char *id;
     const char *kname = docs_rule_kind_name(kind);
     if (subject && subject[0])
-        id = id_suffix ? docs_arena_printf(&p->arena, "%s.%s:%s:%s", p->name, subject, kname, id_suffix)
-                       : docs_arena_printf(&p->arena, "%s.%s:%s", p->name, subject, kname);
+        id = id_suffix ? arena_printf(&p->arena, "%s.%s:%s:%s", p->name, subject, kname, id_suffix)
+                       : arena_printf(&p->arena, "%s.%s:%s", p->name, subject, kname);
     else
-        id = id_suffix ? docs_arena_printf(&p->arena, "%s:%s:%s", p->name, kname, id_suffix)
-                       : docs_arena_printf(&p->arena, "%s:%s", p->name, kname);
+        id = id_suffix ? arena_printf(&p->arena, "%s:%s:%s", p->name, kname, id_suffix)
+                       : arena_printf(&p->arena, "%s:%s", p->name, kname);
     for (size_t i = 0; i < p->rules.n; i++) {
         if (strcmp(p->rules.v[i].id, id) == 0)
             return NULL;
@@ -245,6 +187,6 @@ void docs_rule_op(struct docs_page *p, struct docs_rule *r, const char *name, co
     if (!r || r->nops == DOCS_MAX_OPERANDS)
         return;
     r->ops[r->nops].name = name;
-    r->ops[r->nops].value = docs_arena_strdup(&p->arena, value);
+    r->ops[r->nops].value = arena_strdup(&p->arena, value);
     r->nops++;
 }

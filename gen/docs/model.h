@@ -3,21 +3,12 @@
 #ifndef DDIGEN_DOCS_MODEL_H
 #define DDIGEN_DOCS_MODEL_H
 
+#include "../util/arena.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
-/* All strings of a page live in its arena and die with the page. */
-struct docs_arena_block;
-struct docs_arena {
-    struct docs_arena_block *head;
-};
-
-void *docs_arena_alloc(struct docs_arena *a, size_t n);
-char *docs_arena_strndup(struct docs_arena *a, const char *s, size_t n);
-char *docs_arena_strdup(struct docs_arena *a, const char *s);
-char *docs_arena_printf(struct docs_arena *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void docs_arena_free(struct docs_arena *a);
+/* All strings of a page live in its arena (util/arena.h) and die with it. */
 
 /* A growable byte buffer (heap, owned by whoever declared it). */
 struct docs_buf {
@@ -185,7 +176,7 @@ struct docs_availability {
 };
 
 struct docs_page {
-    struct docs_arena arena;
+    struct arena arena;
     const char *path;
     enum docs_format format;
     const char *lang;     /* "en-us", "zh-cn" */

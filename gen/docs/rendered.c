@@ -28,7 +28,7 @@ static void replace_all(char *s, const char *from, const char *to)
 
 void docs_parse_field_name(struct docs_page *p, const char *text, size_t n, struct docs_field *f)
 {
-    char *s = docs_arena_alloc(&p->arena, n + 32);
+    char *s = arena_alloc_raw(&p->arena, n + 32);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (text[i] == '*' || text[i] == '`' || text[i] == '\\')
@@ -67,7 +67,7 @@ void docs_parse_field_name(struct docs_page *p, const char *text, size_t n, stru
         while (*v == ' ')
             v++;
         if (*v)
-            f->value = docs_arena_strdup(&p->arena, v);
+            f->value = arena_strdup(&p->arena, v);
         *colon = '\0';
         k = (size_t)(colon - s);
         while (k > 0 && isspace((unsigned char)s[k - 1]))
@@ -75,7 +75,7 @@ void docs_parse_field_name(struct docs_page *p, const char *text, size_t n, stru
     }
     open = k ? memrchr(s, '[', k) : NULL;
     if (open && s[k - 1] == ']' && open > s) {
-        f->array = docs_arena_strndup(&p->arena, open + 1, (size_t)(s + k - 1 - open - 1));
+        f->array = arena_strndup(&p->arena, open + 1, (size_t)(s + k - 1 - open - 1));
         k = (size_t)(open - s);
         while (k > 0 && (s[k - 1] == '.' || s[k - 1] == ' '))
             k--;
@@ -117,12 +117,12 @@ void docs_parse_title(struct docs_page *p, const char *title)
     while (docs_is_ident_char((unsigned char)title[n]))
         n++;
     if (n > 0)
-        p->name = docs_arena_strndup(&p->arena, title, n);
+        p->name = arena_strndup(&p->arena, title, n);
     const char *open = strrchr(title, '(');
     if (open && !p->header) {
         const char *close = strchr(open, ')');
         if (close && close - open > 3 && !strncmp(close - 2, ".h", 2))
-            p->header = docs_arena_strndup(&p->arena, open + 1, (size_t)(close - open - 1));
+            p->header = arena_strndup(&p->arena, open + 1, (size_t)(close - open - 1));
     }
     if (p->kind == DOCS_KIND_UNKNOWN)
         p->kind = kind_word(title + n);
@@ -151,13 +151,13 @@ void docs_finish_page(struct docs_page *p)
             const char *s = dot ? dot + 1 : p->uid + 3;
             while (*s == '_')
                 s++;
-            p->name = docs_arena_strdup(&p->arena, s);
+            p->name = arena_strdup(&p->arena, s);
         }
     }
     if (!p->name || !*p->name) {
         const char *base = strrchr(p->path, '/');
         base = base ? base + 1 : p->path;
-        p->name = docs_arena_strndup(&p->arena, base, strcspn(base, "."));
+        p->name = arena_strndup(&p->arena, base, strcspn(base, "."));
     }
     const char *src = p->avail.client ? p->avail.client : p->avail.server;
     if (src && docs_normalize_version(src, &p->avail.wddm, &p->avail.ddi, &p->avail.basis) == false)
@@ -220,7 +220,7 @@ static bool requirement_row(struct docs_page *p, const char *t, unsigned line)
             vl--;
         if (vl == 0)
             return true;
-        const char *val = docs_arena_strndup(&p->arena, v, vl);
+        const char *val = arena_strndup(&p->arena, v, vl);
         if (keys[i].what == 1 && !p->avail.client)
             p->avail.client = val, p->avail.line = line;
         else if (keys[i].what == 2 && !p->avail.server) {
@@ -228,7 +228,7 @@ static bool requirement_row(struct docs_page *p, const char *t, unsigned line)
             if (!p->avail.line)
                 p->avail.line = line;
         } else if (keys[i].what == 3 && !p->header)
-            p->header = docs_arena_strndup(&p->arena, val, strcspn(val, " ("));
+            p->header = arena_strndup(&p->arena, val, strcspn(val, " ("));
         return true;
     }
     return false;

@@ -246,7 +246,7 @@ static const char *resolve_ref(struct sentence *s, const char *name, size_t n)
         if (pl > n && path[pl - n - 1] == '.' && memcmp(path + pl - n, name, n) == 0)
             return path;
     }
-    return docs_arena_strndup(&p->arena, name, n);
+    return arena_strndup(&p->arena, name, n);
 }
 
 static struct docs_rule *add(struct sentence *s, enum docs_rule_kind k, const char *suffix)
@@ -266,7 +266,7 @@ static const char *clause(struct sentence *s, size_t off)
         e++;
     while (e > off && (s->text[e - 1] == '.' || s->text[e - 1] == ' '))
         e--;
-    return docs_arena_strndup(&s->p->arena, s->text + off, e - off);
+    return arena_strndup(&s->p->arena, s->text + off, e - off);
 }
 
 /* ---- matchers ------------------------------------------------------------ */
@@ -439,7 +439,7 @@ static void m_bit(struct sentence *s)
     for (long w = find_word_from(s, 0, "of the"); w >= 0 && of; w = -1) {
         size_t pos = (size_t)w, at, len;
         if (next_ident(s, &pos, s->n, &at, &len)) {
-            docs_rule_op(s->p, r, "word", docs_arena_strndup(&s->p->arena, s->text + at, len));
+            docs_rule_op(s->p, r, "word", arena_strndup(&s->p->arena, s->text + at, len));
         }
     }
 }
@@ -532,7 +532,7 @@ static void m_null(struct sentence *s)
     if (strncmp(s->lc, "if ", 3) == 0 && !strstr(s->lc, "non-null")) {
         const char *comma = strchr(s->text, ',');
         if (comma && (strstr(comma, " is NULL") || strstr(comma, "be NULL"))) {
-            const char *cond = docs_arena_strndup(&s->p->arena, s->text + 3, (size_t)(comma - s->text) - 3);
+            const char *cond = arena_strndup(&s->p->arena, s->text + 3, (size_t)(comma - s->text) - 3);
             struct docs_rule *r = add(s, DOCS_RULE_NULL_WHEN, NULL);
             docs_rule_op(s->p, r, "when", cond);
             size_t pos = 3, at, len;
@@ -615,7 +615,7 @@ static const char *operand_at(struct sentence *s, size_t off)
         e++;
     while (e > off && s->text[e - 1] == '.')
         e--;
-    return e > off ? docs_arena_strndup(&s->p->arena, s->text + off, e - off) : NULL;
+    return e > off ? arena_strndup(&s->p->arena, s->text + off, e - off) : NULL;
 }
 
 static void m_range(struct sentence *s)
@@ -657,7 +657,7 @@ static void m_range(struct sentence *s)
         const char *rhs = operand_at(s, at + 2);
         if (a < b && rhs) {
             struct docs_rule *r = add(s, DOCS_RULE_RANGE, NULL);
-            docs_rule_op(s->p, r, "expr", docs_arena_printf(&s->p->arena, "%.*s <= %s", (int)(b - a),
+            docs_rule_op(s->p, r, "expr", arena_printf(&s->p->arena, "%.*s <= %s", (int)(b - a),
                                                             s->text + a, rhs));
             return;
         }
@@ -721,7 +721,7 @@ static void m_discriminator(struct sentence *s)
                 size_t vp = vpos, va, vl;
                 if (next_ident(s, &vp, end, &va, &vl) && isupper((unsigned char)s->text[va]) &&
                     memchr(s->text + va, '_', vl))
-                    value = docs_arena_strndup(&s->p->arena, s->text + va, vl);
+                    value = arena_strndup(&s->p->arena, s->text + va, vl);
             }
             if (!value)
                 continue;
@@ -749,7 +749,7 @@ static void m_capability(struct sentence *s)
                    (len > 7 && !memcmp(t + len - 7, "Support", 7));
         if (!cap)
             continue;
-        const char *name = docs_arena_strndup(&s->p->arena, t, len);
+        const char *name = arena_strndup(&s->p->arena, t, len);
         struct docs_rule *r = add(s, DOCS_RULE_REQUIRES_CAP, name);
         docs_rule_op(s->p, r, "cap", name);
         /* "DXGK_VIDMMCAPS MapAperature2Supported": the caps structure before it */
@@ -760,7 +760,7 @@ static void m_capability(struct sentence *s)
         while (a > 0 && docs_is_ident_char((unsigned char)s->text[a - 1]))
             a--;
         if (a < b && memmem(s->text + a, b - a, "CAPS", 4))
-            docs_rule_op(s->p, r, "in", docs_arena_strndup(&s->p->arena, s->text + a, b - a));
+            docs_rule_op(s->p, r, "in", arena_strndup(&s->p->arena, s->text + a, b - a));
     }
 }
 
@@ -833,7 +833,7 @@ static void m_union_member(struct sentence *s)
             a--;
         if (a == b || !(isupper((unsigned char)s->text[a]) || codeish(s->p, s->text + a, b - a)))
             return;
-        const char *name = docs_arena_strndup(&s->p->arena, s->text + a, b - a);
+        const char *name = arena_strndup(&s->p->arena, s->text + a, b - a);
         if (!strncmp(s->lc + b, " structure", 10) && !find(s, "union"))
             return;
         struct docs_rule *r = add(s, DOCS_RULE_UNION_MEMBER, name);
@@ -873,7 +873,7 @@ static void m_union_member(struct sentence *s)
         for (size_t k = 0; k < sizeof type_words / sizeof type_words[0]; k++)
             is_type |= !strncmp(e, type_words[k], strlen(type_words[k]));
         if (upper && !is_type && fn > wn && !strcmp(flat + fn - wn, want)) {
-            const char *value = docs_arena_strndup(&s->p->arena, a, (size_t)(e - a));
+            const char *value = arena_strndup(&s->p->arena, a, (size_t)(e - a));
             struct docs_rule *r = docs_page_add_rule(s->p, DOCS_RULE_UNION_MEMBER, f->path, value, s->line,
                                                      s->text);
             docs_rule_op(s->p, r, "value", value);
@@ -959,7 +959,7 @@ static const char *value_at(struct sentence *s, size_t at, size_t *end)
     if (isdigit((unsigned char)t[0])) {
         while (isalnum((unsigned char)t[n]))
             n++;
-        v = docs_arena_strndup(&s->p->arena, t, n);
+        v = arena_strndup(&s->p->arena, t, n);
         char *e;
         unsigned long long x = strtoull(v, &e, 0);
         if (*e)
@@ -980,7 +980,7 @@ static const char *value_at(struct sentence *s, size_t at, size_t *end)
             underscore |= t[n++] == '_';
         if (!underscore)
             return NULL;
-        v = docs_arena_strndup(&s->p->arena, t, n);
+        v = arena_strndup(&s->p->arena, t, n);
     }
     if (!v || docs_is_ident_char((unsigned char)t[n]))
         return NULL;
@@ -1007,7 +1007,7 @@ static const char *condition_at(struct sentence *s, size_t at, bool allow_on_for
             size_t e = s->n;
             while (e > at && (s->text[e - 1] == '.' || s->text[e - 1] == ' '))
                 e--;
-            return docs_arena_strndup(&s->p->arena, s->text + at, e - at);
+            return arena_strndup(&s->p->arena, s->text + at, e - at);
         }
     }
     return NULL;
@@ -1020,8 +1020,8 @@ static void zero_when(struct sentence *s, const char *target, const char *cond, 
     bool self = !strcmp(target, s->subject);
     struct docs_rule *r = add(s, DOCS_RULE_ZERO_WHEN, self ? NULL : target);
     if (!r) {
-        const char *id = self ? docs_arena_printf(&s->p->arena, "%s.%s:zero-when", s->p->name, s->subject)
-                              : docs_arena_printf(&s->p->arena, "%s.%s:zero-when:%s", s->p->name, s->subject,
+        const char *id = self ? arena_printf(&s->p->arena, "%s.%s:zero-when", s->p->name, s->subject)
+                              : arena_printf(&s->p->arena, "%s.%s:zero-when:%s", s->p->name, s->subject,
                                                   target);
         for (size_t i = 0; i < s->p->rules.n && !r; i++)
             if (!strcmp(s->p->rules.v[i].id, id))
@@ -1294,7 +1294,7 @@ static void m_one_of(struct sentence *s)
         !starts(s, a + len, " enumeration"))
         return;
     struct docs_rule *r = add(s, DOCS_RULE_RANGE, NULL);
-    docs_rule_op(s->p, r, "enum", docs_arena_strndup(&s->p->arena, s->text + a, len));
+    docs_rule_op(s->p, r, "enum", arena_strndup(&s->p->arena, s->text + a, len));
 }
 
 /* ---- sentences ----------------------------------------------------------- */
@@ -1415,7 +1415,7 @@ static const char *subject_of(struct docs_page *p, int field)
     const struct docs_field *f = &p->fields.v[field];
     if (f->path[0])
         return f->path;
-    return docs_arena_printf(&p->arena, "#%u", f->ordinal);
+    return arena_printf(&p->arena, "#%u", f->ordinal);
 }
 
 static void marker_rules(struct docs_page *p)

@@ -209,7 +209,7 @@ struct visit {
 static const char *cx_str(struct docs_page *p, CXString s)
 {
     const char *c = clang_getCString(s);
-    const char *d = docs_arena_strdup(&p->arena, c ? c : "");
+    const char *d = arena_strdup(&p->arena, c ? c : "");
     clang_disposeString(s);
     return d;
 }
@@ -242,10 +242,10 @@ static void add_decl(struct visit *v, CXCursor c, const char *name)
     struct docs_page *p = v->p;
     struct docs_decl d = {0};
     CXType type = clang_getCursorType(c);
-    d.path = v->prefix[0] ? docs_arena_printf(&p->arena, "%s%s", v->prefix, name)
-                          : docs_arena_strdup(&p->arena, name);
+    d.path = v->prefix[0] ? arena_printf(&p->arena, "%s%s", v->prefix, name)
+                          : arena_strdup(&p->arena, name);
     if (type.kind == CXType_ConstantArray) {
-        d.array = docs_arena_printf(&p->arena, "%lld", (long long)clang_getArraySize(type));
+        d.array = arena_printf(&p->arena, "%lld", (long long)clang_getArraySize(type));
         type = clang_getArrayElementType(type);
     } else if (type.kind == CXType_IncompleteArray) {
         d.array = "";
@@ -254,11 +254,11 @@ static void add_decl(struct visit *v, CXCursor c, const char *name)
     d.type = cx_str(p, clang_getTypeSpelling(type));
     d.line = cursor_line(c);
     if (clang_getCursorKind(c) == CXCursor_EnumConstantDecl)
-        d.value = docs_arena_printf(&p->arena, "%lld", clang_getEnumConstantDeclValue(c)), d.type = NULL;
+        d.value = arena_printf(&p->arena, "%lld", clang_getEnumConstantDeclValue(c)), d.type = NULL;
     struct docs_buf sal = {0};
     clang_visitChildren(c, collect_sal, &sal);
     if (sal.len)
-        d.sal = docs_arena_strdup(&p->arena, sal.data);
+        d.sal = arena_strdup(&p->arena, sal.data);
     docs_buf_free(&sal);
     DOCS_PUSH(p->syntax.decls, d);
 }
@@ -280,7 +280,7 @@ static enum CXChildVisitResult visit_record(CXCursor c, CXCursor parent, CXClien
     enum CXCursorKind k = clang_getCursorKind(c);
     if ((k == CXCursor_StructDecl || k == CXCursor_UnionDecl) && clang_Cursor_isAnonymousRecordDecl(c)) {
         struct docs_decl d = {0};
-        d.path = docs_arena_printf(&v->p->arena, "%s(unnamed %s)", v->prefix,
+        d.path = arena_printf(&v->p->arena, "%s(unnamed %s)", v->prefix,
                                    k == CXCursor_UnionDecl ? "union" : "struct");
         d.anonymous = true;
         d.line = cursor_line(c);
@@ -297,7 +297,7 @@ static enum CXChildVisitResult visit_record(CXCursor c, CXCursor parent, CXClien
         CXCursor decl = clang_getTypeDeclaration(t);
         enum CXCursorKind dk = clang_getCursorKind(decl);
         if ((dk == CXCursor_StructDecl || dk == CXCursor_UnionDecl) && clang_Cursor_isAnonymous(decl))
-            walk_record(v, decl, docs_arena_printf(&v->p->arena, "%s%s.", v->prefix, name));
+            walk_record(v, decl, arena_printf(&v->p->arena, "%s%s.", v->prefix, name));
     }
     return CXChildVisit_Continue;
 }
@@ -363,7 +363,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 
 static void mismatch(struct docs_page *p, unsigned line, const char *kind, const char *fmt, const char *name)
 {
-    struct docs_note n = {line, kind, docs_arena_printf(&p->arena, fmt, name)};
+    struct docs_note n = {line, kind, arena_printf(&p->arena, fmt, name)};
     DOCS_PUSH(p->syntax.mismatches, n);
 }
 

@@ -388,9 +388,9 @@ bool docs_has_cjk(const char *s, size_t n)
     return false;
 }
 
-char *docs_squash(struct docs_arena *a, const char *s, size_t n)
+char *docs_squash(struct arena *a, const char *s, size_t n)
 {
-    char *d = docs_arena_alloc(a, n + 1);
+    char *d = arena_alloc_raw(a, n + 1);
     size_t k = 0;
     bool space = false;
     for (size_t i = 0; i < n; i++) {

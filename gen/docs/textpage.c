@@ -42,7 +42,7 @@ static char *trimmed(struct docs_page *p, const char *s, size_t n)
         n--;
     while (n > 0 && (*s == ' ' || *s == '\t'))
         s++, n--;
-    return docs_arena_strndup(&p->arena, s, n);
+    return arena_strndup(&p->arena, s, n);
 }
 
 int docs_read_text(struct docs_page *p, const char *buf, size_t len)
@@ -70,7 +70,7 @@ int docs_read_text(struct docs_page *p, const char *buf, size_t len)
         int sec = titled ? docs_rendered_section(t) : -1;
         bool code_ish = c_line(s, n);
         if (code.len && (sec >= 0 || (!in_syntax && !code_ish))) {
-            struct docs_block b = {DOCS_BLK_CODE, 0, docs_arena_strndup(&p->arena, code.data, code.len),
+            struct docs_block b = {DOCS_BLK_CODE, 0, arena_strndup(&p->arena, code.data, code.len),
                                    code_line, 0};
             DOCS_PUSH(blocks, b);
             docs_buf_reset(&code);
@@ -97,7 +97,7 @@ int docs_read_text(struct docs_page *p, const char *buf, size_t len)
         s = next;
     }
     if (code.len) {
-        struct docs_block b = {DOCS_BLK_CODE, 0, docs_arena_strndup(&p->arena, code.data, code.len),
+        struct docs_block b = {DOCS_BLK_CODE, 0, arena_strndup(&p->arena, code.data, code.len),
                                code_line, 0};
         DOCS_PUSH(blocks, b);
     }

@@ -18,7 +18,7 @@ static void out_of_memory(void)
     abort();
 }
 
-void *arena_alloc(struct arena *a, size_t size)
+void *arena_alloc_raw(struct arena *a, size_t size)
 {
     size = (size + 15) & ~(size_t)15;
     struct arena_block *b = a->head;
@@ -34,13 +34,17 @@ void *arena_alloc(struct arena *a, size_t size)
     }
     void *p = b->data + b->used;
     b->used += size;
-    memset(p, 0, size);
     return p;
+}
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+    return memset(arena_alloc_raw(a, size), 0, size);
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
-    char *p = arena_alloc(a, n + 1);
+    char *p = arena_alloc_raw(a, n + 1);
     memcpy(p, s, n);
     p[n] = '\0';
     return p;
@@ -57,7 +61,7 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    char *p = arena_alloc(a, (size_t)n + 1);
+    char *p = arena_alloc_raw(a, (size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     va_end(ap);
@@ -72,7 +76,7 @@ char *arena_concat(struct arena *a, ...)
     for (const char *s; (s = va_arg(ap, const char *));)
         n += strlen(s);
     va_end(ap);
-    char *out = arena_alloc(a, n + 1), *p = out;
+    char *out = arena_alloc_raw(a, n + 1), *p = out;
     va_start(ap, a);
     for (const char *s; (s = va_arg(ap, const char *));) {
         size_t len = strlen(s);

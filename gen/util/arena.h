@@ -11,6 +11,7 @@ struct arena {
 };
 
 void *arena_alloc(struct arena *a, size_t size);   /* zeroed, 16-aligned; aborts on OOM */
+void *arena_alloc_raw(struct arena *a, size_t size); /* the same, not zeroed */
 char *arena_strdup(struct arena *a, const char *s); /* NULL stays NULL */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_printf(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
