@@ -72,6 +72,19 @@ static void member_name(const char *decl, char *name, size_t cap)
     snprintf(name, cap, "%.*s", (int)(n - start), decl + start);
 }
 
+/* dst = parent.name (or parent when name is empty), cut to fit. */
+static void join_path(char *dst, size_t cap, const char *parent, const char *name)
+{
+    size_t n = 0;
+    for (const char *p = parent; *p && n + 1 < cap; p++)
+        dst[n++] = *p;
+    if (name[0] && n && n + 1 < cap)
+        dst[n++] = '.';
+    for (const char *p = name; *p && n + 1 < cap; p++)
+        dst[n++] = *p;
+    dst[n] = '\0';
+}
+
 /* Parses clang's dump: for each record block, its size/alignment and each
  * member's bit offset under the designator path built from indentation. */
 static void parse_dump(FILE *f, struct dump *d)
@@ -108,13 +121,7 @@ static void parse_dump(FILE *f, struct dump *d)
             continue;
         char name[256];
         member_name(decl + indent, name, sizeof name);
-        char path[1024];
-        const char *parent = paths[depth - 1];
-        if (name[0])
-            snprintf(path, sizeof path, "%s%s%s", parent, parent[0] ? "." : "", name);
-        else
-            snprintf(path, sizeof path, "%s", parent);
-        memcpy(paths[depth], path, sizeof path);
+        join_path(paths[depth], sizeof paths[depth], paths[depth - 1], name);
         if (name[0]) {
             char key[2048];
             snprintf(key, sizeof key, "%s|%s", record, paths[depth]);
