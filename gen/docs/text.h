@@ -36,7 +36,7 @@ typedef void (*docs_sentence_fn)(void *ctx, const char *s, size_t n, unsigned li
 void docs_split_sentences(const char *text, docs_sentence_fn fn, void *ctx);
 
 /* Collapses runs of whitespace (incl. '\n') to one space, trims; arena copy. */
-char *docs_squash(struct docs_arena *a, const char *s, size_t n);
+char *docs_squash(struct arena *a, const char *s, size_t n);
 
 bool docs_is_ident_start(int c);
 bool docs_is_ident_char(int c);
