@@ -118,6 +118,9 @@ static xmlRelaxNGPtr schema;
 
 static void compile_schema(void)
 {
+    /* Registering a callback before libxml2 has its own would leave only
+     * ours: files (templates, documents) could no longer be opened. */
+    xmlInitParser();
     xmlRegisterInputCallbacks(embedded_match, embedded_open, embedded_read, embedded_close);
     const struct embedded_file *main = find_embedded(EMBED_SCHEME "ddi.rng");
     xmlDocPtr doc = xmlReadMemory((const char *)main->data, (int)main->len, EMBED_SCHEME "ddi.rng", NULL,
