@@ -6,6 +6,7 @@
 #include "generate.h"
 #include "header/header.h"
 #include "spec/schema.h"
+#include "spec/spec.h"
 #include "util/diag.h"
 
 #include <stdio.h>
@@ -35,6 +36,8 @@ static const struct command commands[] = {
     {"layout", ddigen_cmd_layout, "WDK headers -> layout spec (XML)"},
     {"docs", ddigen_cmd_docs, "DDI reference pages -> doc model with rules (XML)"},
     {"diff", ddigen_cmd_diff, "what changed between two specs (exit: 1 error 2 usage 4 change 8 incompatible)"},
+    {"spec", ddigen_cmd_spec, "layout + docs (+ overrides, previous spec) -> spec with stable IDs"},
+    {"lint", ddigen_cmd_lint, "findings where the docs and the headers disagree (text, SARIF)"},
     {"emit", ddigen_cmd_emit, "spec + templates -> generated C"},
     {"generate", ddigen_cmd_generate, "run every stage end to end"},
     {"validate", cmd_validate, "check spec files against the schema"},

@@ -1,0 +1,726 @@
+/* Findings from a merged spec. Everything is read from the spec itself
+ * (<layout>, <docs>, <merge>), so `ddigen lint SPEC.xml` on a committed
+ * spec gives the same findings as the run that wrote it. */
+#include "lint.h"
+
+#include "index.h"
+#include "specxml.h"
+
+#include "../util/strbuf.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    K_PAGE_UNMATCHED,
+    K_DOC_FIELD_MISSING,
+    K_FIELD_UNDOCUMENTED,
+    K_BIT_MISMATCH,
+    K_BIT_SHARED_BY_VERSION,
+    K_BIT_CONFLICT,
+    K_AVAILABILITY,
+    K_SYNTAX,
+    K_DIRECTION_IN_WRITTEN,
+    K_UNION_MEMBER_MISMATCH,
+    K_UNION_MEMBER_UNMAPPED,
+    K_OPERAND_UNRESOLVED,
+    K_OVERRIDE_STALE,
+    K_COUNT
+};
+
+const struct lint_kind lint_kinds[] = {
+    {"page-unmatched", "PageUnmatched", LINT_WARNING,
+     "A reference page names a structure or enum that the headers do not declare."},
+    {"doc-field-missing", "DocFieldMissing", LINT_ERROR,
+     "A documented member is not in the header in any DDI version."},
+    {"field-undocumented", "FieldUndocumented", LINT_WARNING,
+     "A header field of a documented structure has no documentation."},
+    {"bit-mismatch", "BitMismatch", LINT_ERROR,
+     "The documented bit position of a flag differs from the header's bit-field."},
+    {"bit-shared-by-version", "BitSharedByVersion", LINT_NOTE,
+     "Two documented flags claim the same bit; the header makes them alternatives by DDI version."},
+    {"bit-conflict", "BitConflict", LINT_ERROR,
+     "Two documented flags claim the same bit but the header does not make them alternatives."},
+    {"availability-mismatch", "AvailabilityMismatch", LINT_WARNING,
+     "The documented availability disagrees with the header's version conditionals."},
+    {"syntax-mismatch", "SyntaxMismatch", LINT_WARNING,
+     "The page's syntax block disagrees with its field list or with the header."},
+    {"direction-in-written", "DirectionInWritten", LINT_WARNING,
+     "A member documented [in] is one the DDI writes."},
+    {"union-member-mismatch", "UnionMemberMismatch", LINT_WARNING,
+     "The page says an enum value selects a different union member than the spec's discriminator."},
+    {"union-member-unmapped", "UnionMemberUnmapped", LINT_NOTE,
+     "An enum value of a discriminator selects no union member."},
+    {"operand-unresolved", "OperandUnresolved", LINT_NOTE,
+     "A rule names a field that could not be found in the header."},
+    {"override-stale", "OverrideStale", LINT_WARNING,
+     "An entry of spec/overrides.xml no longer applies (or is no longer needed)."},
+};
+const unsigned lint_kind_count = K_COUNT;
+
+struct linter {
+    struct spec_index ix;
+    const struct lint_options *opt;
+    struct lint_result *out;
+    struct strmap doc_pages;  /* source -> docs <page> */
+    struct strmap documented; /* "record\037id" -> non-NULL */
+    struct strmap seen;       /* fingerprints already reported */
+};
+
+static const char *doc_path(struct linter *l, const char *source)
+{
+    if (!source)
+        return NULL;
+    return l->opt && l->opt->docs_root ? arena_printf(&l->out->a, "%s/%s", l->opt->docs_root, source) : source;
+}
+
+static const char *header_path(struct linter *l, const char *file)
+{
+    if (!file)
+        return NULL;
+    return l->opt && l->opt->headers_root ? arena_printf(&l->out->a, "%s/%s", l->opt->headers_root, file) : file;
+}
+
+static uint64_t fnv(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* identity: what the finding is about, without line numbers. */
+static struct lint_finding *add(struct linter *l, int kind, const char *identity, const char *doc_source,
+                                unsigned doc_line, const char *hfile, unsigned hline, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+
+static struct lint_finding *add(struct linter *l, int kind, const char *identity, const char *doc_source,
+                                unsigned doc_line, const char *hfile, unsigned hline, const char *fmt, ...)
+{
+    const char *fp_text = arena_printf(&l->out->a, "%s|%s|%s", lint_kinds[kind].id, doc_source ? doc_source : "",
+                                       identity);
+    if (strmap_get(&l->seen, fp_text))
+        return NULL;
+    strmap_put(&l->seen, fp_text, (void *)fp_text);
+    struct lint_finding *f = arena_alloc(&l->out->a, sizeof *f);
+    va_list ap;
+    va_start(ap, fmt);
+    struct strbuf sb = {0};
+    char buf[1024];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    sb_append(&sb, buf);
+    f->message = arena_strdup(&l->out->a, sb_str(&sb));
+    sb_free(&sb);
+    f->kind = &lint_kinds[kind];
+    f->severity = lint_kinds[kind].severity;
+    f->doc_file = doc_path(l, doc_source);
+    f->doc_line = doc_line;
+    f->header_file = header_path(l, hfile);
+    f->header_line = hline;
+    f->fingerprint = arena_printf(&l->out->a, "%016llx", (unsigned long long)fnv(fp_text));
+    vec_push(&l->out->findings, f);
+    return f;
+}
+
+/* ---------- lookups ---------- */
+
+static struct sfield *field_by_id(struct linter *l, const char *record, const char *id)
+{
+    struct srec *r = spec_index_record(&l->ix, record);
+    if (!r || !id)
+        return NULL;
+    unsigned long want = strtoul(id, NULL, 10);
+    for (size_t i = 0; i < r->all.len; i++) {
+        struct sfield *f = r->all.items[i];
+        if (f->id == want)
+            return f;
+    }
+    return NULL;
+}
+
+/* The field a merge element (match, rule, operand) refers to. */
+static struct sfield *ref_field(struct linter *l, xmlNodePtr n, const char *page_record)
+{
+    const char *record = sx_get(n, "record") ? sx_get(n, "record") : page_record;
+    return field_by_id(l, record, sx_get(n, "field-id"));
+}
+
+static xmlNodePtr docs_rule(xmlNodePtr page, const char *id)
+{
+    for (xmlNodePtr r = sx_child(sx_child(page, "rules"), "rule"); r; r = sx_next(r, "rule"))
+        if (sx_get(r, "id") && !strcmp(sx_get(r, "id"), id))
+            return r;
+    return NULL;
+}
+
+static const char *operand(xmlNodePtr rule, const char *name)
+{
+    for (xmlNodePtr o = sx_child(rule, "operand"); o; o = sx_next(o, "operand"))
+        if (!strcmp(sx_get(o, "name"), name))
+            return sx_get(o, "value");
+    return NULL;
+}
+
+static xmlNodePtr merge_operand(xmlNodePtr rule, const char *name)
+{
+    for (xmlNodePtr o = sx_child(rule, "operand"); o; o = sx_next(o, "operand"))
+        if (!strcmp(sx_get(o, "name"), name))
+            return o;
+    return NULL;
+}
+
+/* The docs member element on a page with this line (members are unique
+ * per line). */
+static xmlNodePtr find_member_by_line(xmlNodePtr parent, unsigned line)
+{
+    for (xmlNodePtr n = sx_child(parent, NULL); n; n = sx_next(n, NULL)) {
+        if (!sx_is(n, "field") && !sx_is(n, "value") && !sx_is(n, "param"))
+            continue;
+        if (sx_get_ulong(n, "line", 0) == line)
+            return n;
+        xmlNodePtr inner = find_member_by_line(n, line);
+        if (inner)
+            return inner;
+    }
+    return NULL;
+}
+
+static const char *versions_text(const char *v)
+{
+    return v ? v : "every version";
+}
+
+static int wddm10_of_doc(const char *s)
+{
+    unsigned major, minor;
+    return s && sscanf(s, "%u.%u", &major, &minor) == 2 ? (int)(major * 10 + minor) : -1;
+}
+
+/* ---------- checks per rule kind ---------- */
+
+/* Bit of a flag inside its word: from the documented word (Value) when it
+ * resolved, else from the anonymous struct/union that holds the flag. */
+static long bit_in_word(const struct sfield *f, const struct sfield *word)
+{
+    if (word && word->offset >= 0 && f->offset >= word->offset)
+        return f->offset - word->offset;
+    const struct sfield *holder = f->owner->holder;
+    return holder && holder->offset >= 0 && f->offset >= holder->offset ? f->offset - holder->offset : f->offset;
+}
+
+/* Of the fields with f's path (alternatives by version), the one at bit. */
+static struct sfield *alternative_at(struct sfield *f, const struct sfield *word, long bit)
+{
+    for (struct sfield *a = f; a; a = a->same_path)
+        if (a->bits >= 0 && bit_in_word(a, word) == bit)
+            return a;
+    return NULL;
+}
+
+static void check_bit(struct linter *l, xmlNodePtr page, xmlNodePtr mrule, xmlNodePtr drule, const char *record)
+{
+    const char *source = sx_get(page, "source");
+    unsigned line = (unsigned)sx_get_ulong(mrule, "line", 0);
+    struct sfield *f = ref_field(l, mrule, record);
+    if (!f || f->bits < 0)
+        return;
+    struct sfield *word = NULL;
+    xmlNodePtr wo = merge_operand(mrule, "word");
+    if (wo)
+        word = ref_field(l, wo, record);
+    const char *index = operand(drule, "index");
+    if (!index)
+        return;
+    long doc_bit = strtol(index, NULL, 10);
+    struct sfield *at = alternative_at(f, word, doc_bit);
+    if (!at) {
+        add(l, K_BIT_MISMATCH, arena_printf(&l->out->a, "%s.%s", record, f->path), source, line, f->owner->top->file,
+            f->line, "%s.%s: the page says bit %ld, the header has it at bit %ld%s%s", record, f->path, doc_bit,
+            bit_in_word(f, word), word ? " of " : "", word ? word->path : "");
+        return;
+    }
+    f = at;
+    xmlNodePtr so = merge_operand(mrule, "shared-with");
+    struct sfield *other = so ? ref_field(l, so, record) : NULL;
+    if (other)
+        other = alternative_at(other, word, doc_bit);
+    if (!other || other == f)
+        return;
+    const char *a = f->path, *b = other->path;
+    int swap = strcmp(a, b) > 0;
+    const char *pair = arena_printf(&l->out->a, "%s.%s+%s", record, swap ? b : a, swap ? a : b);
+    if (!spec_versions_overlap(&l->ix, f->versions, other->versions))
+        add(l, K_BIT_SHARED_BY_VERSION, pair, source, line, f->owner->top->file, f->line,
+            "%s.%s and %s both claim bit %ld; the header declares them as alternatives by DDI version (%s: %s; "
+            "%s: %s)",
+            record, swap ? b : a, swap ? a : b, doc_bit, swap ? b : a,
+            versions_text(swap ? other->versions : f->versions), swap ? a : b,
+            versions_text(swap ? f->versions : other->versions));
+    else
+        add(l, K_BIT_CONFLICT, pair, source, line, f->owner->top->file, f->line,
+            "%s.%s and %s both claim bit %ld and the header has both in the same DDI versions (%s; %s)", record,
+            swap ? b : a, swap ? a : b, doc_bit, versions_text(swap ? other->versions : f->versions),
+            versions_text(swap ? f->versions : other->versions));
+}
+
+static void check_availability(struct linter *l, xmlNodePtr page, xmlNodePtr mrule, xmlNodePtr drule,
+                               const char *record, const char *versions, const char *what, const char *hfile,
+                               unsigned hline)
+{
+    const char *source = sx_get(page, "source");
+    unsigned line = (unsigned)sx_get_ulong(mrule, "line", 0);
+    const char *wddm = operand(drule, "wddm"), *before = operand(drule, "before-wddm");
+    int first = spec_versions_first(&l->ix, versions), last = spec_versions_last(&l->ix, versions);
+    if (first < 0 || last < 0)
+        return;
+    int hdr_first = spec_version_wddm10(l->ix.version_shorts[first]);
+    int hdr_last = spec_version_wddm10(l->ix.version_shorts[last]);
+    const char *id = arena_printf(&l->out->a, "%s.%s", record, what);
+    if (wddm) {
+        int doc = wddm10_of_doc(wddm);
+        if (doc < 0 || hdr_first < 0 || doc == hdr_first)
+            return;
+        if (!versions && doc > hdr_first)
+            return; /* declared unconditionally: the header does not date it */
+        add(l, K_AVAILABILITY, id, source, line, hfile, hline,
+            "%s: the page says available from WDDM %s, the header declares it from %s (%s)", id, wddm,
+            l->ix.version_shorts[first], versions_text(versions));
+    } else if (before) {
+        int doc = wddm10_of_doc(before);
+        if (doc < 0 || hdr_last < 0 || hdr_last < doc)
+            return;
+        add(l, K_AVAILABILITY, id, source, line, hfile, hline,
+            "%s: the page says only before WDDM %s, the header declares it up to %s (%s)", id, before,
+            l->ix.version_shorts[last], versions_text(versions));
+    }
+}
+
+/* Prose that says the driver writes the member itself: a phrase such as
+ * "the driver should update" followed closely by the member's name or
+ * "this member". */
+static const char *write_evidence(const char *text, const char *member)
+{
+    static const char *const phrases[] = {
+        "driver should update", "driver must update", "driver updates", "driver should set", "driver must set",
+        "driver sets", "driver writes", "driver should write", "driver must write", "driver returns",
+        "driver should return", "driver must return", "driver fills", "driver should fill", NULL};
+    if (!text || !member)
+        return NULL;
+    const char *dot = strrchr(member, '.');
+    member = dot ? dot + 1 : member;
+    char *lc = strdup(text), *name = strdup(member);
+    const char *hit = NULL;
+    if (lc && name) {
+        for (char *p = lc; *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+        for (char *p = name; *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+        for (const char *const *p = phrases; *p && !hit; p++)
+            for (const char *at = lc; (at = strstr(at, *p)) != NULL && !hit; at += strlen(*p)) {
+                const char *after = at + strlen(*p);
+                const char *obj = strstr(after, name), *self = strstr(after, "this member");
+                if ((obj && obj - after <= 12) || (self && self - after <= 12))
+                    hit = *p;
+            }
+    }
+    free(lc);
+    free(name);
+    return hit;
+}
+
+static const char *writes_override(struct linter *l, xmlNodePtr merge, const char *record, const struct sfield *f)
+{
+    for (xmlNodePtr o = sx_child(merge, "override"); o; o = sx_next(o, "override"))
+        if (!strcmp(sx_get(o, "kind"), "writes") && !strcmp(sx_get(o, "status"), "applied") &&
+            !strcmp(sx_get(o, "record"), record) && !strcmp(sx_get(o, "field"), f->path))
+            return arena_printf(&l->out->a, "spec/overrides.xml:%s", sx_get(o, "line"));
+    return NULL;
+}
+
+static void check_direction(struct linter *l, xmlNodePtr merge, xmlNodePtr page, xmlNodePtr dpage, xmlNodePtr mrule,
+                            xmlNodePtr drule, const char *record)
+{
+    const char *value = operand(drule, "value");
+    struct sfield *f = ref_field(l, mrule, record);
+    if (!value || strcmp(value, "in") != 0 || !f)
+        return;
+    unsigned line = (unsigned)sx_get_ulong(mrule, "line", 0);
+    xmlNodePtr member = find_member_by_line(sx_child(dpage, "members"), line);
+    xmlNodePtr text = member ? sx_child(member, "text") : NULL;
+    const char *evidence = NULL, *why = writes_override(l, merge, record, f);
+    if (why)
+        evidence = arena_printf(&l->out->a, "the DDI writes it (%s)", why);
+    else if (f->node && sx_get(f->node, "sal") &&
+             (strstr(sx_get(f->node, "sal"), "_Out") || strstr(sx_get(f->node, "sal"), "_Inout")))
+        evidence = arena_printf(&l->out->a, "the header annotates it %s", sx_get(f->node, "sal"));
+    else if (text && text->children && (why = write_evidence((const char *)text->children->content, f->path)))
+        evidence = arena_printf(&l->out->a, "the page itself says \"%s\"", why);
+    if (evidence)
+        add(l, K_DIRECTION_IN_WRITTEN, arena_printf(&l->out->a, "%s.%s", record, f->path), sx_get(page, "source"),
+            line, f->owner->top->file, f->line, "%s.%s is documented [in], but %s", record, f->path, evidence);
+}
+
+/* The discriminator case an enum value has, or NULL. */
+static xmlNodePtr case_of(xmlNodePtr merge, const char *value)
+{
+    for (xmlNodePtr d = sx_child(merge, "discriminator"); d; d = sx_next(d, "discriminator"))
+        for (xmlNodePtr c = sx_child(d, "case"); c; c = sx_next(c, "case"))
+            if (!strcmp(sx_get(c, "value"), value))
+                return c;
+    return NULL;
+}
+
+static void check_union_member(struct linter *l, xmlNodePtr merge, xmlNodePtr page, xmlNodePtr mrule,
+                               xmlNodePtr drule)
+{
+    const char *value = operand(drule, "value"), *member = operand(drule, "member");
+    const char *subject = sx_get(drule, "subject");
+    if (!value && sx_get(page, "enum"))
+        value = subject;
+    if (!member && sx_get(page, "record"))
+        member = sx_get(mrule, "field") ? sx_get(mrule, "field") : subject;
+    if (!value || !member)
+        return;
+    xmlNodePtr c = case_of(merge, value);
+    if (!c || !sx_get(c, "member") || !strcmp(sx_get(c, "member"), member))
+        return;
+    add(l, K_UNION_MEMBER_MISMATCH, arena_printf(&l->out->a, "%s", value), sx_get(page, "source"),
+        (unsigned)sx_get_ulong(mrule, "line", 0), NULL, 0,
+        "the page says %s selects the union member %s; the spec maps it to %s (%s)", value, member,
+        sx_get(c, "member"), sx_get(c, "how"));
+}
+
+/* ---------- per page ---------- */
+
+static void check_syntax(struct linter *l, xmlNodePtr page, xmlNodePtr dpage, struct srec *top)
+{
+    xmlNodePtr syn = sx_child(dpage, "syntax");
+    const char *source = sx_get(page, "source");
+    if (!syn)
+        return;
+    for (xmlNodePtr mm = sx_child(syn, "mismatch"); mm; mm = sx_next(mm, "mismatch")) {
+        const char *text = mm->children && mm->children->content ? (const char *)mm->children->content : "";
+        add(l, K_SYNTAX, arena_printf(&l->out->a, "%s:%s", sx_get(mm, "kind"), text), source,
+            (unsigned)sx_get_ulong(mm, "line", 0), top ? top->file : NULL, top ? top->line : 0,
+            "syntax block vs field list: %s", text);
+    }
+    if (!top)
+        return;
+    for (xmlNodePtr d = sx_child(syn, "decl"); d; d = sx_next(d, "decl")) {
+        const char *path = sx_get(d, "path");
+        if (sx_get(d, "anonymous") || !path || strstr(path, "(unnamed"))
+            continue;
+        if (spec_index_field(top, path))
+            continue;
+        add(l, K_SYNTAX, arena_printf(&l->out->a, "decl:%s", path), source, (unsigned)sx_get_ulong(d, "line", 0),
+            top->file, top->line, "the syntax block declares %s.%s, which the header does not have", top->name,
+            path);
+    }
+}
+
+static void lint_page(struct linter *l, xmlNodePtr merge, xmlNodePtr page)
+{
+    const char *source = sx_get(page, "source"), *name = sx_get(page, "name");
+    const char *record = sx_get(page, "record");
+    xmlNodePtr dpage = strmap_get(&l->doc_pages, source);
+    if (!dpage)
+        return;
+    struct srec *top = record ? spec_index_record(&l->ix, record) : NULL;
+    struct senum *en = sx_get(page, "enum") ? strmap_get(&l->ix.enums, sx_get(page, "enum")) : NULL;
+    const char *kind = sx_get(dpage, "kind");
+    if (!top && !en && !sx_get(page, "function-type")) {
+        if (kind && (!strcmp(kind, "struct") || !strcmp(kind, "union") || !strcmp(kind, "enum")))
+            add(l, K_PAGE_UNMATCHED, name, source, 1, NULL, 0, "the page documents %s %s, which the headers do not declare",
+                kind, name);
+        return;
+    }
+    const char *hfile = top ? top->file : en ? en->file : NULL;
+    unsigned hline = top ? top->line : en ? en->line : 0;
+    for (xmlNodePtr m = sx_child(page, "match"); m; m = sx_next(m, "match")) {
+        const char *how = sx_get(m, "how");
+        if (strcmp(how, "none") != 0) {
+            struct sfield *f = top ? ref_field(l, m, record) : NULL;
+            /* a documented name covers every alternative of that path */
+            for (struct sfield *a = f; a; a = a->same_path)
+                strmap_put(&l->documented, arena_printf(&l->out->a, "%s\037%lu", a->owner->top->name, a->id), a);
+            continue;
+        }
+        const char *doc = sx_get(m, "doc") ? sx_get(m, "doc") : arena_printf(&l->out->a, "#%s", sx_get(m, "ordinal"));
+        add(l, K_DOC_FIELD_MISSING, arena_printf(&l->out->a, "%s.%s", name, doc), source,
+            (unsigned)sx_get_ulong(m, "line", 0), hfile, hline, "%s %s.%s is documented but the header has no such %s in any DDI version",
+            en ? "value" : "field", name, doc, en ? "value" : "member");
+    }
+    for (xmlNodePtr r = sx_child(page, "rule"); r; r = sx_next(r, "rule")) {
+        const char *rk = sx_get(r, "kind");
+        xmlNodePtr dr = docs_rule(dpage, sx_get(r, "ref"));
+        if (!dr)
+            continue;
+        for (xmlNodePtr o = sx_child(r, "operand"); o; o = sx_next(o, "operand"))
+            if (sx_get(o, "resolved"))
+                add(l, K_OPERAND_UNRESOLVED, arena_printf(&l->out->a, "%s/%s", sx_get(r, "ref"), sx_get(o, "value")),
+                    source, (unsigned)sx_get_ulong(r, "line", 0), hfile, hline,
+                    "rule %s names %s, which is not a field of %s", sx_get(r, "ref"), sx_get(o, "value"), name);
+        if (!strcmp(rk, "bit") && top)
+            check_bit(l, page, r, dr, record);
+        else if (!strcmp(rk, "direction") && top)
+            check_direction(l, merge, page, dpage, r, dr, record);
+        else if (!strcmp(rk, "union-member"))
+            check_union_member(l, merge, page, r, dr);
+        else if (!strcmp(rk, "availability")) {
+            struct sfield *f = top ? ref_field(l, r, record) : NULL;
+            struct svalue *v = en && sx_get(r, "value") ? strmap_get(&l->ix.values, sx_get(r, "value")) : NULL;
+            if (f)
+                check_availability(l, page, r, dr, record, f->versions, f->path, f->owner->top->file, f->line);
+            else if (v)
+                check_availability(l, page, r, dr, en->name, v->versions, v->name, en->file, en->line);
+            else if (!sx_get(dr, "subject") || !*sx_get(dr, "subject"))
+                check_availability(l, page, r, dr, name, top ? top->versions : en ? en->versions : NULL, "(page)",
+                                   hfile, hline);
+        }
+    }
+    check_syntax(l, page, dpage, top);
+}
+
+static void lint_undocumented(struct linter *l, xmlNodePtr merge)
+{
+    struct strmap done = {0};
+    for (xmlNodePtr p = sx_child(merge, "page"); p; p = sx_next(p, "page")) {
+        const char *record = sx_get(p, "record");
+        struct srec *top = record ? spec_index_record(&l->ix, record) : NULL;
+        if (!top || strmap_get(&done, record))
+            continue;
+        strmap_put(&done, record, top);
+        for (size_t i = 0; i < top->all.len; i++) {
+            struct sfield *f = top->all.items[i];
+            if (!f->name || !*f->name)
+                continue;
+            if (strmap_get(&l->documented, arena_printf(&l->out->a, "%s\037%lu", record, f->id)))
+                continue;
+            struct lint_finding *x =
+                add(l, K_FIELD_UNDOCUMENTED, arena_printf(&l->out->a, "%s.%s", record, f->path), NULL, 0, top->file,
+                    f->line, "%s.%s (%s%s%s) has no documentation on any page of %s", record, f->path, f->type,
+                    f->versions ? ", " : "", f->versions ? f->versions : "", record);
+            if (x) {
+                x->primary_is_header = 1;
+                x->doc_file = doc_path(l, sx_get(p, "source"));
+            }
+        }
+    }
+    strmap_free(&done);
+}
+
+static void lint_discriminators(struct linter *l, xmlNodePtr merge)
+{
+    for (xmlNodePtr d = sx_child(merge, "discriminator"); d; d = sx_next(d, "discriminator")) {
+        struct senum *e = strmap_get(&l->ix.enums, sx_get(d, "enum"));
+        for (xmlNodePtr c = sx_child(d, "case"); c; c = sx_next(c, "case"))
+            if (!strcmp(sx_get(c, "how"), "none")) {
+                struct lint_finding *x =
+                    add(l, K_UNION_MEMBER_UNMAPPED, sx_get(c, "value"), NULL, 0, e ? e->file : NULL, e ? e->line : 0,
+                        "%s (%s of %s) selects no member of %s; add a union-member override if one exists",
+                        sx_get(c, "value"), sx_get(c, "number"), sx_get(d, "enum"), sx_get(d, "union"));
+                if (x)
+                    x->primary_is_header = 1;
+            }
+    }
+}
+
+static void lint_overrides(struct linter *l, xmlNodePtr merge)
+{
+    const char *file = sx_get(merge, "overrides");
+    for (xmlNodePtr o = sx_child(merge, "override"); o; o = sx_next(o, "override")) {
+        const char *status = sx_get(o, "status");
+        if (!strcmp(status, "applied"))
+            continue;
+        const char *what = sx_get(o, "value") ? sx_get(o, "value") : sx_get(o, "field") ? sx_get(o, "field") : sx_get(o, "doc");
+        struct lint_finding *x =
+            add(l, K_OVERRIDE_STALE, arena_printf(&l->out->a, "%s:%s:%s", sx_get(o, "kind"), sx_get(o, "record"), what),
+                NULL, 0, NULL, 0, "%s override for %s.%s is %s: %s", sx_get(o, "kind"), sx_get(o, "record"), what,
+                !strcmp(status, "redundant") ? "no longer needed" : "no longer applicable",
+                sx_get(o, "note") ? sx_get(o, "note") : status);
+        if (x) {
+            x->header_file = file ? file : "spec/overrides.xml";
+            x->header_line = (unsigned)sx_get_ulong(o, "line", 0);
+            x->primary_is_header = 1;
+        }
+    }
+}
+
+static const char *primary_file(const struct lint_finding *f)
+{
+    return f->primary_is_header || !f->doc_file ? f->header_file : f->doc_file;
+}
+static unsigned primary_line(const struct lint_finding *f)
+{
+    return f->primary_is_header || !f->doc_file ? f->header_line : f->doc_line;
+}
+
+static int by_location(const void *x, const void *y)
+{
+    const struct lint_finding *a = *(const struct lint_finding *const *)x, *b = *(const struct lint_finding *const *)y;
+    int c = strcmp(primary_file(a) ? primary_file(a) : "", primary_file(b) ? primary_file(b) : "");
+    if (c)
+        return c;
+    if (primary_line(a) != primary_line(b))
+        return primary_line(a) < primary_line(b) ? -1 : 1;
+    c = strcmp(a->kind->id, b->kind->id);
+    return c ? c : strcmp(a->message, b->message);
+}
+
+void lint_run(xmlDocPtr spec, const struct lint_options *opt, struct lint_result *out)
+{
+    memset(out, 0, sizeof *out);
+    struct linter l = {.opt = opt, .out = out};
+    spec_index_build(&l.ix, spec);
+    for (xmlNodePtr p = sx_child(sx_part(spec, "docs"), "page"); p; p = sx_next(p, "page"))
+        strmap_put(&l.doc_pages, sx_get(p, "source"), p);
+    xmlNodePtr merge = sx_part(spec, "merge");
+    for (xmlNodePtr p = sx_child(merge, "page"); p; p = sx_next(p, "page"))
+        lint_page(&l, merge, p);
+    lint_undocumented(&l, merge);
+    lint_discriminators(&l, merge);
+    lint_overrides(&l, merge);
+    qsort(out->findings.items, out->findings.len, sizeof *out->findings.items, by_location);
+    for (size_t i = 0; i < out->findings.len; i++)
+        out->counts[((struct lint_finding *)out->findings.items[i])->severity]++;
+    strmap_free(&l.doc_pages);
+    strmap_free(&l.documented);
+    strmap_free(&l.seen);
+    spec_index_free(&l.ix);
+}
+
+void lint_result_free(struct lint_result *r)
+{
+    vec_free(&r->findings);
+    arena_free(&r->a);
+}
+
+static const char *const severity_names[] = {"note", "warning", "error"};
+
+static void location(FILE *out, const char *file, unsigned line)
+{
+    if (file && line)
+        fprintf(out, "%s:%u: ", file, line);
+    else if (file)
+        fprintf(out, "%s: ", file);
+    else
+        fputs("ddigen: ", out);
+}
+
+void lint_write_text(const struct lint_result *r, FILE *out)
+{
+    for (size_t i = 0; i < r->findings.len; i++) {
+        const struct lint_finding *f = r->findings.items[i];
+        location(out, primary_file(f), primary_line(f));
+        fprintf(out, "%s: %s [%s]\n", severity_names[f->severity], f->message, f->kind->id);
+        if (f->primary_is_header && f->doc_file) {
+            location(out, f->doc_file, f->doc_line);
+            fputs("note: documented here\n", out);
+        } else if (!f->primary_is_header && f->header_file) {
+            location(out, f->header_file, f->header_line);
+            fputs("note: declared here\n", out);
+        }
+    }
+}
+
+/* ---------- SARIF 2.1.0 ---------- */
+
+static void json_str(struct strbuf *sb, const char *s)
+{
+    sb_append(sb, "\"");
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            char esc[3] = {'\\', (char)c, 0};
+            sb_append(sb, esc);
+        } else if (c == '\n')
+            sb_append(sb, "\\n");
+        else if (c == '\t')
+            sb_append(sb, "\\t");
+        else if (c < 0x20)
+            sb_printf(sb, "\\u%04x", c);
+        else
+            sb_appendn(sb, (const char *)&c, 1);
+    }
+    sb_append(sb, "\"");
+}
+
+static void json_location(struct strbuf *sb, const char *file, unsigned line, const char *base)
+{
+    sb_append(sb, "{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
+    json_str(sb, file);
+    if (base) {
+        sb_append(sb, ", \"uriBaseId\": ");
+        json_str(sb, base);
+    }
+    sb_append(sb, "}");
+    if (line)
+        sb_printf(sb, ", \"region\": {\"startLine\": %u}", line);
+    sb_append(sb, "}}");
+}
+
+static const char *const sarif_levels[] = {"note", "warning", "error"};
+
+char *lint_sarif(const struct lint_result *r, const char *tool_version)
+{
+    struct strbuf sb = {0};
+    sb_append(&sb, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
+                   "  \"runs\": [\n    {\n      \"tool\": {\n        \"driver\": {\n          \"name\": \"ddigen\",\n"
+                   "          \"version\": ");
+    json_str(&sb, tool_version ? tool_version : "0");
+    sb_append(&sb, ",\n          \"rules\": [\n");
+    for (unsigned i = 0; i < lint_kind_count; i++) {
+        const struct lint_kind *k = &lint_kinds[i];
+        sb_append(&sb, "            {\"id\": ");
+        json_str(&sb, k->id);
+        sb_append(&sb, ", \"name\": ");
+        json_str(&sb, k->name);
+        sb_append(&sb, ", \"shortDescription\": {\"text\": ");
+        json_str(&sb, k->description);
+        sb_printf(&sb, "}, \"defaultConfiguration\": {\"level\": \"%s\"}}%s\n", sarif_levels[k->severity],
+                  i + 1 < lint_kind_count ? "," : "");
+    }
+    sb_append(&sb, "          ]\n        }\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [");
+    for (size_t i = 0; i < r->findings.len; i++) {
+        const struct lint_finding *f = r->findings.items[i];
+        sb_append(&sb, i ? ",\n        {" : "\n        {");
+        sb_append(&sb, "\"ruleId\": ");
+        json_str(&sb, f->kind->id);
+        sb_printf(&sb, ", \"ruleIndex\": %u, \"level\": \"%s\", \"message\": {\"text\": ",
+                  (unsigned)(f->kind - lint_kinds), sarif_levels[f->severity]);
+        json_str(&sb, f->message);
+        sb_append(&sb, "},\n         \"locations\": [");
+        const char *pf = primary_file(f);
+        int header_primary = f->primary_is_header || !f->doc_file;
+        if (pf)
+            json_location(&sb, pf, primary_line(f), header_primary ? "HEADERS" : "DOCS");
+        sb_append(&sb, "]");
+        const char *other = header_primary ? f->doc_file : f->header_file;
+        if (other && other != pf) {
+            sb_append(&sb, ",\n         \"relatedLocations\": [");
+            size_t at = sb.len;
+            json_location(&sb, other, header_primary ? f->doc_line : f->header_line,
+                          header_primary ? "DOCS" : "HEADERS");
+            /* relatedLocations carry an id and a message */
+            char *loc = strdup(sb.data + at);
+            sb.len = at;
+            sb.data[at] = '\0';
+            if (loc) {
+                sb_printf(&sb, "{\"id\": 1, \"message\": {\"text\": \"%s\"}, %s", header_primary ? "documented here" : "declared here",
+                          loc + 1);
+                free(loc);
+            }
+            sb_append(&sb, "]");
+        }
+        sb_append(&sb, ",\n         \"partialFingerprints\": {\"ddigenFinding/v1\": ");
+        json_str(&sb, f->fingerprint);
+        sb_append(&sb, "}}");
+    }
+    sb_append(&sb, r->findings.len ? "\n      ]\n    }\n  ]\n}\n" : "]\n    }\n  ]\n}\n");
+    char *out = strdup(sb_str(&sb));
+    sb_free(&sb);
+    return out;
+}

@@ -1,0 +1,52 @@
+/* Lint: findings from reconciling the doc view with the header view of a
+ * merged spec (its <merge> part), as gcc-style text or SARIF 2.1.0. */
+#ifndef DDIGEN_LINT_H
+#define DDIGEN_LINT_H
+
+#include "../util/arena.h"
+
+#include <libxml/tree.h>
+#include <stdio.h>
+
+enum lint_severity { LINT_NOTE, LINT_WARNING, LINT_ERROR };
+
+/* One finding kind: its stable SARIF ruleId and default severity. */
+struct lint_kind {
+    const char *id;   /* "doc-field-missing" */
+    const char *name; /* "DocFieldMissing" */
+    enum lint_severity severity;
+    const char *description;
+};
+
+struct lint_finding {
+    const struct lint_kind *kind;
+    enum lint_severity severity;
+    const char *message;
+    const char *doc_file, *header_file;
+    unsigned doc_line, header_line;
+    int primary_is_header;   /* the finding is about the header side */
+    const char *fingerprint; /* stable across line moves: kind + identity */
+};
+
+struct lint_result {
+    struct arena a;
+    struct vec findings; /* struct lint_finding*, sorted */
+    unsigned counts[3];
+};
+
+struct lint_options {
+    const char *docs_root;    /* prefix for doc paths (relative), or NULL */
+    const char *headers_root; /* prefix for header file names, or NULL */
+};
+
+extern const struct lint_kind lint_kinds[];
+extern const unsigned lint_kind_count;
+
+/* Computes the findings of a spec that has a <merge> part. */
+void lint_run(xmlDocPtr spec, const struct lint_options *opt, struct lint_result *out);
+void lint_result_free(struct lint_result *r);
+void lint_write_text(const struct lint_result *r, FILE *out);
+/* SARIF 2.1.0 into a malloc'd string. */
+char *lint_sarif(const struct lint_result *r, const char *tool_version);
+
+#endif

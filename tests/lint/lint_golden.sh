@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# ddigen lint on the WDK 10.0.26100.0 fixture and the lint doc fixtures
+# (tests/fixtures/lint: one planted disagreement per finding kind): text
+# output equal to the golden file, exit status 1 (errors found), SARIF valid
+# and consistent with the text, fingerprints stable when the pages move.
+#   lint_golden.sh DDIGEN SOURCE_DIR WORK     (DDIGEN_UPDATE_GOLDEN=1 rewrites)
+set -u
+ddigen=$1 src=$2 work=$3
+here=$src/tests/lint
+fixtures=$src/tests/fixtures/lint
+golden=$here/expected.txt
+mkdir -p "$work"
+failures=0
+layout=$src/spec/snapshots/wdk-10.0.26100.0.layout.xml
+(cd "$src/tests/fixtures" && "$ddigen" docs lint -q -o "$work/docs.xml") || { echo "FAIL docs"; exit 1; }
+"$ddigen" spec -q --layout "$layout" --docs "$work/docs.xml" --overrides "$fixtures/overrides.xml" -o "$work/spec.xml" \
+    || { echo "FAIL spec"; exit 1; }
+# the overrides path is recorded as given; make it relative like the docs
+sed -i "s|overrides=\"$fixtures/|overrides=\"tests/fixtures/lint/|" "$work/spec.xml"
+"$ddigen" lint "$work/spec.xml" --docs-root tests/fixtures --sarif "$work/lint.sarif" -o "$work/lint.txt" 2>"$work/summary.txt"
+rc=$?
+[ $rc -eq 1 ] && echo "ok   exit status 1 (errors found)" || { echo "FAIL exit status $rc"; failures=$((failures + 1)); }
+[ "${DDIGEN_UPDATE_GOLDEN:-}" = 1 ] && cp "$work/lint.txt" "$golden" && echo "updated $golden"
+if cmp -s "$work/lint.txt" "$golden"; then echo "ok   text findings equal $golden"; else
+    echo "FAIL text findings differ from $golden:"; diff "$golden" "$work/lint.txt" | head -40; failures=$((failures + 1)); fi
+for kind in page-unmatched doc-field-missing field-undocumented bit-mismatch bit-shared-by-version bit-conflict \
+            availability-mismatch syntax-mismatch direction-in-written union-member-mismatch union-member-unmapped \
+            operand-unresolved override-stale; do
+    grep -q "\[$kind\]" "$work/lint.txt" && echo "ok   finding kind $kind" || { echo "FAIL no $kind finding"; failures=$((failures + 1)); }
+done
+python3 "$here/check_sarif.py" "$work/lint.sarif" "$here/sarif-2.1.0-subset.schema.json" "$work/lint.txt" || failures=$((failures + 1))
+# the same findings from --layout/--docs directly, and fingerprints that do
+# not depend on line numbers (a page with a blank line added)
+"$ddigen" lint --layout "$layout" --docs "$work/docs.xml" --overrides "$fixtures/overrides.xml" --docs-root tests/fixtures \
+    -o "$work/direct.txt" 2>/dev/null
+sed "s|$fixtures/|tests/fixtures/lint/|" "$work/direct.txt" | sort | cmp -s - <(sort "$work/lint.txt") \
+    && echo "ok   lint --layout --docs gives the same findings" || { echo "FAIL direct lint differs"; failures=$((failures + 1)); }
+mkdir -p "$work/moved/lint"
+cp "$fixtures"/*.md "$work/moved/lint/"
+sed -i 's/^## -struct-fields$/\n## -struct-fields/' "$work/moved/lint/ns-lint-_dxgk_allocationinfoflags2.md"
+(cd "$work/moved" && "$ddigen" docs lint -q -o "$work/docs2.xml")
+"$ddigen" lint --layout "$layout" --docs "$work/docs2.xml" --overrides "$fixtures/overrides.xml" --sarif "$work/moved.sarif" \
+    -o /dev/null 2>/dev/null
+python3 - "$work/lint.sarif" "$work/moved.sarif" <<'PY' || failures=$((failures + 1))
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+fa = sorted(r['partialFingerprints']['ddigenFinding/v1'] for r in a['runs'][0]['results'])
+fb = sorted(r['partialFingerprints']['ddigenFinding/v1'] for r in b['runs'][0]['results'])
+la = [r['locations'][0]['physicalLocation'].get('region') for r in a['runs'][0]['results']]
+lb = [r['locations'][0]['physicalLocation'].get('region') for r in b['runs'][0]['results']]
+ok = fa == fb and la != lb
+print(('ok   ' if ok else 'FAIL ') + 'fingerprints unchanged when a page moves down a line')
+sys.exit(0 if ok else 1)
+PY
+echo "$failures failed"
+[ $failures -eq 0 ]

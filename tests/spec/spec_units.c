@@ -1,0 +1,147 @@
+/* Unit tests of the spec stage: every committed spec file is canonical
+ * (re-serializing it gives the same bytes), and the stable-ID rules on a
+ * small in-memory spec (placement after name, scopes, previous IDs kept,
+ * retired IDs never reused, renumbering detected). */
+#include "spec/ids.h"
+#include "spec/schema.h"
+#include "spec/specxml.h"
+#include "util/output.h"
+
+#include <glob.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static void committed_specs_are_canonical(void **state)
+{
+    (void)state;
+    glob_t g;
+    assert_int_equal(glob(DDIGEN_SNAPSHOTS "/*.xml", 0, NULL, &g), 0);
+    assert_true(g.gl_pathc >= 2);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        char *text;
+        size_t len;
+        assert_int_equal(ddigen_read_file(g.gl_pathv[i], &text, &len), 0);
+        xmlDocPtr doc = spec_parse_and_validate(g.gl_pathv[i], text, len);
+        assert_non_null(doc);
+        xmlChar *buf = NULL;
+        int n = 0;
+        xmlDocDumpFormatMemoryEnc(doc, &buf, &n, "UTF-8", 1);
+        if ((size_t)n != len || memcmp(buf, text, len) != 0)
+            fail_msg("%s is not canonical (re-serialized bytes differ)", g.gl_pathv[i]);
+        xmlFree(buf);
+        xmlFreeDoc(doc);
+        free(text);
+    }
+    globfree(&g);
+}
+
+static const char small_layout[] =
+    "<ddi-spec version=\"1\"><layout>"
+    "<arch name=\"x64\" triple=\"x86_64-pc-windows-msvc\" macro=\"_M_AMD64\"/>"
+    "<version name=\"DXGKDDI_INTERFACE_VERSION_WDDM2_0\" short=\"WDDM2_0\" value=\"0x5023\"/>"
+    "<record name=\"A\" kind=\"struct\" file=\"a.h\" line=\"1\"><size arch=\"x64\" bytes=\"8\" align=\"4\"/>"
+    "%s"
+    "</record>"
+    "<enum name=\"E\" file=\"a.h\" line=\"9\"><value name=\"E_ONE\" value=\"1\"/>%s</enum>"
+    "</layout></ddi-spec>";
+
+static const char *field(const char *name, const char *type, int bits)
+{
+    static char buf[4][256];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k],
+             "<field name=\"%s\" path=\"%s\" type=\"%s\"%s line=\"2\"><offset arch=\"x64\" bits=\"0\"/></field>",
+             name, name, type, bits ? " bits=\"1\"" : "");
+    return buf[k];
+}
+
+static xmlDocPtr make(const char *fields, const char *values)
+{
+    char text[4096];
+    snprintf(text, sizeof text, small_layout, fields, values);
+    xmlDocPtr doc = spec_parse_and_validate("small.xml", text, strlen(text));
+    assert_non_null(doc);
+    return doc;
+}
+
+static xmlNodePtr find_field(xmlDocPtr doc, const char *name)
+{
+    xmlNodePtr rec = sx_child(sx_part(doc, "layout"), "record");
+    for (xmlNodePtr f = sx_child(rec, "field"); f; f = sx_next(f, "field"))
+        if (!strcmp(sx_get(f, "name"), name))
+            return f;
+    return NULL;
+}
+
+static void ids_keep_move_retire(void **state)
+{
+    (void)state;
+    char two[1024], moved[1024];
+    snprintf(two, sizeof two, "%s%s", field("a", "UINT", 1), field("b", "UINT", 1));
+    xmlDocPtr old = make(two, "<value name=\"E_TWO\" value=\"2\"/>");
+    struct spec_ids_stats st;
+    assert_int_equal(spec_assign_ids(old, NULL, NULL, &st), 0);
+    assert_int_equal(st.added, 6); /* record, 2 fields, enum, 2 values */
+    /* the id sits right after name */
+    xmlNodePtr b = find_field(old, "b");
+    assert_string_equal((const char *)b->properties->next->name, "id");
+    assert_string_equal(sx_get(b, "id"), "2");
+    assert_int_equal(spec_check_ids(old, "old.xml"), 0);
+
+    /* b moves before a, a's type changes (a new field), E_TWO goes */
+    snprintf(moved, sizeof moved, "%s%s", field("b", "UINT", 1), field("a", "ULONG", 1));
+    xmlDocPtr now = make(moved, "");
+    assert_int_equal(spec_assign_ids(now, old, "old.xml", &st), 0);
+    assert_string_equal(sx_get(find_field(now, "b"), "id"), "2"); /* moved, kept */
+    assert_string_equal(sx_get(find_field(now, "a"), "id"), "3"); /* new identity, max+1 */
+    assert_int_equal(st.retired, 2);                                 /* old a, E_TWO */
+    xmlNodePtr retired = sx_part(now, "retired-ids");
+    assert_non_null(retired);
+    assert_string_equal(sx_get(sx_child(retired, "field"), "id"), "1");
+    assert_string_equal(sx_get(sx_child(retired, "value"), "name"), "E_TWO");
+    assert_int_equal(spec_check_kept_ids(old, "old.xml", now, "now.xml"), 0);
+
+    /* a third revision brings E_TWO back: its old ID, not a new one */
+    xmlDocPtr back = make(moved, "<value name=\"E_TWO\" value=\"2\"/>");
+    assert_int_equal(spec_assign_ids(back, now, "now.xml", &st), 0);
+    xmlNodePtr e = sx_child(sx_part(back, "layout"), "enum");
+    assert_string_equal(sx_get(sx_next(sx_child(e, "value"), "value"), "id"), "2");
+
+    /* renumbering is detected */
+    xmlSetProp(find_field(back, "b"), BAD_CAST "id", BAD_CAST "9");
+    assert_int_equal(spec_check_kept_ids(now, "now.xml", back, "back.xml"), 1);
+    xmlFreeDoc(old);
+    xmlFreeDoc(now);
+    xmlFreeDoc(back);
+}
+
+static void field_key_identity(void **state)
+{
+    (void)state;
+    struct arena a = {0};
+    xmlDocPtr doc = make(field("a", "UINT", 1), "");
+    xmlNodePtr f = find_field(doc, "a");
+    assert_string_equal(spec_field_key(&a, f, 1), "a|UINT|1");
+    assert_string_equal(spec_field_key(&a, f, 2), "a|UINT|1#2");
+    xmlFreeDoc(doc);
+    arena_free(&a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(committed_specs_are_canonical),
+        cmocka_unit_test(ids_keep_move_retire),
+        cmocka_unit_test(field_key_identity),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    xmlCleanupParser();
+    return rc;
+}
