@@ -1,11 +1,12 @@
 /* Spec diff. Each spec is flattened into items keyed by identity (record
- * name; field by its record, name, type and bit width, as the layout merge
- * does; enum value by enum and name; rule by rule ID), matched through hash
+ * name; field by the identity stable IDs use; enum value by enum and
+ * name; rule by rule ID), matched through hash
  * maps, so the whole diff is linear in the size of the two specs. Layout
  * values are compared only in the DDI versions both specs know, so a
  * change that is gated to a new version is an addition, not a break. */
 #include "diff.h"
 
+#include "../spec/ids.h"
 #include "../spec/schema.h"
 #include "../util/arena.h"
 #include "../util/diag.h"
@@ -37,8 +38,6 @@ struct item {
     enum item_kind kind;
     const char *key;      /* identity within the spec */
     const char *label;    /* for people */
-    const char *id;       /* stable ID, or NULL */
-    const char *id_scope; /* where the ID is unique */
     const char *sig;      /* compared to find "changed" */
     const char *versions; /* as written, NULL = every version */
     const char *slot;     /* fields: record and name, to pair a retyped field */
@@ -56,7 +55,7 @@ struct side {
     int common_of[MAX_VERSIONS];  /* index in the common version list, or -1 */
     struct vec items;
     struct strmap by_key;
-    struct strmap by_id; /* scope|id -> item */
+    struct strmap occurrences; /* field identity -> how many so far */
 };
 
 struct change {
@@ -142,7 +141,6 @@ static struct item *add_item(struct side *s, enum item_kind kind, const char *ke
     it->label = label;
     it->node = node;
     it->versions = attr(&s->a, node, "versions");
-    it->id = attr(&s->a, node, "id");
     uint64_t vm = version_mask(s, it->versions);
     unsigned am = arch_mask_of(s, attr(&s->a, node, "archs"));
     for (int a = 0; a < NARCH; a++)
@@ -156,27 +154,30 @@ static struct item *add_item(struct side *s, enum item_kind kind, const char *ke
 
 static void read_record(struct side *s, xmlNodePtr rec, int depth);
 
+/* A field's identity is the one stable IDs use (spec_field_key: path,
+ * type, bit width, and the nth field with those in its top-level record),
+ * so the diff and the ID check agree on what "the same field" is. */
 static void read_field(struct side *s, const char *record, xmlNodePtr f, int depth)
 {
     struct arena *a = &s->a;
-    const char *name = attr(a, f, "name"), *type = attr(a, f, "type");
-    const char *bits = attr(a, f, "bits"), *array = attr(a, f, "array");
+    const char *name = attr(a, f, "name");
     xmlNodePtr nested = NULL;
     for (xmlNodePtr c = f->children; c; c = c->next)
         if (is_element(c, "record"))
             nested = c;
     const char *nested_name = nested ? attr(a, nested, "name") : NULL;
     const char *who = name[0] ? name : nested_name ? nested_name : "?";
-    const char *key = arena_concat(a, "field\x1f", record, "\x1f", who, "\x1f", type, "\x1f", bits ? bits : "",
-                                   "\x1f", array ? array : "", NULL);
-    /* People know a field by its designator from the top-level record. */
     const char *top = arena_strndup(a, record, strcspn(record, "."));
+    const char *base = arena_concat(a, top, "\x1f", spec_field_key(a, f, 1), NULL);
+    size_t count = (size_t)strmap_get(&s->occurrences, base) + 1;
+    strmap_put(&s->occurrences, base, (void *)count);
+    const char *key = arena_concat(a, "field\x1f", top, "\x1f", spec_field_key(a, f, (unsigned)count), NULL);
+    /* People know a field by its designator from the top-level record. */
     const char *label = name[0] ? arena_concat(a, top, ".", attr(a, f, "path"), NULL) : who;
     struct item *it = add_item(s, IK_FIELD, key, label, f);
     it->slot = arena_concat(a, record, "\x1f", who, NULL);
-    it->id_scope = arena_concat(a, "field\x1f", top, NULL);
-    const char *canonical = attr(a, f, "canonical");
-    it->sig = arena_concat(a, "sal=", attr(a, f, "sal") ? attr(a, f, "sal") : "", " canonical=",
+    const char *canonical = attr(a, f, "canonical"), *sal = attr(a, f, "sal"), *array = attr(a, f, "array");
+    it->sig = arena_concat(a, "array=", array ? array : "", " sal=", sal ? sal : "", " canonical=",
                            canonical ? canonical : "", NULL);
     if (nested && depth < MAX_DEPTH)
         read_record(s, nested, depth + 1);
@@ -186,7 +187,6 @@ static void read_record(struct side *s, xmlNodePtr rec, int depth)
 {
     const char *name = attr(&s->a, rec, "name");
     struct item *it = add_item(s, IK_RECORD, arena_concat(&s->a, "record\x1f", name, NULL), name, rec);
-    it->id_scope = "record";
     it->sig = arena_concat(&s->a, attr(&s->a, rec, "kind"), NULL);
     for (xmlNodePtr c = rec->children; c; c = c->next)
         if (is_element(c, "field"))
@@ -197,7 +197,6 @@ static void read_enum(struct side *s, xmlNodePtr e)
 {
     const char *name = attr(&s->a, e, "name");
     struct item *it = add_item(s, IK_ENUM, arena_concat(&s->a, "enum\x1f", name, NULL), name, e);
-    it->id_scope = "enum";
     it->sig = "";
     int operations = !strcmp(name, OPERATION_ENUM);
     for (xmlNodePtr c = e->children; c; c = c->next) {
@@ -207,7 +206,6 @@ static void read_enum(struct side *s, xmlNodePtr e)
         struct item *v = add_item(s, operations ? IK_OPERATION : IK_VALUE,
                                   arena_concat(&s->a, "value\x1f", name, "\x1f", vname, NULL),
                                   arena_concat(&s->a, name, "::", vname, NULL), c);
-        v->id_scope = arena_concat(&s->a, "value\x1f", name, NULL);
         v->sig = attr(&s->a, c, "value");
     }
 }
@@ -271,7 +269,6 @@ static void read_rule(struct side *s, xmlNodePtr r)
         }
     }
     struct item *it = add_item(s, IK_RULE, nth_key(s, "rule", id), id, r);
-    it->id = NULL; /* rule IDs are the key itself */
     it->sig = arena_strdup(a, sb_str(&sb));
     sb_free(&sb);
 }
@@ -325,11 +322,6 @@ static void read_side(struct side *s, xmlDocPtr doc)
             read_layout(s, c);
         else if (is_element(c, "docs"))
             read_rules(s, c, 0);
-    }
-    for (size_t i = 0; i < s->items.len; i++) {
-        struct item *it = s->items.items[i];
-        if (it->id && it->id_scope)
-            strmap_put(&s->by_id, arena_concat(&s->a, it->id_scope, "\x1f", it->id, NULL), it);
     }
 }
 
@@ -475,32 +467,6 @@ static enum change_class changed_class(enum item_kind kind)
     }
 }
 
-static void check_ids(struct diff *d, const struct item *o, const struct item *n)
-{
-    if (o->id && n->id && strcmp(o->id, n->id) != 0) {
-        ddigen_error(d->new.name, 0, "%s %s was ID %s in %s and is ID %s here: IDs must never be renumbered",
-                     kind_names[n->kind], n->label, o->id, d->old.name, n->id);
-        d->errors++;
-    }
-}
-
-/* An ID of OLD given to something else in NEW. */
-static void check_reused_ids(struct diff *d)
-{
-    for (size_t i = 0; i < d->new.items.len; i++) {
-        const struct item *n = d->new.items.items[i];
-        if (!n->id || !n->id_scope)
-            continue;
-        const struct item *o =
-            strmap_get(&d->old.by_id, arena_concat(&d->a, n->id_scope, "\x1f", n->id, NULL));
-        if (o && strcmp(o->key, n->key) != 0) {
-            ddigen_error(d->new.name, 0, "%s %s has ID %s, which %s gave to %s %s: IDs must never be reused",
-                         kind_names[n->kind], n->label, n->id, d->old.name, kind_names[o->kind], o->label);
-            d->errors++;
-        }
-    }
-}
-
 static const char *added_detail(struct diff *d, const struct item *n)
 {
     if (n->kind == IK_FIELD) {
@@ -540,7 +506,6 @@ static void compare(struct diff *d)
             continue;
         }
         n->matched = 1;
-        check_ids(d, o, n);
         if (o->sig && n->sig && strcmp(o->sig, n->sig) != 0)
             note(d, n->kind, "changed", n->label, arena_concat(&d->a, o->sig, " -> ", n->sig, NULL),
                  changed_class(n->kind));
@@ -554,7 +519,6 @@ static void compare(struct diff *d)
         if (!n->matched)
             note(d, n->kind, "added", n->label, added_detail(d, n), CLS_COMPATIBLE);
     }
-    check_reused_ids(d);
     strmap_free(&unmatched_new);
 }
 
@@ -658,8 +622,18 @@ static void free_side(struct side *s)
 {
     vec_free(&s->items);
     strmap_free(&s->by_key);
-    strmap_free(&s->by_id);
+    strmap_free(&s->occurrences);
     arena_free(&s->a);
+}
+
+static int has_stable_ids(xmlDocPtr doc)
+{
+    for (xmlNodePtr c = xmlDocGetRootElement(doc)->children; c; c = c->next)
+        if (is_element(c, "layout"))
+            for (xmlNodePtr r = c->children; r; r = r->next)
+                if (is_element(r, "record"))
+                    return xmlHasProp(r, BAD_CAST "id") != NULL;
+    return 0;
 }
 
 int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
@@ -670,6 +644,11 @@ int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const
         return DIFF_ERROR;
     d->old.name = old_name;
     d->new.name = new_name;
+    /* Stable IDs, when both revisions have them, must be kept: NEW may not
+     * renumber an item of OLD nor give its ID to another one. */
+    if (has_stable_ids(old_doc) && has_stable_ids(new_doc) &&
+        spec_check_kept_ids(old_doc, old_name, new_doc, new_name) != 0)
+        d->errors++;
     read_side(&d->old, old_doc);
     read_side(&d->new, new_doc);
     find_common_versions(d);
