@@ -8,7 +8,7 @@ packages=(
   libxml2-dev libxml2-utils libxslt1-dev xsltproc
   libcmark-gfm-dev libcmark-gfm-extensions-dev cmark-gfm libyaml-dev
   libcmocka-dev libcbor-dev libprotobuf-c-dev
-  python3 python3-jsonschema
+  python3 python3-jsonschema npm
 )
 missing=()
 for p in "${packages[@]}"; do

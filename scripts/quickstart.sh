@@ -9,6 +9,7 @@ werror=OFF
 [ "${CI:-}" = true ] && werror=ON
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDDIGEN_WERROR=$werror
 cmake --build build -j"$(nproc)"
+scripts/fetch-sarif-schema.sh build/_deps/sarif-2.1.0.json   # test data (npm registry)
 release=tests/fixtures/wdk/10.0.26100.0
 build/gen/ddigen generate --wdk "$release" -o out
 echo "quickstart: wrote out/spec/ddi.xml and out/include/ from $release"

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """SARIF output of ddigen lint: parsed by a real JSON parser (json), valid
-against the SARIF 2.1.0 schema subset in this folder (python3-jsonschema),
+against the official SARIF 2.1.0 JSON schema and against the stricter
+subset in this folder (no properties beyond what ddigen means to emit),
 and what GitHub code scanning needs: a stable ruleId per finding kind,
 relative paths, partialFingerprints, one result per text finding."""
 import json
@@ -8,11 +9,9 @@ import sys
 
 import jsonschema
 
-sarif_path, schema_path, text_path = sys.argv[1:4]
+sarif_path, official_path, subset_path, text_path = sys.argv[1:5]
 with open(sarif_path, encoding='utf-8') as f:
     log = json.load(f)
-with open(schema_path, encoding='utf-8') as f:
-    schema = json.load(f)
 failures = 0
 
 
@@ -22,11 +21,17 @@ def check(cond, what):
     failures += 0 if cond else 1
 
 
-try:
-    jsonschema.validate(log, schema, format_checker=jsonschema.FormatChecker())
-    check(True, 'valid against the SARIF 2.1.0 schema (subset)')
-except jsonschema.ValidationError as e:
-    check(False, f'schema: {e.message} at {list(e.absolute_path)}')
+for name, path in (('the official SARIF 2.1.0 schema', official_path), ('the schema subset', subset_path)):
+    try:
+        with open(path, encoding='utf-8') as f:
+            schema = json.load(f)
+        validator = jsonschema.validators.validator_for(schema)
+        validator(schema, format_checker=jsonschema.FormatChecker()).validate(log)
+        check(True, f'valid against {name}')
+    except (OSError, ValueError) as e:
+        check(False, f'{name}: cannot read {path}: {e}')
+    except jsonschema.ValidationError as e:
+        check(False, f'{name}: {e.message} at {list(e.absolute_path)}')
 run = log['runs'][0]
 rules = run['tool']['driver']['rules']
 ids = [r['id'] for r in rules]

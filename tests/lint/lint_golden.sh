@@ -3,9 +3,11 @@
 # (tests/fixtures/lint: one planted disagreement per finding kind): text
 # output equal to the golden file, exit status 1 (errors found), SARIF valid
 # and consistent with the text, fingerprints stable when the pages move.
-#   lint_golden.sh DDIGEN SOURCE_DIR WORK     (DDIGEN_UPDATE_GOLDEN=1 rewrites)
+#   lint_golden.sh DDIGEN SOURCE_DIR WORK SARIF_SCHEMA   (DDIGEN_UPDATE_GOLDEN=1 rewrites)
+# SARIF_SCHEMA is the official SARIF 2.1.0 JSON schema
+# (scripts/fetch-sarif-schema.sh puts it in build/_deps).
 set -u
-ddigen=$1 src=$2 work=$3
+ddigen=$1 src=$2 work=$3 official_schema=$4
 here=$src/tests/lint
 fixtures=$src/tests/fixtures/lint
 golden=$here/expected.txt
@@ -28,7 +30,16 @@ for kind in page-unmatched doc-field-missing field-undocumented bit-mismatch bit
             operand-unresolved override-stale; do
     grep -q "\[$kind\]" "$work/lint.txt" && echo "ok   finding kind $kind" || { echo "FAIL no $kind finding"; failures=$((failures + 1)); }
 done
-python3 "$here/check_sarif.py" "$work/lint.sarif" "$here/sarif-2.1.0-subset.schema.json" "$work/lint.txt" || failures=$((failures + 1))
+# The interpreter that has jsonschema (Debian's python3-jsonschema is for
+# /usr/bin/python3; another python3 may come first on PATH).
+py=python3
+python3 -c 'import jsonschema' 2>/dev/null || py=/usr/bin/python3
+if [ ! -s "$official_schema" ]; then
+    echo "FAIL the official SARIF 2.1.0 schema is missing at $official_schema (run scripts/fetch-sarif-schema.sh)"
+    failures=$((failures + 1))
+fi
+"$py" "$here/check_sarif.py" "$work/lint.sarif" "$official_schema" "$here/sarif-2.1.0-subset.schema.json" \
+    "$work/lint.txt" || failures=$((failures + 1))
 # the same findings from --layout/--docs directly, and fingerprints that do
 # not depend on line numbers (a page with a blank line added)
 "$ddigen" lint --layout "$layout" --docs "$work/docs.xml" --overrides "$fixtures/overrides.xml" --docs-root tests/fixtures \
