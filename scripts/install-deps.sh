@@ -8,12 +8,15 @@ packages=(
   libxml2-dev libxml2-utils libxslt1-dev xsltproc
   libcmark-gfm-dev libcmark-gfm-extensions-dev cmark-gfm libyaml-dev
   libcmocka-dev libcbor-dev libprotobuf-c-dev
-  python3 python3-jsonschema npm
+  python3 python3-jsonschema
 )
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# npm fetches test data (scripts/fetch-sarif-schema.sh). A machine that
+# has Node.js from elsewhere keeps it: Debian's npm would conflict.
+command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
   exit 0
