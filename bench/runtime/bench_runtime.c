@@ -151,11 +151,14 @@ static void bench_upt(bench *b, uint32_t calls, const char *residency)
     t_eng = time_per_call(b, upt_work, &u);
     t_mem = time_per_call(b, memcpy_work, &bytes);
     t_floor = time_per_call(b, strided_work, &u);
+    /* Second ratio, labelled apart: the floor against the same memcpy is the
+     * most the first ratio can reach for any encoder (it reads 16 bytes per
+     * entry where the memcpy reads 8). */
     printf("UPDATE_PAGE_TABLE PTE generation, %u entries (%u KiB in, %zu KiB out, %s): %.0f M PTE/s, %.2f GB/s "
            "written; memcpy of the same %zu bytes %.2f GB/s; ratio %.2f (target >= 0.8); read-16-write-8 floor "
-           "%.0f M/s, engine at %.2f of it\n",
+           "%.0f M/s, engine at %.2f of it; floor/memcpy ceiling %.2f\n",
            u.count, u.count * 16u / 1024u, bytes / 1024u, residency, u.count / t_eng / 1e6, bytes / t_eng / 1e9, bytes,
-           bytes / t_mem / 1e9, t_mem / t_eng, u.count / t_floor / 1e6, t_floor / t_eng);
+           bytes / t_mem / 1e9, t_mem / t_eng, u.count / t_floor / 1e6, t_floor / t_eng, t_mem / t_floor);
     free(u.pte);
 }
 
@@ -334,7 +337,14 @@ static void bench_multipass(void)
     free(mdl);
 }
 
-int main(void)
+/* Optional argument: run only the sections whose name contains it (upt, runs,
+ * transfer, multipass); no argument runs all of them. */
+static int want(int argc, char **argv, const char *section)
+{
+    return argc < 2 || strstr(section, argv[1]) != NULL;
+}
+
+int main(int argc, char **argv)
 {
     static bench b;
     bench_init(&b, OUT_BYTES);
@@ -346,11 +356,16 @@ int main(void)
     memset(b.out, 0, OUT_BYTES);
     printf("bench_runtime: reference backend, submit_align %u, max_copy %u\n", b.cfg.backend.submit_align,
            b.cfg.backend.max_copy);
-    bench_upt(&b, 16, "L2-resident");
-    bench_upt(&b, 1024, "L3-resident");
-    bench_runs(&b);
-    bench_transfer(&b);
-    bench_multipass();
+    if (want(argc, argv, "upt")) {
+        bench_upt(&b, 16, "L2-resident");
+        bench_upt(&b, 1024, "L3-resident");
+    }
+    if (want(argc, argv, "runs"))
+        bench_runs(&b);
+    if (want(argc, argv, "transfer"))
+        bench_transfer(&b);
+    if (want(argc, argv, "multipass"))
+        bench_multipass();
     free(b.out);
     free(b.copy_src);
     free(b.copy_dst);

@@ -190,10 +190,24 @@ typedef struct pb_engine {
     uint32_t seq;            /* next packet number in the current DMA buffer */
     uint32_t transfer_open;  /* a TransferStart was seen without its TransferEnd */
     uint32_t largest_fixed;  /* largest fixed-size packet step, for the config check */
+    uint32_t ready;          /* pb_engine_init accepted the configuration */
 } pb_engine;
 
-/* Checks the configuration (alignment, limits, buffer large enough for every
- * packet) and resets the state. Returns STATUS_SUCCESS or PB_STATUS_INVALID_ARGS. */
+/* Checks the configuration and resets the state. Returns STATUS_SUCCESS or
+ * PB_STATUS_INVALID_ARGS after reporting the first problem (args NULL) as one of:
+ *   pb_config.backend.ops:complete                  a required op is NULL
+ *   pb_config.backend.submit_align:power-of-two-at-least-8
+ *   pb_config.backend.max_copy:nonzero-page-multiple
+ *   pb_config.backend.max_fill:nonzero-page-multiple
+ *   pb_config.backend.max_write64:nonzero
+ *   pb_config.backend.max_ptegen:at-least-12        below the run length at which
+ *                                                   the engine emits a PTEGEN
+ *   pb_config.segment_count:at-most-31
+ *   pb_config.level_count:at-most-6
+ *   pb_config.paging_buffer_size:holds-largest-packet  a fresh buffer cannot take
+ *                                                   the largest step plus padding
+ * An engine whose configuration was refused refuses every call
+ * ("pb_engine:initialised") instead of running on it. */
 NTSTATUS pb_engine_init(pb_engine *engine, const pb_config *config);
 
 /* The DxgkDdiBuildPagingBuffer body. Serialise calls per engine (one per paging
@@ -263,18 +277,44 @@ static PB_INLINE uint32_t pb_ctz64(uint64_t x)
 
 #define PB_RUN_BLOCK 64u
 
-/* Walks the maximal runs of pfn[0..n) (pfn[i + 1] == pfn[i] + 1). A block of 64
- * pages at a time is turned into a discontinuity mask, bit k set when page
- * block + k ends a run (the next page does not follow it, or the array ends),
- * without a data-dependent branch; runs are then read off the mask with ctz, so
- * short runs cost no mispredicted branch per page. */
+/* Walks the maximal runs of pfn[0..n) (pfn[i + 1] == pfn[i] + 1), adapting to
+ * the layout one 64-page block at a time:
+ *  - mixed blocks: the block is turned into a discontinuity mask, bit k set when
+ *    page block + k ends a run (the next page does not follow it, or the array
+ *    ends), without a data-dependent branch; runs are read off the mask with
+ *    ctz, so short runs cost no mispredicted branch per page;
+ *  - contiguous blocks (all-zero mask): recognised by one endpoint compare and
+ *    an OR-reduction the compilers vectorise, without building the mask;
+ *  - scattered blocks (all-ones mask): the walk switches to a per-page test of
+ *    the next page, which is a well-predicted branch while every page is its
+ *    own run, and no masks are built until a page continues its predecessor.
+ * Results do not depend on the mode: every call returns the length of the
+ * maximal run at pos, cut at cap. */
 typedef struct pb_run_scan {
     const PFN_NUMBER *pfn;
     size_t n;        /* pages in the array */
     size_t pos;      /* first page of the next run */
     size_t block;    /* first page the mask describes */
     uint64_t mask;   /* bit k: page block + k ends a run not yet reached */
+    size_t scattered_lim; /* nonzero: per-page mode while pos < scattered_lim (= n - 1) */
 } pb_run_scan;
+
+/* 1 when pages p[0..64] are one contiguous stretch (a block inside one run).
+ * The endpoint test rejects almost every other block at once; the reduction
+ * over neighbour differences has a constant trip count, no branch and no
+ * induction vector, so gcc -O2 and clang compile it to SSE2 (two loads, paddq,
+ * psubq, por per two pages). Wrapping arithmetic matches the continuation
+ * test (pfn + 1 may wrap to 0). */
+static PB_INLINE int pb_run_block_contiguous(const PFN_NUMBER *p)
+{
+    PFN_NUMBER d = 0;
+    uint32_t k;
+    if ((PFN_NUMBER)(p[PB_RUN_BLOCK] - p[0]) != (PFN_NUMBER)PB_RUN_BLOCK)
+        return 0;
+    for (k = 0; k < PB_RUN_BLOCK; k++)
+        d |= (PFN_NUMBER)(p[k + 1u] - p[k] - 1u);
+    return d == 0;
+}
 
 /* Discontinuity mask of pages [block, block + 64), n > block. */
 static PB_INLINE uint64_t pb_run_mask(const PFN_NUMBER *pfn, size_t n, size_t block)
@@ -283,6 +323,8 @@ static PB_INLINE uint64_t pb_run_mask(const PFN_NUMBER *pfn, size_t n, size_t bl
     uint64_t m = 0;
     uint32_t k;
     if (n - block > PB_RUN_BLOCK) {
+        if (pb_run_block_contiguous(p))
+            return 0;
         /* Full block: 64 independent compares packed 8 at a time, no branch. */
         for (k = 0; k < PB_RUN_BLOCK; k += 8u) {
             uint64_t b = (uint64_t)(p[k + 1u] - p[k] != 1u) | (uint64_t)(p[k + 2u] - p[k + 1u] != 1u) << 1 |
@@ -302,6 +344,16 @@ static PB_INLINE uint64_t pb_run_mask(const PFN_NUMBER *pfn, size_t n, size_t bl
     }
 }
 
+/* Enters per-page mode when m, a full block's mask, says every page ends a run. */
+static PB_INLINE uint64_t pb_run_scan_mode(pb_run_scan *s, uint64_t m)
+{
+    if (m == ~(uint64_t)0 && s->n - s->block > PB_RUN_BLOCK) {
+        s->scattered_lim = s->n - 1u;
+        return 0;
+    }
+    return m;
+}
+
 /* Starts a walk of pfn[0..n) at page pos (a multipass token may resume mid-run). */
 static PB_INLINE void pb_run_scan_init(pb_run_scan *s, const PFN_NUMBER *pfn, size_t n, size_t pos)
 {
@@ -309,47 +361,64 @@ static PB_INLINE void pb_run_scan_init(pb_run_scan *s, const PFN_NUMBER *pfn, si
     s->n = n;
     s->pos = pos;
     s->block = pos;
-    s->mask = pos < n ? pb_run_mask(pfn, n, pos) : 0;
+    s->scattered_lim = 0;
+    s->mask = pos < n ? pb_run_scan_mode(s, pb_run_mask(pfn, n, pos)) : 0;
 }
 
-/* Slow half of pb_run_scan_next: refills the mask (once per 64 pages) or cuts
- * a run at cap. */
+/* Slow half of pb_run_scan_next: leaves per-page mode, refills the mask (once
+ * per 64 pages, skipping contiguous blocks) or cuts a run at cap. */
 static PB_INLINE size_t pb_run_scan_next_slow(pb_run_scan *s, size_t cap)
 {
     const size_t start = s->pos;
     size_t end;
     uint64_t m = s->mask;
-    if (m == 0) { /* every run end of this block consumed */
-        if (start >= s->n)
-            return 0;
+    int refilled = 0;
+    if (start >= s->n)
+        return 0;
+    if (s->scattered_lim) { /* per-page mode met a continuation or the last page */
+        s->scattered_lim = 0;
+        s->block = start;
+        m = pb_run_mask(s->pfn, s->n, start); /* 0 if a contiguous block starts here */
+    }
+    if (m == 0) { /* every run end of this block consumed, or none in it */
         do { /* the run continues past this block */
             s->block += PB_RUN_BLOCK;
             m = pb_run_mask(s->pfn, s->n, s->block);
         } while (m == 0);
+        refilled = 1;
     }
     end = s->block + pb_ctz64(m) + 1u;
     if (end - start > cap) { /* cut by the packet limit: the run end stays pending */
         s->mask = m;
         end = start + cap;
     } else {
-        s->mask = m & (m - 1u);
+        /* A fresh all-ones block: this run ends at its first page, the rest go per page. */
+        s->mask = refilled && end == s->block + 1u ? pb_run_scan_mode(s, m) & (m - 1u) : m & (m - 1u);
     }
     s->pos = end;
     return end - start;
 }
 
 /* Length of the contiguous run starting at s->pos, at most cap (>= 1), and
- * advances past it; 0 at the end of the array. Consumed run ends are cleared
- * from the mask (m & (m - 1)): the common case is a ctz, a few adds and one
- * well-predicted branch; refills (once per 64 pages) and cuts take the slow half. */
+ * advances past it; 0 at the end of the array. In per-page mode the common case
+ * is two loads, a compare and a well-predicted branch; in mask mode it is a ctz,
+ * a few adds and one well-predicted branch, consumed run ends being cleared from
+ * the mask (m & (m - 1)); refills (once per 64 pages), mode changes and cuts
+ * take the slow half. */
 static PB_INLINE size_t pb_run_scan_next(pb_run_scan *s, size_t cap)
 {
-    const uint64_t m = s->mask;
-    const size_t end = s->block + pb_ctz64(m | 0x8000000000000000ull) + 1u, len = end - s->pos;
-    if (m != 0 && len <= cap) {
-        s->mask = m & (m - 1u);
-        s->pos = end;
-        return len;
+    const size_t pos = s->pos;
+    const uint64_t m = s->mask; /* 0 in per-page mode */
+    if (m != 0) { /* mask mode first: the short-run case pays nothing for the other modes */
+        const size_t end = s->block + pb_ctz64(m) + 1u, len = end - pos;
+        if (len <= cap) {
+            s->mask = m & (m - 1u);
+            s->pos = end;
+            return len;
+        }
+    } else if (pos < s->scattered_lim && s->pfn[pos + 1u] - s->pfn[pos] != 1u) {
+        s->pos = pos + 1u;
+        return 1;
     }
     return pb_run_scan_next_slow(s, cap);
 }

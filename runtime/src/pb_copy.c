@@ -163,7 +163,10 @@ static pb_step emit_runs(pb_run *r, const xfer_side *src, const xfer_side *dst, 
     while (r->token < pages) {
         const uint32_t p = r->token;
         size_t n = pfn ? pb_run_scan_next(&scan, max_pages) : (pages - p < max_pages ? pages - p : max_pages);
-        uint64_t bytes = pb_min_u64((uint64_t)n << PB_PAGE_SHIFT, (uint64_t)x->TransferSize - ((uint64_t)p << PB_PAGE_SHIFT));
+        uint64_t bytes;
+        if (n == 0 || n > pages - p)
+            return pb_stalled(r);
+        bytes = pb_min_u64((uint64_t)n << PB_PAGE_SHIFT, (uint64_t)x->TransferSize - ((uint64_t)p << PB_PAGE_SHIFT));
         if (!pb_emit_copy(r, side_loc(dst, p), side_loc(src, p), bytes, mode))
             return PB_STEP_FULL;
         r->token = p + (uint32_t)n;
@@ -208,6 +211,8 @@ static pb_step emit_chunks(pb_run *r, uint64_t total_bytes, uint32_t max_bytes, 
     while (r->token < slices) {
         uint32_t n = slices - r->token < per ? slices - r->token : per;
         uint64_t off = (uint64_t)r->token << PB_PAGE_SHIFT;
+        if (n == 0)
+            return pb_stalled(r);
         if (!fn(r, off, pb_min_u64((uint64_t)n << PB_PAGE_SHIFT, total_bytes - off), ctx))
             return PB_STEP_FULL;
         r->token += n;
@@ -316,8 +321,11 @@ pb_step pb_op_copy_page_table_entries(pb_run *r)
         while (r->token < first + g->NumPageTableEntries) {
             uint32_t k = r->token - first;
             uint32_t n = g->NumPageTableEntries - k < per ? g->NumPageTableEntries - k : per;
-            pb_loc s = pb_loc_make(PB_SPACE_PAGING_VA, g->SrcPageTableAddress + ((uint64_t)g->SrcStartPteIndex + k) * 8u);
-            pb_loc d = pb_loc_make(PB_SPACE_PAGING_VA, g->DstPageTableAddress + ((uint64_t)g->DstStartPteIndex + k) * 8u);
+            pb_loc s, d;
+            if (n == 0)
+                return pb_stalled(r);
+            s = pb_loc_make(PB_SPACE_PAGING_VA, g->SrcPageTableAddress + ((uint64_t)g->SrcStartPteIndex + k) * 8u);
+            d = pb_loc_make(PB_SPACE_PAGING_VA, g->DstPageTableAddress + ((uint64_t)g->DstStartPteIndex + k) * 8u);
             if (!pb_emit_copy(r, d, s, (uint64_t)n * 8u, PB_COPY_PLAIN))
                 return PB_STEP_FULL;
             r->token += n;

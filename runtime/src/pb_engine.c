@@ -177,33 +177,73 @@ static int backend_complete(const pb_backend *b)
            o->cpu_write64;
 }
 
-NTSTATUS pb_engine_init(pb_engine *engine, const pb_config *config)
+/* The first limit of config the engine cannot work with, as a rule id, or NULL.
+ * Every loop that consumes a scan or chunk length relies on these: a limit of
+ * zero pages, or a PTEGEN limit below the run length the qword scans start a
+ * generator at, would make a scan return 0 and the loop stop progressing. */
+static const char *config_problem(const pb_config *config, uint32_t *largest_fixed)
 {
     const pb_backend *b = &config->backend;
-    uint32_t align = b->submit_align;
+    const uint32_t align = b->submit_align;
+    uint64_t need;
+    if (!backend_complete(b))
+        return "pb_config.backend.ops:complete";
+    if (align < 8u || (align & (align - 1u)))
+        return "pb_config.backend.submit_align:power-of-two-at-least-8";
+    if (b->max_copy < PB_PAGE_SIZE || (b->max_copy & (PB_PAGE_SIZE - 1u)))
+        return "pb_config.backend.max_copy:nonzero-page-multiple";
+    if (b->max_fill < PB_PAGE_SIZE || (b->max_fill & (PB_PAGE_SIZE - 1u)))
+        return "pb_config.backend.max_fill:nonzero-page-multiple";
+    if (b->max_write64 == 0)
+        return "pb_config.backend.max_write64:nonzero";
+    if (b->max_ptegen < PB_MIN_GENERATOR_RUN)
+        return "pb_config.backend.max_ptegen:at-least-12";
+    if (config->segment_count > PB_MAX_SEGMENTS)
+        return "pb_config.segment_count:at-most-31";
+    if (config->level_count > PB_MAX_LEVELS)
+        return "pb_config.level_count:at-most-6";
+    *largest_fixed = largest_fixed_step(config);
+    /* A fresh buffer must take any single step plus its padding, or a call
+     * could return INSUFFICIENT forever without progress. In 64 bits: a
+     * backend's size_of may return up to 0xFFFFFFFF ("never fits"). */
+    need = *largest_fixed;
+    if (need < b->ops->size_of(b->ctx, PB_PKT_WRITE64, 1))
+        need = b->ops->size_of(b->ctx, PB_PKT_WRITE64, 1);
+    if (need < b->ops->size_of(b->ctx, PB_PKT_PTEGEN, b->max_ptegen)) /* generators up to max_ptegen */
+        need = b->ops->size_of(b->ctx, PB_PKT_PTEGEN, b->max_ptegen);
+    if (*largest_fixed == 0 || (uint64_t)config->paging_buffer_size < need + align)
+        return "pb_config.paging_buffer_size:holds-largest-packet";
+    return NULL;
+}
+
+NTSTATUS pb_engine_init(pb_engine *engine, const pb_config *config)
+{
+    const char *problem;
+    uint32_t largest = 0;
+    if (!engine || !config) {
+        pb_report(NULL, NULL, "pb_engine_init:non-null", PB_RULE_INVALID);
+        return PB_STATUS_INVALID_ARGS;
+    }
     engine->cfg = *config;
     engine->seq = 0;
     engine->transfer_open = 0;
     engine->largest_fixed = 0;
-    if (!backend_complete(b) || align < 8u || (align & (align - 1u)) || b->max_copy < PB_PAGE_SIZE ||
-        (b->max_copy & (PB_PAGE_SIZE - 1u)) || b->max_fill < PB_PAGE_SIZE || (b->max_fill & (PB_PAGE_SIZE - 1u)) ||
-        b->max_write64 == 0 || b->max_ptegen == 0) {
-        pb_report(engine, NULL, "pb_config.backend:complete-and-aligned", PB_RULE_INVALID);
+    engine->ready = 0;
+    problem = config_problem(config, &largest);
+    if (problem) {
+        pb_report(engine, NULL, problem, PB_RULE_INVALID);
         return PB_STATUS_INVALID_ARGS;
     }
-    if (config->segment_count > PB_MAX_SEGMENTS || config->level_count > PB_MAX_LEVELS) {
-        pb_report(engine, NULL, "pb_config.segment_count:at-most-31", PB_RULE_INVALID);
-        return PB_STATUS_INVALID_ARGS;
-    }
-    engine->largest_fixed = largest_fixed_step(config);
-    /* A fresh buffer must take any single step plus its padding, or a call
-     * could return INSUFFICIENT forever without progress. */
-    if (config->paging_buffer_size < engine->largest_fixed + align ||
-        config->paging_buffer_size < b->ops->size_of(b->ctx, PB_PKT_WRITE64, 1) + align) {
-        pb_report(engine, NULL, "pb_config.paging_buffer_size:holds-largest-packet", PB_RULE_INVALID);
-        return PB_STATUS_INVALID_ARGS;
-    }
+    engine->largest_fixed = largest;
+    engine->ready = 1;
     return STATUS_SUCCESS;
+}
+
+pb_step pb_stalled(pb_run *r)
+{
+    /* Unreachable with a configuration pb_engine_init accepted; refusing keeps
+     * a broken backend or a configuration changed afterwards from spinning. */
+    return pb_rule(r, "pb_engine:every-step-progresses", PB_RULE_INVALID);
 }
 
 /* ---- per call ---- */
@@ -291,6 +331,10 @@ NTSTATUS pb_build_paging_buffer(pb_engine *engine, DXGKARG_BUILDPAGINGBUFFER *ar
     int fresh;
     if (!engine || !args) {
         pb_report(engine, args, "DXGKARG_BUILDPAGINGBUFFER:non-null", PB_RULE_INVALID);
+        return PB_STATUS_INVALID_ARGS;
+    }
+    if (!engine->ready) { /* pb_engine_init refused the configuration (or was not called) */
+        pb_report(engine, args, "pb_engine:initialised", PB_RULE_INVALID);
         return PB_STATUS_INVALID_ARGS;
     }
     if ((uint32_t)args->Operation == PB_OP_UPDATE_PAGE_TABLE && args->pDmaBuffer == NULL)

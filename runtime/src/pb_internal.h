@@ -57,6 +57,11 @@ typedef struct pb_run {
  * write `return pb_rule(r, ID, PB_RULE_INVALID);`. */
 pb_step pb_rule(pb_run *r, const char *rule_id, pb_severity severity);
 
+/* Every loop that consumes a scan or chunk length checks it is nonzero (and
+ * within what was asked) before using it; otherwise it returns pb_stalled(r),
+ * which reports "pb_engine:every-step-progresses" and refuses the call. */
+pb_step pb_stalled(pb_run *r);
+
 /* All-or-nothing space check: bytes fit with this call's padding still possible. */
 int pb_fits(const pb_run *r, uint32_t bytes);
 /* Largest n such that a WRITE64 of n qwords fits (0 if none). */
@@ -113,6 +118,7 @@ typedef struct pb_qword_source {
     pb_pte_ctx pte;
     pb_run *r;
     uint32_t segment_id, cache_coherent;
+    uint32_t run_free; /* no run of PB_MIN_GENERATOR_RUN anywhere: literals need no scan */
 } pb_qword_source;
 
 /* Emits entries [r->token, total) of src to dst + 8 * index. Advances r->token;

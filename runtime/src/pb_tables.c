@@ -34,26 +34,32 @@ pb_step pb_emit_qwords(pb_run *r, pb_loc dst, uint32_t total, const pb_qword_sou
 {
     const pb_backend *be = r->be;
     while (r->token < total) {
-        uint32_t left = total - r->token;
-        uint32_t run = src->run_length(src, r->token, left < be->max_ptegen ? left : be->max_ptegen);
-        uint32_t n;
+        const uint32_t left = total - r->token, cap = left < be->max_ptegen ? left : be->max_ptegen;
+        uint32_t run = src->run_length(src, r->token, cap);
+        uint32_t n, room;
         uint64_t *payload;
         pb_loc at = pb_loc_make(dst.space, dst.addr + (uint64_t)r->token * 8u);
+        if (run == 0 || run > cap)
+            return pb_stalled(r);
         if (run >= PB_MIN_GENERATOR_RUN) {
             if (emit_generator(r, dst, src, run) != PB_STEP_DONE)
                 return PB_STEP_FULL;
             continue;
         }
-        n = pb_write64_room(r);
-        if (n == 0)
+        room = pb_write64_room(r);
+        if (room == 0)
             return PB_STEP_FULL;
-        if (n > left)
-            n = left;
+        if (room > left)
+            room = left;
         if (src->literal_encode) { /* one pass: encode while looking for the next run */
-            payload = be->ops->write64_begin(be->ctx, &r->cur, at, n);
-            n = src->literal_encode(src, r->token, n, payload);
+            payload = be->ops->write64_begin(be->ctx, &r->cur, at, room);
+            n = src->literal_encode(src, r->token, room, payload);
+            if (n == 0 || n > room) /* nothing committed: the header is rewritten or padded over */
+                return pb_stalled(r);
         } else {
-            n = src->literal_length(src, r->token, n);
+            n = src->literal_length(src, r->token, room);
+            if (n == 0 || n > room)
+                return pb_stalled(r);
             payload = be->ops->write64_begin(be->ctx, &r->cur, at, n);
             src->encode(src, r->token, n, payload);
         }
@@ -112,6 +118,10 @@ static uint32_t pte_literal_encode(const pb_qword_source *s, uint32_t i, uint32_
     const DXGK_PTE *p = (const DXGK_PTE *)s->data + i;
     const pb_backend *be = s->r->be;
     uint32_t n = 0;
+    if (s->run_free) { /* the entry check found no run anywhere: one straight encode */
+        be->ops->encode_ptes(be->ctx, p, max, &s->pte, out);
+        return max;
+    }
     for (;;) {
         const uint32_t end = max - n > PTE_WINDOW ? n + PTE_WINDOW : max;
         uint32_t hits = 0, b;
@@ -200,30 +210,36 @@ static void contiguous_encode(const pb_qword_source *s, uint32_t i, uint32_t n, 
 
 enum { UPT_CPU_VIRTUAL = 0, UPT_GPU_VIRTUAL = 1, UPT_GPU_PHYSICAL = 2 };
 
-static pb_step check_ptes(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, const DXGK_PTE *p, uint32_t n)
+/* Checks the DXGK_PTE rules over p[0..n) before anything is written (a refused
+ * call writes nothing, so this runs over the whole table on the first call of
+ * the operation). Costs one pass of loads and ORs: the flag words are OR-reduced
+ * four entries at a time with no branch on the data, and the rules are picked
+ * from the union afterwards; the per-entry Zero-without-Valid test takes a
+ * second pass only when some entry has Zero set at all. The same pass tells
+ * whether any PTEGEN run can exist: a run of PB_MIN_GENERATOR_RUN (12) entries
+ * starting at s fully contains the 4-aligned quad b = s rounded up to 4 (b + 3
+ * <= s + 6), whose page numbers then differ by exactly 3. When no quad does,
+ * *run_free is set and the emitter encodes straight through (pte_literal_encode). */
+static pb_step check_ptes(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, const DXGK_PTE *p, uint32_t n,
+                          uint32_t *run_free)
 {
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
-    uint64_t any = 0, zero_without_valid = 0, reserved, large, pt_size;
+    uint64_t any = 0, zero_without_valid = 0, cand = 0, reserved, large, pt_size;
     uint32_t i;
-    /* Two OR-reductions over windows of 16 entries, no branch on the data: the
-     * all-valid case costs a load and three ALU operations per entry, and the
-     * rule is picked afterwards. A refused call must write nothing, so this
-     * runs before any packet (only on the first call of the operation). */
-    for (i = 0; i + 16u <= n; i += 16u) {
-        uint64_t a = 0, z = 0;
-        uint32_t k;
-        for (k = 0; k < 16u; k++) {
-            const uint64_t w = p[i + k].Flags;
-            a |= w;
-            z |= w & ~(w << 1);
-        }
-        any |= a;
-        zero_without_valid |= z;
+    for (i = 0; i + 4u <= n; i += 4u) {
+        const DXGK_PTE *q = p + i;
+        const uint64_t x = q[3].PageAddress - q[0].PageAddress - 3u;
+        any |= q[0].Flags | q[1].Flags | q[2].Flags | q[3].Flags;
+        cand |= (x - 1u) & ~x; /* bit 63 set iff x == 0, without a compare */
     }
-    for (; i < n; i++) {
+    for (; i < n; i++)
         any |= p[i].Flags;
-        zero_without_valid |= p[i].Flags & ~(p[i].Flags << 1);
+    if (any & PTE_ZERO) {
+        for (i = 0; i < n; i++)
+            zero_without_valid |= p[i].Flags & ~(p[i].Flags << 1);
     }
+    if (run_free)
+        *run_free = (uint32_t)(cand >> 63) ^ 1u;
     reserved = any & PTE_RESERVED;
     large = any & PTE_LARGE;
     pt_size = any & PTE_PT_SIZE;
@@ -243,7 +259,8 @@ static pb_step check_ptes(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, cons
     return PB_STEP_INVALID;
 }
 
-static pb_step validate_upt(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, int check_entries)
+/* *run_free (may be NULL): set when the entries were checked and hold no PTEGEN run. */
+static pb_step validate_upt(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, int check_entries, uint32_t *run_free)
 {
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
     const char *rule = NULL;
@@ -273,9 +290,10 @@ static pb_step validate_upt(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, in
     }
     if (!check_entries || n == 0)
         return PB_STEP_DONE;
-    if (check_ptes(e, a, u->pPageTableEntries, (u->Flags.Value & UPF_REPEAT) ? 1u : n) != PB_STEP_DONE)
+    if (check_ptes(e, a, u->pPageTableEntries, (u->Flags.Value & UPF_REPEAT) ? 1u : n,
+                   (u->Flags.Value & UPF_REPEAT) ? NULL : run_free) != PB_STEP_DONE)
         return PB_STEP_INVALID;
-    if (u->pPageTableEntries64KB && check_ptes(e, a, u->pPageTableEntries64KB, n) != PB_STEP_DONE)
+    if (u->pPageTableEntries64KB && check_ptes(e, a, u->pPageTableEntries64KB, n, NULL) != PB_STEP_DONE)
         return PB_STEP_INVALID;
     return PB_STEP_DONE;
 }
@@ -328,6 +346,7 @@ static void upt_source(pb_run *r, pb_qword_source *s, int dual)
     s->pte.use_64kb = (u->Flags.Value & UPF_USE64KB) != 0;
     s->pte.table_64kb = (uint32_t)dual;
     s->literal_encode = NULL;
+    s->run_free = 0;
     if (dual) {
         s->data = u->pPageTableEntries64KB ? u->pPageTableEntries64KB + dual_first(u) : NULL;
         s->run_length = dual_run_length;
@@ -379,7 +398,7 @@ NTSTATUS pb_update_page_table_cpu(pb_engine *e, DXGKARG_BUILDPAGINGBUFFER *a)
 {
     pb_run r;
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
-    if (validate_upt(e, a, 1) != PB_STEP_DONE)
+    if (validate_upt(e, a, 1, NULL) != PB_STEP_DONE)
         return PB_STATUS_INVALID_ARGS;
     if ((uint32_t)u->UpdateMode != UPT_CPU_VIRTUAL || u->PageTableAddress.CpuVirtual == NULL) {
         pb_report(e, a, UPT_RULE(".UpdateMode:cpu-virtual-when-pDmaBuffer-null"), PB_RULE_INVALID);
@@ -421,7 +440,8 @@ pb_step pb_op_update_page_table(pb_run *r)
     pb_qword_source s;
     pb_loc loc;
     pb_step st;
-    if (validate_upt(r->e, r->a, r->token == 0) != PB_STEP_DONE)
+    uint32_t run_free = 0; /* known on the first call only, from the entry check */
+    if (validate_upt(r->e, r->a, r->token == 0, &run_free) != PB_STEP_DONE)
         return PB_STEP_INVALID;
     if (r->token > n + n64)
         return pb_rule(r, "DXGKARG_BUILDPAGINGBUFFER.MultipassOffset:within-operation", PB_RULE_INVALID);
@@ -434,6 +454,7 @@ pb_step pb_op_update_page_table(pb_run *r)
     }
     if (r->token < n) {
         upt_source(r, &s, 0);
+        s.run_free = run_free;
         if ((st = pb_emit_qwords(r, loc, n, &s)) != PB_STEP_DONE)
             return st;
     }
@@ -509,6 +530,7 @@ pb_step pb_op_map_aperture(pb_run *r)
         return pb_rule(r, MAP_RULE(".MdlOffset:within-mdl"), PB_RULE_INVALID);
     s.r = r;
     s.literal_encode = NULL;
+    s.run_free = 0;
     s.segment_id = id;
     s.cache_coherent = a->MapApertureSegment.Flags.Value & 1u;
     s.data = n ? MmGetMdlPfnArray((PMDL)(ULONG_PTR)mdl) + a->MapApertureSegment.MdlOffset : NULL;
@@ -558,6 +580,7 @@ pb_step pb_op_map_aperture2(pb_run *r)
         return pb_rule(r, MAP2_RULE(".AdlOffset:within-adl"), PB_RULE_INVALID);
     s.r = r;
     s.literal_encode = NULL;
+    s.run_free = 0;
     s.segment_id = id;
     s.cache_coherent = a->MapApertureSegment2.Flags.Value & 1u;
     if (adl->Flags.Contiguous) {
@@ -598,6 +621,8 @@ pb_step pb_op_unmap_aperture(pb_run *r)
         uint32_t left = (uint32_t)n - r->token;
         uint32_t cnt = left < r->be->max_ptegen ? left : r->be->max_ptegen;
         uint64_t v = r->be->ops->aperture_pte(r->be->ctx, id, dummy, 0);
+        if (cnt == 0)
+            return pb_stalled(r);
         if (!pb_emit_ptegen(r, pb_loc_make((uint16_t)(PB_SPACE_APERTURE_TABLE + id), (off + r->token) * 8u), v, 0, cnt))
             return PB_STEP_FULL;
         r->token += cnt;

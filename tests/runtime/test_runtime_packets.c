@@ -135,6 +135,51 @@ static void test_copy_count_is_optimal(void **state)
     free(mdl);
 }
 
+/* MDLs made of 64-page blocks that are whole runs, all single pages or mixed,
+ * so the scan's block fast paths and their mode changes meet packet limits,
+ * a partial last page and multipass resumption at every point. */
+static void test_copy_count_block_mix(void **state)
+{
+    static const uint32_t max_pages[] = {1, 3, 64, 65, 1024};
+    static const uint32_t buffers[] = {128u + 128u, 872u + 128u, BIG};
+    const uint32_t cap = 64u * 40u;
+    PFN_NUMBER *pfn = malloc(sizeof *pfn * cap);
+    MDL *mdl = malloc(sizeof(MDL) + sizeof *pfn * cap);
+    uint64_t s = 4242;
+    unsigned trial;
+    (void)state;
+    for (trial = 0; trial < 90; trial++) {
+        bench_env e;
+        DXGKARG_BUILDPAGINGBUFFER a;
+        uint32_t n = 0, m = max_pages[trial % 5], k;
+        const uint32_t bs = buffers[trial % 3];
+        uint64_t bytes, expect;
+        while (n < cap - 140u) {
+            const unsigned kind = (unsigned)(rng(&s) % 4u);
+            const uint32_t len = (rng(&s) & 3u) ? 64u : 1u + (uint32_t)(rng(&s) % 130u);
+            PFN_NUMBER base = kind == 0 && n ? pfn[n - 1u] + 1u : (PFN_NUMBER)(rng(&s) % 1000000u) + 1000u;
+            for (k = 0; k < len; k++, n++)
+                pfn[n] = kind <= 1 ? base + k : kind == 2 ? base - 2u * k : base + k / (1u + (uint32_t)(rng(&s) % 6u)) * 9u;
+        }
+        n -= (uint32_t)(rng(&s) % 64u);
+        memset(mdl, 0, sizeof *mdl);
+        mdl->ByteCount = n * 4096u;
+        memcpy(MmGetMdlPfnArray(mdl), pfn, sizeof *pfn * n);
+        env_init(&e, m * 4096u, bs);
+        memset(&a, 0, sizeof a);
+        a.Operation = (DXGK_BUILDPAGINGBUFFER_OPERATION)0;
+        a.Transfer.TransferSize = (SIZE_T)n * 4096u - (trial % 4 ? 0u : 77u);
+        a.Transfer.Source.pMdl = mdl;
+        a.Transfer.Destination.SegmentId = 1;
+        a.Transfer.Flags.Value = 0x18;
+        expect = optimum(pfn, n, m);
+        assert_int_equal(count_copies(&e, &a, bs, &bytes), expect);
+        free(e.buf);
+    }
+    free(pfn);
+    free(mdl);
+}
+
 static void test_progress_token_is_page_index(void **state)
 {
     bench_env e;
@@ -199,19 +244,217 @@ static void test_pte_multipass_overhead(void **state)
     free(e.buf);
 }
 
+/* ---- configuration checks: every refused configuration, with its rule ---- */
+
+static char g_rule[128];
+static unsigned g_rules;
+
+static void on_rule(void *ctx, const char *rule_id, pb_severity severity, const DXGKARG_BUILDPAGINGBUFFER *args)
+{
+    (void)ctx;
+    (void)severity;
+    (void)args;
+    snprintf(g_rule, sizeof g_rule, "%s", rule_id);
+    g_rules++;
+}
+
+/* size_of of the reference backend, except for what a test overrides. */
+static uint32_t g_ptegen_per_entry, g_note_size;
+static const pb_backend_ops *g_ref_ops; /* the reference backend's table */
+static uint32_t odd_size_of(void *ctx, pb_packet_kind kind, uint32_t n)
+{
+    if (kind == PB_PKT_PTEGEN && g_ptegen_per_entry)
+        return RPB_PTEGEN_BYTES + g_ptegen_per_entry * n;
+    if (kind == PB_PKT_NOTE && g_note_size)
+        return g_note_size;
+    return g_ref_ops->size_of(ctx, kind, n);
+}
+
+static void expect_refused(bench_env *e, const char *rule)
+{
+    g_rule[0] = 0;
+    g_rules = 0;
+    e->cfg.report = on_rule;
+    assert_int_equal(pb_engine_init(&e->engine, &e->cfg), PB_STATUS_INVALID_ARGS);
+    assert_int_equal(g_rules, 1);
+    assert_string_equal(g_rule, rule);
+    assert_int_equal(e->engine.ready, 0);
+}
+
+static void expect_accepted(bench_env *e)
+{
+    g_rules = 0;
+    e->cfg.report = on_rule;
+    assert_int_equal(pb_engine_init(&e->engine, &e->cfg), STATUS_SUCCESS);
+    assert_int_equal(g_rules, 0);
+}
+
 static void test_config_checks(void **state)
 {
+    static const uint32_t bad_aligns[] = {0, 1, 4, 24, 96};
+    static const uint32_t bad_pages[] = {0, 8, 2048, 5000, 4096u * 3u + 8u};
+    static const uint32_t bad_ptegen[] = {0, 1, 11};
+    pb_backend_ops ops;
     bench_env e;
+    unsigned i;
     (void)state;
     env_init(&e, 4096u, 4096u);
+    expect_accepted(&e);
+
     e.cfg.paging_buffer_size = 64; /* smaller than BARRIER + TLB_INVAL + padding */
-    assert_int_equal(pb_engine_init(&e.engine, &e.cfg), PB_STATUS_INVALID_ARGS);
+    expect_refused(&e, "pb_config.paging_buffer_size:holds-largest-packet");
     e.cfg.paging_buffer_size = 4096;
-    e.cfg.backend.submit_align = 24;
-    assert_int_equal(pb_engine_init(&e.engine, &e.cfg), PB_STATUS_INVALID_ARGS);
+
+    for (i = 0; i < 5; i++) {
+        e.cfg.backend.submit_align = bad_aligns[i];
+        expect_refused(&e, "pb_config.backend.submit_align:power-of-two-at-least-8");
+    }
+    e.cfg.backend.submit_align = 1u << 31; /* a power of two, but no buffer holds it */
+    expect_refused(&e, "pb_config.paging_buffer_size:holds-largest-packet");
     e.cfg.backend.submit_align = 64;
-    e.cfg.backend.max_copy = 5000;
-    assert_int_equal(pb_engine_init(&e.engine, &e.cfg), PB_STATUS_INVALID_ARGS);
+
+    for (i = 0; i < 5; i++) { /* zero pages per packet: the scan would return 0 */
+        e.cfg.backend.max_copy = bad_pages[i];
+        expect_refused(&e, "pb_config.backend.max_copy:nonzero-page-multiple");
+    }
+    e.cfg.backend.max_copy = 4096;
+    for (i = 0; i < 5; i++) {
+        e.cfg.backend.max_fill = bad_pages[i];
+        expect_refused(&e, "pb_config.backend.max_fill:nonzero-page-multiple");
+    }
+    e.cfg.backend.max_fill = 4096;
+
+    e.cfg.backend.max_write64 = 0;
+    expect_refused(&e, "pb_config.backend.max_write64:nonzero");
+    e.cfg.backend.max_write64 = 1; /* one entry per WRITE64 is slow but progresses */
+    expect_accepted(&e);
+    e.cfg.backend.max_write64 = 4096;
+
+    for (i = 0; i < 3; i++) { /* below the PTEGEN threshold of 12 entries */
+        e.cfg.backend.max_ptegen = bad_ptegen[i];
+        expect_refused(&e, "pb_config.backend.max_ptegen:at-least-12");
+    }
+    e.cfg.backend.max_ptegen = 12;
+    expect_accepted(&e);
+
+    e.cfg.segment_count = 32;
+    expect_refused(&e, "pb_config.segment_count:at-most-31");
+    e.cfg.segment_count = 1;
+    e.cfg.level_count = 7;
+    expect_refused(&e, "pb_config.level_count:at-most-6");
+    e.cfg.level_count = 2;
+
+    /* Incomplete backends. */
+    ops = *e.cfg.backend.ops;
+    ops.ptegen = NULL;
+    e.cfg.backend.ops = &ops;
+    expect_refused(&e, "pb_config.backend.ops:complete");
+    e.cfg.backend.ops = NULL;
+    expect_refused(&e, "pb_config.backend.ops:complete");
+
+    /* A backend whose PTEGEN grows with its count: max_ptegen entries must fit. */
+    rpb_backend_init(&e.cfg.backend, &e.rctx);
+    g_ref_ops = e.cfg.backend.ops;
+    e.cfg.backend.max_copy = 4096;
+    e.cfg.backend.max_fill = 4096;
+    ops = *g_ref_ops;
+    ops.size_of = odd_size_of;
+    e.cfg.backend.ops = &ops;
+    e.cfg.backend.max_ptegen = 1u << 20;
+    g_ptegen_per_entry = 1;
+    expect_refused(&e, "pb_config.paging_buffer_size:holds-largest-packet");
+    e.cfg.backend.max_ptegen = 1024;
+    expect_accepted(&e);
+    g_ptegen_per_entry = 0;
+    /* "Never fits" sizes near 2^32 must not wrap the buffer check around. */
+    g_note_size = 0xFFFFFFF8u;
+    expect_refused(&e, "pb_config.paging_buffer_size:holds-largest-packet");
+    g_note_size = 0;
+    expect_accepted(&e);
+
+    /* A refused engine refuses calls instead of running on the bad limits. */
+    e.cfg.backend.max_copy = 0;
+    expect_refused(&e, "pb_config.backend.max_copy:nonzero-page-multiple");
+    {
+        DXGKARG_BUILDPAGINGBUFFER a;
+        memset(&a, 0, sizeof a);
+        a.Operation = (DXGK_BUILDPAGINGBUFFER_OPERATION)8;
+        a.TransferVirtual.TransferSizeInBytes = 1u << 20;
+        a.TransferVirtual.DestinationVirtualAddress = 1ull << 30;
+        a.pDmaBuffer = e.buf;
+        a.DmaSize = 4096;
+        assert_int_equal(pb_build_paging_buffer(&e.engine, &a), PB_STATUS_INVALID_ARGS);
+        assert_string_equal(g_rule, "pb_engine:initialised");
+        assert_ptr_equal(a.pDmaBuffer, e.buf);
+    }
+    assert_int_equal(pb_engine_init(NULL, &e.cfg), PB_STATUS_INVALID_ARGS);
+    assert_int_equal(pb_engine_init(&e.engine, NULL), PB_STATUS_INVALID_ARGS);
+    free(e.buf);
+}
+
+/* The progress guards: limits changed behind the engine's back after init (the
+ * config is a public struct) make a length 0; the loops refuse, never spin. */
+static void test_progress_guards(void **state)
+{
+    bench_env e;
+    DXGKARG_BUILDPAGINGBUFFER a;
+    MDL *mdl = malloc(sizeof(MDL) + sizeof(PFN_NUMBER) * 300u);
+    PFN_NUMBER *pfn = MmGetMdlPfnArray(mdl);
+    unsigned op, i;
+    (void)state;
+    memset(mdl, 0, sizeof *mdl);
+    mdl->ByteCount = 300u * 4096u;
+    for (i = 0; i < 300u; i++)
+        pfn[i] = (i % 100u < 70u) ? 5000u + i : 90000u - 3u * i; /* contiguous and scattered blocks */
+    env_init(&e, 4u << 20, 4096u);
+    e.cfg.report = on_rule;
+    assert_int_equal(pb_engine_init(&e.engine, &e.cfg), STATUS_SUCCESS);
+    for (op = 0; op < 4; op++) {
+        e.engine.cfg.backend.max_copy = 0;
+        e.engine.cfg.backend.max_fill = 0;
+        memset(&a, 0, sizeof a);
+        switch (op) {
+        case 0: /* TRANSFER from a scattered MDL: the run scan with cap 0 */
+            a.Operation = (DXGK_BUILDPAGINGBUFFER_OPERATION)0;
+            a.Transfer.TransferSize = 300u * 4096u;
+            a.Transfer.Source.pMdl = mdl;
+            a.Transfer.Destination.SegmentId = 1;
+            a.Transfer.Flags.Value = 0x18;
+            break;
+        case 1: /* FILL: chunks of 0 pages */
+            a.Operation = (DXGK_BUILDPAGINGBUFFER_OPERATION)1;
+            a.Fill.FillSize = 1u << 20;
+            a.Fill.Destination.SegmentId = 1;
+            break;
+        case 2: /* VIRTUAL_TRANSFER */
+            a.Operation = (DXGK_BUILDPAGINGBUFFER_OPERATION)8;
+            a.TransferVirtual.TransferSizeInBytes = 1u << 20;
+            a.TransferVirtual.DestinationVirtualAddress = 1ull << 30;
+            break;
+        default: { /* COPY_PAGE_TABLE_ENTRIES: max_copy / 8 entries per packet */
+            static DXGK_BUILDPAGINGBUFFER_COPY_RANGE range;
+            range.NumPageTableEntries = 100;
+            range.DstPageTableAddress = 1ull << 20;
+            a.Operation = (DXGK_BUILDPAGINGBUFFER_OPERATION)14;
+            a.CopyPageTableEntries.NumRanges = 1;
+            a.CopyPageTableEntries.pRanges = &range;
+            break;
+        }
+        }
+        a.pDmaBuffer = e.buf;
+        a.DmaSize = 4096;
+        g_rule[0] = 0;
+        assert_int_equal(pb_build_paging_buffer(&e.engine, &a), PB_STATUS_INVALID_ARGS);
+        assert_string_equal(g_rule, "pb_engine:every-step-progresses");
+        assert_ptr_equal(a.pDmaBuffer, e.buf);
+        assert_int_equal(a.MultipassOffset, 0);
+        /* Restored limits: the same call completes. */
+        e.engine.cfg.backend.max_copy = 4u << 20;
+        e.engine.cfg.backend.max_fill = 4u << 20;
+        a.DmaSize = BIG;
+        assert_int_equal(pb_build_paging_buffer(&e.engine, &a), STATUS_SUCCESS);
+    }
+    free(mdl);
     free(e.buf);
 }
 
@@ -274,9 +517,11 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_copy_count_is_optimal),
+        cmocka_unit_test(test_copy_count_block_mix),
         cmocka_unit_test(test_progress_token_is_page_index),
         cmocka_unit_test(test_pte_multipass_overhead),
         cmocka_unit_test(test_config_checks),
+        cmocka_unit_test(test_progress_guards),
         cmocka_unit_test(test_pfn_run_length),
         cmocka_unit_test(test_strict_decoder),
         cmocka_unit_test(test_swizzle_is_a_bijection),

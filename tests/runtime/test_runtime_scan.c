@@ -1,5 +1,7 @@
 /* The branch-free scans: pb_run_scan (MDL run detection, 64-page discontinuity
- * masks walked with ctz) against a naive reference, and the fused UPDATE_PAGE_TABLE
+ * masks walked with ctz, whole-block fast paths for contiguous and fully
+ * scattered blocks) against a naive reference, on random and block-mixed MDLs
+ * and exhaustively around block boundaries, and the fused UPDATE_PAGE_TABLE
  * literal scan + encode against the oracle and the reference packet split,
  * across its 64-entry windows, with invalid entries in the middle of a window. */
 #include <setjmp.h>
@@ -103,6 +105,123 @@ static void test_run_scan_edges(void **state)
     assert_int_equal(pb_ctz64(0x0000000100000000ull), 32);
 }
 
+/* Walks p[0..n) from pos with cap and compares every run with the naive scan. */
+static void check_scan(const PFN_NUMBER *p, size_t n, size_t pos, size_t cap, const char *what, unsigned trial)
+{
+    pb_run_scan scan;
+    pb_run_scan_init(&scan, p, n, pos);
+    while (pos < n) {
+        const size_t want = naive_run(p, n, pos, cap), got = pb_run_scan_next(&scan, cap);
+        if (got != want)
+            fail_msg("%s %u: n %zu cap %zu at page %zu: run %zu, naive %zu", what, trial, n, cap, pos, got, want);
+        pos += got;
+    }
+    if (pb_run_scan_next(&scan, cap) != 0 || pb_run_scan_next(&scan, cap) != 0)
+        fail_msg("%s %u: n %zu cap %zu: runs past the end", what, trial, n, cap);
+}
+
+/* Arrays built from 64-page stretches of one kind each, so every fast path of
+ * the scan is taken and left at arbitrary points: whole contiguous blocks (the
+ * all-zero mask), blocks where every page is its own run (per-page mode), mixed
+ * short runs (the mask), a single continuation or break planted in a scattered
+ * or contiguous stretch, and stretches that are not block aligned. */
+static size_t fill_stretches(PFN_NUMBER *p, size_t n, uint64_t *s)
+{
+    size_t i = 0;
+    while (i < n) {
+        const unsigned kind = (unsigned)(rng(s) % 6u);
+        /* Mostly 64 long so stretches line up with the scan's blocks, sometimes off by a few. */
+        size_t len = (rng(s) & 3u) ? 64u : 1u + (size_t)(rng(s) % 140u), k;
+        if (len > n - i)
+            len = n - i;
+        switch (kind) {
+        case 0: /* contiguous, continuing the previous page half of the time */
+        case 1: {
+            PFN_NUMBER base = (i && kind == 0) ? p[i - 1u] + 1u : (PFN_NUMBER)(rng(s) % 100000u);
+            if ((rng(s) & 7u) == 0)
+                base = (PFN_NUMBER)0 - (PFN_NUMBER)(rng(s) % 80u); /* wraps to 0 inside the stretch */
+            for (k = 0; k < len; k++)
+                p[i + k] = base + k;
+            break;
+        }
+        case 2: /* fully scattered: descending by two, never a continuation */
+        case 3: {
+            PFN_NUMBER base = (PFN_NUMBER)(rng(s) % 100000u) + 1000000u;
+            for (k = 0; k < len; k++)
+                p[i + k] = base - 2u * k;
+            if (kind == 3 && len > 1u) { /* one continuation somewhere, often at a block edge */
+                static const size_t at[] = {0, 1, 62, 63, 64};
+                size_t j = (rng(s) & 1u) ? at[rng(s) % 5u] : (size_t)(rng(s) % len);
+                if (j + 1u < len)
+                    p[i + j + 1u] = p[i + j] + 1u;
+            }
+            break;
+        }
+        case 4: /* short runs of 1-8 */
+            for (k = 0; k < len;) {
+                size_t run = 1u + (size_t)(rng(s) % 8u), q;
+                PFN_NUMBER base = (PFN_NUMBER)(rng(s) % 100000u);
+                for (q = 0; q < run && k < len; q++, k++)
+                    p[i + k] = base + q;
+            }
+            break;
+        default: { /* contiguous with one break, often at a block edge */
+            static const size_t at[] = {1, 63, 64, 65};
+            PFN_NUMBER base = (PFN_NUMBER)(rng(s) % 100000u);
+            size_t j = (rng(s) & 1u) ? at[rng(s) % 4u] : (size_t)(rng(s) % len);
+            for (k = 0; k < len; k++)
+                p[i + k] = base + k + (k >= j ? 7u : 0u);
+            break;
+        }
+        }
+        i += len;
+    }
+    return i;
+}
+
+static void test_run_scan_block_mix(void **state)
+{
+    static const size_t caps[] = {1, 2, 7, 63, 64, 65, 100, 1024, (size_t)-1};
+    PFN_NUMBER p[2000];
+    uint64_t s = 1234;
+    unsigned trial;
+    (void)state;
+    for (trial = 0; trial < 20000; trial++) {
+        const size_t n = (size_t)(rng(&s) % 2000u);
+        const size_t cap = caps[trial % 9u];
+        /* Resume points: the start, a block multiple, anywhere (a multipass token). */
+        const size_t pos = (trial & 3u) == 0 ? 0 : (trial & 3u) == 1 ? ((size_t)(rng(&s) % 32u) * 64u) : (size_t)(rng(&s) % (n + 1u));
+        fill_stretches(p, n, &s);
+        check_scan(p, n, pos > n ? n : pos, cap, "block mix", trial);
+    }
+}
+
+/* Exhaustive over small layouts around block boundaries: a scattered array
+ * with one continuation at j, and a contiguous one with one break at j, for
+ * every j, every start and lengths 1 to 200 (blocks 1 to 4, partial last blocks). */
+static void test_run_scan_block_boundaries(void **state)
+{
+    static const size_t caps[] = {1, 64, (size_t)-1};
+    PFN_NUMBER p[200];
+    size_t n, j, k, pos, c;
+    (void)state;
+    for (n = 1; n <= 200; n += (n < 70 || (n > 120 && n < 135) || n > 190) ? 1u : 7u) {
+        for (j = 0; j + 1u < n; j += (j < 3 || (j > 60 && j < 68) || (j > 124 && j < 132) || j + 4u > n) ? 1u : 5u) {
+            for (k = 0; k < n; k++)
+                p[k] = 500000u - 3u * k;
+            p[j + 1u] = p[j] + 1u;
+            for (c = 0; c < 3; c++)
+                for (pos = 0; pos <= n; pos += pos < 3 || pos + 3u > n ? 1u : 13u)
+                    check_scan(p, n, pos, caps[c], "scattered + continuation", (unsigned)(n * 1000u + j));
+            for (k = 0; k < n; k++)
+                p[k] = 1000u + k + (k > j ? 5u : 0u);
+            for (c = 0; c < 3; c++)
+                for (pos = 0; pos <= n; pos += pos < 3 || pos + 3u > n ? 1u : 13u)
+                    check_scan(p, n, pos, caps[c], "contiguous + break", (unsigned)(n * 1000u + j));
+        }
+    }
+}
+
 /* ---- UPDATE_PAGE_TABLE: fused literal scan + encode ---- */
 
 static rt_world *new_world(uint32_t buffer)
@@ -127,11 +246,11 @@ static void upt_args(rt_world *w, DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *e, uin
 
 /* Scattered entries with runs of 1-20 consecutive pages placed anywhere,
  * including across the 64-entry windows, and flag changes inside runs. */
-static void make_ptes(DXGK_PTE *e, uint32_t n, uint64_t *s)
+static void make_ptes_max(DXGK_PTE *e, uint32_t n, uint64_t *s, uint32_t max_run)
 {
     uint32_t i = 0;
     while (i < n) {
-        const uint32_t run = (rng(s) & 1u) ? 1u : 1u + (uint32_t)(rng(s) % 20u);
+        const uint32_t run = (rng(s) & 1u) ? 1u : 1u + (uint32_t)(rng(s) % max_run);
         const uint64_t base = rng(s) % 100000u, flags = 1u | ((rng(s) & 3u) == 0 ? 8u : 0u);
         uint32_t k;
         for (k = 0; k < run && i < n; k++, i++) {
@@ -139,6 +258,11 @@ static void make_ptes(DXGK_PTE *e, uint32_t n, uint64_t *s)
             e[i].PageAddress = base + k;
         }
     }
+}
+
+static void make_ptes(DXGK_PTE *e, uint32_t n, uint64_t *s)
+{
+    make_ptes_max(e, n, s, 20u);
 }
 
 /* The reference split with room for everything: a PTEGEN for each run of at
@@ -193,7 +317,10 @@ static void test_upt_fused_matches_oracle(void **state)
         w->arena_used = 0;
         e = rt_alloc(w, sizeof *e * n);
         assert_non_null(e);
-        make_ptes(e, n, &s);
+        /* Every third table has runs of at most 3 (at most 11 for some): no
+         * generator anywhere, so the first call takes the run-free straight
+         * encode, and later passes the windowed scan. */
+        make_ptes_max(e, n, &s, trial % 3u ? 20u : (trial % 2u ? 3u : 11u));
         upt_args(w, &a, e, n);
         if (rt_op(w, &a, 0) || rt_check(w))
             fail_msg("trial %u (n %u, buffer %u): %s", trial, n, buffer, w->failure);
@@ -253,6 +380,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_scan_matches_naive),
         cmocka_unit_test(test_run_scan_edges),
+        cmocka_unit_test(test_run_scan_block_mix),
+        cmocka_unit_test(test_run_scan_block_boundaries),
         cmocka_unit_test(test_upt_fused_matches_oracle),
         cmocka_unit_test(test_upt_invalid_entry_mid_window),
     };
