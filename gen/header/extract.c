@@ -9,6 +9,7 @@
 #include "sal.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,7 @@ struct walker {
     struct type_cache *types;     /* type -> its spelling */
     struct strmap done;         /* record/enum name -> already extracted */
     const struct sal_index *sal; /* shared by every configuration */
+    const struct prefix_names *prefix; /* names of the precompiled prefix, or NULL */
     struct vec wanted;          /* CXCursor* of records referenced from in-scope ones */
     struct file_info files[MAX_FILES];
     unsigned nfiles;
@@ -255,6 +257,21 @@ static int is_unnamed_tag(const char *spelling)
 }
 
 /* The name a record or enum is known by: its typedef, else its tag. */
+/* "path\x1foffset" of a declaration: the same in every translation unit
+ * that includes the file, unlike cursors. */
+static const char *location_key(struct arena *a, CXCursor c)
+{
+    CXFile file;
+    unsigned line, col, off;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, &off);
+    CXString name = clang_getFileName(file);
+    char offset[16];
+    snprintf(offset, sizeof offset, "%u", off);
+    const char *key = arena_concat(a, file ? clang_getCString(name) : "", "\x1f", offset, NULL);
+    clang_disposeString(name);
+    return key;
+}
+
 static const char *decl_name(struct walker *w, CXCursor decl, const char **tag_out)
 {
     const char *tag = take(w->a, clang_getCursorSpelling(decl));
@@ -262,7 +279,10 @@ static const char *decl_name(struct walker *w, CXCursor decl, const char **tag_o
         tag = NULL;
     if (tag_out)
         *tag_out = tag;
-    const char *td = cursor_map_get(&w->typedef_of, clang_getCanonicalCursor(decl));
+    CXCursor canonical = clang_getCanonicalCursor(decl);
+    const char *td = w->prefix ? strmap_get(&w->prefix->by_location, location_key(w->a, canonical)) : NULL;
+    if (!td)
+        td = cursor_map_get(&w->typedef_of, canonical);
     return td ? td : tag;
 }
 
@@ -677,6 +697,53 @@ static enum CXChildVisitResult pass_names(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Continue;
 }
 
+/* --- the prefix ------------------------------------------------------- */
+
+struct prefix_build {
+    struct prefix_names *p;
+    const struct extract_scope *scope;
+};
+
+/* The same choice as note_typedef_name, keyed by location. */
+static enum CXChildVisitResult prefix_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct prefix_build *b = data;
+    CXFile file;
+    unsigned line, col, off;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, &off);
+    if (file && !b->p->declares_scope) {
+        CXString fname = clang_getFileName(file);
+        b->p->declares_scope = basename_in_scope(b->scope, clang_getCString(fname));
+        clang_disposeString(fname);
+    }
+    if (c.kind != CXCursor_TypedefDecl)
+        return CXChildVisit_Continue;
+    CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(clang_getTypedefDeclUnderlyingType(c)));
+    if (!is_record_kind(decl.kind) && decl.kind != CXCursor_EnumDecl)
+        return CXChildVisit_Continue;
+    struct arena *a = &b->p->arena;
+    const char *key = location_key(a, clang_getCanonicalCursor(decl));
+    const char *name = take(a, clang_getCursorSpelling(c));
+    const char *tag = take(a, clang_getCursorSpelling(decl));
+    int matches_tag = tag[0] == '_' && strcmp(tag + 1, name) == 0;
+    if (!strmap_get(&b->p->by_location, key) || matches_tag)
+        strmap_put(&b->p->by_location, key, (void *)name);
+    return CXChildVisit_Continue;
+}
+
+void prefix_names_build(struct prefix_names *p, CXTranslationUnit tu, const struct extract_scope *scope)
+{
+    struct prefix_build b = {p, scope};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), prefix_visit, &b);
+}
+
+void prefix_names_free(struct prefix_names *p)
+{
+    strmap_free(&p->by_location);
+    arena_free(&p->arena);
+}
+
 static void take_record_or_enum(struct walker *w, CXCursor decl)
 {
     if (!clang_isCursorDefinition(decl))
@@ -717,7 +784,7 @@ int extract_scope_has_root(const char *path, const void *scope)
 }
 
 void extract_config(CXTranslationUnit tu, const struct extract_scope *scope, const struct sal_index *sal,
-                    struct cfg_model *m)
+                    const struct prefix_names *prefix, struct cfg_model *m)
 {
     struct walker *w = calloc(1, sizeof *w);
     if (!w)
@@ -725,6 +792,7 @@ void extract_config(CXTranslationUnit tu, const struct extract_scope *scope, con
     w->tu = tu;
     w->scope = scope;
     w->sal = sal;
+    w->prefix = prefix;
     w->m = m;
     w->a = &m->arena;
     w->types = calloc(1, sizeof *w->types);

@@ -17,8 +17,22 @@ struct extract_scope {
     size_t nfiles;
 };
 
+/* The names (typedef, else tag) of the records and enums a precompiled
+ * prefix declares, keyed by where they are first declared. Configurations
+ * parsed on top of the prefix skip its declarations when they walk the
+ * translation unit and look names up here instead: the prefix is the same
+ * for every DDI version, so it is named once per architecture. */
+struct prefix_names {
+    struct arena arena;
+    struct strmap by_location;
+    int declares_scope; /* the prefix itself has declarations in scope */
+};
+void prefix_names_build(struct prefix_names *p, CXTranslationUnit tu, const struct extract_scope *scope);
+void prefix_names_free(struct prefix_names *p);
+
+/* prefix may be NULL (the translation unit is walked whole). */
 void extract_config(CXTranslationUnit tu, const struct extract_scope *scope, const struct sal_index *sal,
-                    struct cfg_model *m);
+                    const struct prefix_names *prefix, struct cfg_model *m);
 /* Whether a file (absolute path) lies in one of the include folders: the
  * headers records can come from (not clang's own). */
 int extract_scope_has_root(const char *path, const void *scope);

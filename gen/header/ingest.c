@@ -66,6 +66,8 @@ struct run {
     int nthreads;
     const struct ddi_layout *layout;
     struct sal_index sal;    /* raw tokens of the headers in scope */
+    struct prefix_names prefix[DDI_ARCH_COUNT]; /* names in each arch's PCH */
+    int skip_prefix;         /* configurations do not walk the PCH's declarations */
 };
 
 static int is_dir(const char *p)
@@ -256,8 +258,10 @@ static void run_pch_job(struct run *r, CXIndex index, struct job *job)
     }
     /* A prefix with errors cannot be saved; the configurations then parse
      * from scratch, which gives the same result, only slower. */
-    if (!errors && clang_saveTranslationUnit(tu, job->pch_out, clang_defaultSaveOptions(tu)) == CXSaveError_None)
+    if (!errors && clang_saveTranslationUnit(tu, job->pch_out, clang_defaultSaveOptions(tu)) == CXSaveError_None) {
         job->pch_failed = 0;
+        prefix_names_build(&r->prefix[job->arch], tu, &r->scope);
+    }
     clang_disposeTranslationUnit(tu);
 }
 
@@ -277,14 +281,17 @@ static void run_config_job(struct run *r, CXIndex index, struct job *job)
         return;
     }
     keep_diagnostics(job, tu);
-    extract_config(tu, &r->scope, &r->sal, &job->model);
+    extract_config(tu, &r->scope, &r->sal, r->skip_prefix && job->pch_in ? &r->prefix[job->arch] : NULL,
+                   &job->model);
     clang_disposeTranslationUnit(tu);
 }
 
 static void *worker(void *arg)
 {
     struct run *r = arg;
-    CXIndex index = clang_createIndex(0, 0);
+    /* Skipping the PCH's declarations when walking a configuration saves
+     * visiting the whole version-independent prefix once per version. */
+    CXIndex index = clang_createIndex(r->skip_prefix, 0);
     for (;;) {
         pthread_mutex_lock(&r->lock);
         size_t i = r->next++;
@@ -427,7 +434,12 @@ static int parse_all(struct run *r, const struct header_input *in, struct ddi_la
     }
     start_jobs(r, pch, npch, nthreads);
     join_jobs(r);
+    r->skip_prefix = npch > 0;
     for (size_t i = 0; i < npch; i++) {
+        /* Only when every prefix was precompiled and declares nothing in
+         * scope: then its declarations are only ever reached by reference. */
+        if (pch[i].pch_failed || r->prefix[pch[i].arch].declares_scope)
+            r->skip_prefix = 0;
         if (!pch[i].pch_failed)
             pch_path[pch[i].arch] = pch[i].pch_out;
         else
@@ -496,6 +508,8 @@ int header_ingest(const struct header_input *in, struct ddi_layout *out)
     vec_free(&r.setup.defines);
     vec_free(&r.roots);
     sal_index_free(&r.sal);
+    for (int a = 0; a < DDI_ARCH_COUNT; a++)
+        prefix_names_free(&r.prefix[a]);
     pthread_cond_destroy(&r.job_done);
     pthread_mutex_destroy(&r.lock);
     arena_free(&r.arena);
