@@ -412,12 +412,39 @@ static void m_bit(struct sentence *s)
     long b = find_word_from(s, 0, "bit");
     if (b < 0 || s->field < 0)
         return;
-    int index = -1;
-    for (int i = 31; i >= 0 && index < 0; i--) {
+    /* "the fifth bit", or a range: "the second through sixth bit". */
+    int index = -1, last = -1;
+    long at_first = -1, at_last = -1;
+    long taken[32][2];
+    int ntaken = 0;
+    for (int i = 31; i >= 0; i--) {
         long w = find_word_from(s, 0, ordinal_words[i]);
-        if (w >= 0 && w < b)
+        if (w < 0 || w >= b)
+            continue;
+        /* "first" inside "twenty-first" is not an ordinal of its own. */
+        int inside = 0;
+        for (int t = 0; t < ntaken; t++)
+            inside |= w >= taken[t][0] && w < taken[t][1];
+        if (inside)
+            continue;
+        taken[ntaken][0] = w;
+        taken[ntaken][1] = w + (long)strlen(ordinal_words[i]);
+        ntaken++;
+        if (index < 0 || w < at_first) {
             index = i;
+            at_first = w;
+        }
+        if (last < 0 || w > at_last) {
+            last = i;
+            at_last = w;
+        }
     }
+    long through = find_word_from(s, 0, "through");
+    int width = 1;
+    if (index >= 0 && last > index && through > at_first && through < at_last)
+        width = last - index + 1;
+    else
+        index = last; /* one bit: the ordinal nearest "bit" */
     const char *hex = strstr(s->lc, "0x");
     unsigned long mask = hex ? strtoul(hex, NULL, 16) : 0;
     if (index < 0 && !(mask && (mask & (mask - 1)) == 0))
@@ -428,12 +455,17 @@ static void m_bit(struct sentence *s)
         snprintf(buf, sizeof buf, "%d", index);
         docs_rule_op(s->p, r, "index", buf);
     }
+    if (width > 1) {
+        snprintf(buf, sizeof buf, "%d", width);
+        docs_rule_op(s->p, r, "width", buf);
+    }
     if (mask) {
         snprintf(buf, sizeof buf, "0x%08lx", mask);
         docs_rule_op(s->p, r, "mask", buf);
-        if (index >= 0 && mask != (1ul << index))
-            docs_page_note(s->p, s->line, true, "%s: bit %d stated with mask 0x%lx", s->subject,
-                           index + 1, mask);
+        unsigned long stated = index >= 0 ? ((1ul << width) - 1) << index : mask;
+        if (mask != stated)
+            docs_page_note(s->p, s->line, true, "%s: bits %d-%d stated with mask 0x%lx (0x%lx expected)",
+                           s->subject, index, index + width - 1, mask, stated);
     }
     const char *of = strstr(s->text, " member");
     for (long w = find_word_from(s, 0, "of the"); w >= 0 && of; w = -1) {

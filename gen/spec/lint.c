@@ -243,6 +243,14 @@ static void check_bit(struct linter *l, xmlNodePtr page, xmlNodePtr mrule, xmlNo
         return;
     }
     f = at;
+    /* "the second through sixth bit": the width must agree too. */
+    const char *width = operand(drule, "width");
+    if (width && strtol(width, NULL, 10) != f->bits) {
+        add(l, K_BIT_MISMATCH, arena_printf(&l->out->a, "%s.%s", record, f->path), source, line, f->owner->top->file,
+            f->line, "%s.%s: the page says bits %ld-%ld, the header has %d bits from bit %ld", record, f->path,
+            doc_bit, doc_bit + strtol(width, NULL, 10) - 1, f->bits, doc_bit);
+        return;
+    }
     xmlNodePtr so = merge_operand(mrule, "shared-with");
     struct sfield *other = so ? ref_field(l, so, record) : NULL;
     if (other)

@@ -234,6 +234,25 @@ static void test_rule_kinds(void **state)
     free(xml);
 }
 
+/* Bit positions: a range of ordinals gives the first bit and a width;
+ * "first" inside "twenty-first" is not a second ordinal. */
+static void test_bit_positions(void **state)
+{
+    (void)state;
+    char *xml = md_xml(
+        "### -field Seg\n\nSetting this member is equivalent to setting the second through sixth bit of a 32-bit "
+        "value (0x0000002E).\n\n"
+        "### -field Late\n\nSetting this member is equivalent to setting the twenty-first bit of the 32-bit "
+        "**Value** member (0x00100000).\n");
+    assert_has(xml, "<rule id=\"T.Seg:bit\" kind=\"bit\" subject=\"Seg\" line=\"10\">\n"
+                    "          <operand name=\"index\" value=\"1\"/>\n"
+                    "          <operand name=\"width\" value=\"5\"/>\n"
+                    "          <operand name=\"mask\" value=\"0x0000002e\"/>");
+    assert_has(xml, "<operand name=\"index\" value=\"20\"/>");
+    assert_lacks(xml, "<operand name=\"index\" value=\"0\"/>");
+    free(xml);
+}
+
 /* Phrasings added for coverage: each reads one family, and the near misses
  * next to it stay unextracted. */
 static void test_rules_set_and_forbid(void **state)
@@ -442,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_backtick_span),
         cmocka_unit_test(test_mojibake_and_html),
         cmocka_unit_test(test_rule_kinds),
+        cmocka_unit_test(test_bit_positions),
         cmocka_unit_test(test_binary),
         cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_rules_set_and_forbid),
