@@ -10,14 +10,12 @@
 #include <string.h>
 
 /* All lookups go through one map keyed by "kind\x1fscope\x1fkey". */
-static struct strmap index_map;
-static struct arena index_arena;
-
-static void *lookup(const char *kind, const char *scope, const char *key, const char **stored_key)
+static void *lookup(struct ddi_layout *l, const char *kind, const char *scope, const char *key,
+                    const char **stored_key)
 {
-    char *k = arena_concat(&index_arena, kind, "\x1f", scope, "\x1f", key, NULL);
+    char *k = arena_concat(&l->merge_arena, kind, "\x1f", scope, "\x1f", key, NULL);
     *stored_key = k;
-    return strmap_get(&index_map, k);
+    return strmap_get(&l->merge_index, k);
 }
 
 static void mark(struct ddi_where *w, enum ddi_arch arch, unsigned version)
@@ -92,10 +90,10 @@ static void merge_fields(struct ddi_layout *l, struct ddi_record *dr, const stru
     for (size_t i = 0; i < r->fields.len; i++) {
         const struct cfg_field *f = r->fields.items[i];
         const char *key;
-        struct ddi_field *df = lookup("field", dr->name, field_key(&index_arena, f), &key);
+        struct ddi_field *df = lookup(l, "field", dr->name, field_key(&l->merge_arena, f), &key);
         if (!df) {
             df = new_field(l, f);
-            strmap_put(&index_map, key, df);
+            strmap_put(&l->merge_index, key, df);
             insert_at(&dr->fields, insert_pos, df);
         }
         /* Usually the field is where the previous one left off. */
@@ -124,10 +122,10 @@ static void merge_records(struct ddi_layout *l, enum ddi_arch arch, unsigned ver
     for (size_t i = 0; i < m->records.len; i++) {
         const struct cfg_record *r = m->records.items[i];
         const char *key;
-        struct ddi_record *dr = lookup("record", "", r->name, &key);
+        struct ddi_record *dr = lookup(l, "record", "", r->name, &key);
         if (!dr) {
             dr = new_record(l, r);
-            strmap_put(&index_map, key, dr);
+            strmap_put(&l->merge_index, key, dr);
             vec_push(&l->records, dr);
         }
         merge_record(l, dr, r, arch, version);
@@ -139,27 +137,27 @@ static void merge_enums(struct ddi_layout *l, enum ddi_arch arch, unsigned versi
     for (size_t i = 0; i < m->enums.len; i++) {
         const struct cfg_enum *e = m->enums.items[i];
         const char *key;
-        struct ddi_enum *de = lookup("enum", "", e->name, &key);
+        struct ddi_enum *de = lookup(l, "enum", "", e->name, &key);
         if (!de) {
             de = arena_alloc(&l->arena, sizeof *de);
             de->name = copy(l, e->name);
             de->tag = copy(l, e->tag);
             de->file = copy(l, e->file);
             de->line = e->line;
-            strmap_put(&index_map, key, de);
+            strmap_put(&l->merge_index, key, de);
             vec_push(&l->enums, de);
         }
         mark(&de->where, arch, version);
         size_t insert_pos = 0;
         for (size_t j = 0; j < e->values.len; j++) {
             const struct cfg_enumerator *v = e->values.items[j];
-            char *vkey = arena_printf(&index_arena, "%s=%lld", v->name, (long long)v->value);
-            struct ddi_enumerator *dv = lookup("enumerator", de->name, vkey, &key);
+            char *vkey = arena_printf(&l->merge_arena, "%s=%lld", v->name, (long long)v->value);
+            struct ddi_enumerator *dv = lookup(l, "enumerator", de->name, vkey, &key);
             if (!dv) {
                 dv = arena_alloc(&l->arena, sizeof *dv);
                 dv->name = copy(l, v->name);
                 dv->value = v->value;
-                strmap_put(&index_map, key, dv);
+                strmap_put(&l->merge_index, key, dv);
                 insert_at(&de->values, insert_pos, dv);
             }
             insert_pos = index_of(&de->values, dv) + 1;
@@ -173,14 +171,14 @@ static void merge_typedefs(struct ddi_layout *l, enum ddi_arch arch, unsigned ve
     for (size_t i = 0; i < m->typedefs.len; i++) {
         const struct cfg_typedef *t = m->typedefs.items[i];
         const char *key;
-        struct ddi_typedef *dt = lookup("typedef", t->name, t->type, &key);
+        struct ddi_typedef *dt = lookup(l, "typedef", t->name, t->type, &key);
         if (!dt) {
             dt = arena_alloc(&l->arena, sizeof *dt);
             dt->name = copy(l, t->name);
             dt->type = copy(l, t->type);
             dt->file = copy(l, t->file);
             dt->line = t->line;
-            strmap_put(&index_map, key, dt);
+            strmap_put(&l->merge_index, key, dt);
             vec_push(&l->typedefs, dt);
         }
         mark(&dt->where, arch, version);
@@ -189,7 +187,7 @@ static void merge_typedefs(struct ddi_layout *l, enum ddi_arch arch, unsigned ve
     }
 }
 
-static const char *signature(const struct cfg_functype *f)
+static const char *signature(struct ddi_layout *l, const struct cfg_functype *f)
 {
     struct strbuf sb = {0};
     sb_printf(&sb, "%s|%s|%s(", f->pointer_to ? f->pointer_to : "", f->result ? f->result : "",
@@ -198,7 +196,7 @@ static const char *signature(const struct cfg_functype *f)
         const struct cfg_param *p = f->params.items[i];
         sb_printf(&sb, "%s %s %s,", p->sal ? p->sal : "", p->type, p->name);
     }
-    const char *s = arena_strdup(&index_arena, sb_str(&sb));
+    const char *s = arena_strdup(&l->merge_arena, sb_str(&sb));
     sb_free(&sb);
     return s;
 }
@@ -208,7 +206,7 @@ static void merge_functypes(struct ddi_layout *l, enum ddi_arch arch, unsigned v
     for (size_t i = 0; i < m->functypes.len; i++) {
         const struct cfg_functype *f = m->functypes.items[i];
         const char *key;
-        struct ddi_functype *df = lookup("functype", f->name, signature(f), &key);
+        struct ddi_functype *df = lookup(l, "functype", f->name, signature(l, f), &key);
         if (!df) {
             df = arena_alloc(&l->arena, sizeof *df);
             df->name = copy(l, f->name);
@@ -225,7 +223,7 @@ static void merge_functypes(struct ddi_layout *l, enum ddi_arch arch, unsigned v
                 dp->sal = copy(l, p->sal);
                 vec_push(&df->params, dp);
             }
-            strmap_put(&index_map, key, df);
+            strmap_put(&l->merge_index, key, df);
             vec_push(&l->functypes, df);
         }
         mark(&df->where, arch, version);
@@ -273,6 +271,6 @@ void merge_finish(struct ddi_layout *l)
     sort_vec(&l->enums, by_enum_name);
     sort_vec(&l->typedefs, by_typedef_name);
     sort_vec(&l->functypes, by_functype_name);
-    strmap_free(&index_map);
-    arena_free(&index_arena);
+    strmap_free(&l->merge_index);
+    arena_free(&l->merge_arena);
 }

@@ -95,5 +95,7 @@ void ddi_layout_free(struct ddi_layout *l)
     vec_free(&l->enums);
     vec_free(&l->typedefs);
     vec_free(&l->functypes);
+    strmap_free(&l->merge_index); /* left over when ingestion failed midway */
+    arena_free(&l->merge_arena);
     arena_free(&l->arena);
 }

@@ -113,6 +113,10 @@ struct ddi_layout {
     unsigned nversions;
     struct vec records;              /* top-level struct ddi_record*, sorted by name */
     struct vec enums, typedefs, functypes; /* sorted by name */
+    /* Identity -> entry while configurations are merged (header/merge.c);
+     * emptied by merge_finish. */
+    struct strmap merge_index;
+    struct arena merge_arena;
 };
 
 void ddi_layout_free(struct ddi_layout *l);
