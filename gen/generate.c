@@ -43,16 +43,8 @@ static int merge_docs(const char *layout_path, struct vec *docs, const char *ove
     if (spec) {
         struct lint_result res;
         lint_run(spec, NULL, &res);
-        char *text = NULL;
-        size_t text_len = 0;
-        FILE *f = open_memstream(&text, &text_len);
-        if (f) {
-            lint_write_text(&res, f);
-            fclose(f);
-            if (ddigen_write_file(lint_path, text, text_len) != 0)
-                rc = 1;
-            free(text);
-        }
+        if (lint_write_text_file(&res, lint_path) != 0)
+            rc = 1;
         ddigen_progress("lint: %u errors, %u warnings, %u notes (%s)", res.counts[LINT_ERROR],
                         res.counts[LINT_WARNING], res.counts[LINT_NOTE], lint_path);
         lint_result_free(&res);

@@ -13,7 +13,6 @@
 #include "../util/diag.h"
 #include "../util/output.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -148,15 +147,7 @@ static const char lint_usage[] =
 
 static int lint_outputs(const struct lint_result *res, const char *text_path, const char *sarif_path)
 {
-    int rc = 0;
-    FILE *out = stdout;
-    if (text_path && strcmp(text_path, "-") != 0 && !(out = fopen(text_path, "w"))) {
-        ddigen_error(text_path, 0, "cannot write: %s", strerror(errno));
-        return -1;
-    }
-    lint_write_text(res, out);
-    if (out != stdout)
-        fclose(out);
+    int rc = lint_write_text_file(res, text_path ? text_path : "-");
     if (sarif_path) {
         char *json = lint_sarif(res, DDIGEN_VERSION);
         rc = json && ddigen_write_file(sarif_path, json, strlen(json)) == 0 ? 0 : -1;

@@ -6,6 +6,7 @@
 #include "index.h"
 #include "specxml.h"
 
+#include "../util/output.h"
 #include "../util/strbuf.h"
 
 #include <ctype.h>
@@ -632,6 +633,22 @@ void lint_write_text(const struct lint_result *r, FILE *out)
             fputs("note: declared here\n", out);
         }
     }
+}
+
+int lint_write_text_file(const struct lint_result *r, const char *path)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return -1;
+    lint_write_text(r, f);
+    fclose(f);
+    /* ddigen_write_file: "-" is stdout, anything else is written whole or
+     * not at all. */
+    int rc = ddigen_write_file(path, text, len);
+    free(text);
+    return rc;
 }
 
 /* ---------- SARIF 2.1.0 ---------- */

@@ -46,6 +46,8 @@ extern const unsigned lint_kind_count;
 void lint_run(xmlDocPtr spec, const struct lint_options *opt, struct lint_result *out);
 void lint_result_free(struct lint_result *r);
 void lint_write_text(const struct lint_result *r, FILE *out);
+/* The same into a file (atomically; "-" is stdout). 0 or -1 (reported). */
+int lint_write_text_file(const struct lint_result *r, const char *path);
 /* SARIF 2.1.0 into a malloc'd string. */
 char *lint_sarif(const struct lint_result *r, const char *tool_version);
 
