@@ -1,5 +1,5 @@
-/* Standalone driver: replays fuzz corpus files through one docs reader
- * target (linked in), so gcc builds and ctest exercise the corpora. */
+/* Standalone driver: replays fuzz corpus files through the fuzz target
+ * linked in (docs readers, spec files), so gcc builds and ctest run them. */
 #include "util/diag.h"
 
 #include <stdint.h>
