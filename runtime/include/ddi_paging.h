@@ -102,6 +102,25 @@ typedef struct pb_pte_ctx {
     uint32_t table_64kb;    /* encoding entries of a dual-PTE 64 KiB table */
 } pb_pte_ctx;
 
+/* Most GPUs' PTEs are flag bits OR'd with a shifted page number. A backend whose
+ * PTE has that shape describes it here and implements encode_ptes with
+ * pb_encode_ptes_split, which owns the vectorised loop and calls flag_bits only
+ * when the DXGK flags change from one entry to the next. */
+typedef struct pb_pte_split {
+    /* GPU PTE bits for a DXGK_PTE flag word (everything but the page number). */
+    uint64_t (*flag_bits)(void *ctx, uint64_t dxgk_flags, const pb_pte_ctx *pc);
+    void *ctx;
+    /* Optional: the backend's own per-entry encoder, for stretches where the
+     * flags change from entry to entry (NULL: a two-value cache of flag_bits). */
+    void (*encode_mixed)(void *ctx, const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc, uint64_t *out);
+    uint64_t page_mask;  /* page-number bits kept, before the shift */
+    uint32_t page_shift; /* below 64 */
+} pb_pte_split;
+
+/* out[i] = flag_bits(in[i].Flags) | (in[i].PageAddress & page_mask) << page_shift. */
+void pb_encode_ptes_split(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc,
+                          uint64_t *out);
+
 /* Packet emitters write exactly size_of(kind, n) bytes at c->pos and advance it;
  * the engine has already reserved that space, so emitters never check. */
 typedef struct pb_backend_ops {

@@ -123,6 +123,15 @@ typedef struct pb_qword_source {
 
 /* Emits entries [r->token, total) of src to dst + 8 * index. Advances r->token;
  * returns PB_STEP_DONE or PB_STEP_FULL. */
+/* What validation and run detection need from a DXGK_PTE array, in one pass. */
+typedef struct pb_pte_summary {
+    uint64_t any;           /* OR of every Flags word */
+    uint32_t uniform;       /* every Flags word equals p[0].Flags */
+    uint32_t run_candidate; /* 0: no PTEGEN-sized run anywhere (1 may be a coincidence) */
+} pb_pte_summary;
+
+void pb_pte_summarize(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s);
+
 pb_step pb_emit_qwords(pb_run *r, pb_loc dst, uint32_t total, const pb_qword_source *src);
 
 /* Per-operation encoders (pb_copy.c, pb_tables.c, pb_notes.c). */

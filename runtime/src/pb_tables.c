@@ -212,34 +212,29 @@ enum { UPT_CPU_VIRTUAL = 0, UPT_GPU_VIRTUAL = 1, UPT_GPU_PHYSICAL = 2 };
 
 /* Checks the DXGK_PTE rules over p[0..n) before anything is written (a refused
  * call writes nothing, so this runs over the whole table on the first call of
- * the operation). Costs one pass of loads and ORs: the flag words are OR-reduced
- * four entries at a time with no branch on the data, and the rules are picked
- * from the union afterwards; the per-entry Zero-without-Valid test takes a
- * second pass only when some entry has Zero set at all. The same pass tells
- * whether any PTEGEN run can exist: a run of PB_MIN_GENERATOR_RUN (12) entries
- * starting at s fully contains the 4-aligned quad b = s rounded up to 4 (b + 3
- * <= s + 6), whose page numbers then differ by exactly 3. When no quad does,
- * *run_free is set and the emitter encodes straight through (pte_literal_encode). */
+ * the operation). One summary pass (pb_pte_summarize) gives the union of the
+ * flag words, from which the rules are picked, and tells whether any PTEGEN run
+ * can exist (*run_free is set when none can, so the emitter encodes straight
+ * through). The per-entry Zero-without-Valid test needs a second pass only when
+ * the flags differ between entries and some entry has Zero set. */
 static pb_step check_ptes(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, const DXGK_PTE *p, uint32_t n,
                           uint32_t *run_free)
 {
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
-    uint64_t any = 0, zero_without_valid = 0, cand = 0, reserved, large, pt_size;
+    uint64_t any, zero_without_valid = 0, reserved, large, pt_size;
+    pb_pte_summary sum;
     uint32_t i;
-    for (i = 0; i + 4u <= n; i += 4u) {
-        const DXGK_PTE *q = p + i;
-        const uint64_t x = q[3].PageAddress - q[0].PageAddress - 3u;
-        any |= q[0].Flags | q[1].Flags | q[2].Flags | q[3].Flags;
-        cand |= (x - 1u) & ~x; /* bit 63 set iff x == 0, without a compare */
-    }
-    for (; i < n; i++)
-        any |= p[i].Flags;
+    pb_pte_summarize(p, n, &sum);
+    any = sum.any;
     if (any & PTE_ZERO) {
-        for (i = 0; i < n; i++)
-            zero_without_valid |= p[i].Flags & ~(p[i].Flags << 1);
+        if (sum.uniform)
+            zero_without_valid = any & ~(any << 1);
+        else
+            for (i = 0; i < n; i++)
+                zero_without_valid |= p[i].Flags & ~(p[i].Flags << 1);
     }
     if (run_free)
-        *run_free = (uint32_t)(cand >> 63) ^ 1u;
+        *run_free = sum.run_candidate ^ 1u;
     reserved = any & PTE_RESERVED;
     large = any & PTE_LARGE;
     pt_size = any & PTE_PT_SIZE;

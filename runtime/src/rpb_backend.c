@@ -117,15 +117,22 @@ static void rpb_note(void *ctx, pb_cursor *c, const pb_note *n)
     c->pos += RPB_NOTE_BYTES;
 }
 
-/* Branch-free shift-or per entry: DXGK_PTE flag bits 0-10 stay in place, the
- * page number moves to bits 12-55, PageTablePageSize and the adapter index go
- * high. Blocks of 16 with a constant trip count, so compilers vectorize the
- * body (SSE2 is enough) without a runtime trip-count or alias check. */
-#define RPB_PTE(w, page, leaf64k)                                                                                  \
-    (((w) & RPB_PTE_LOW_FLAGS_MASK) | (leaf64k) | (((page) << 12) & (RPB_PTE_PAGE_MASK << 12)) |                  \
-     (((w) << 39) & (3ull << 56)) | (((w) >> 11) << 58))
+/* The reference PTE is split-shaped: DXGK_PTE flag bits 0-10 stay in place,
+ * the page number moves to bits 12-55, PageTablePageSize and the adapter index
+ * go high. So the core's vectorised loop encodes it; these are the flag bits. */
+static uint64_t rpb_pte_flag_bits(void *ctx, uint64_t w, const pb_pte_ctx *pc)
+{
+    (void)ctx;
+    return rpb_pte_pack(w, 0, pc->level >= 1u && pc->use_64kb, w >> 17, w >> 11);
+}
 
-void rpb_encode_ptes(void *ctx, const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc, uint64_t *out)
+/* Stretches with changing flags: a branch-free shift-or per entry, in blocks
+ * of 16 with a constant trip count so compilers vectorise it. */
+#define RPB_PTE(w, page, leaf64k)                                                                                  \
+    (((w) & RPB_PTE_LOW_FLAGS_MASK) | (leaf64k) | (((page) & RPB_PTE_PAGE_MASK) << RPB_PTE_PAGE_SHIFT) |           \
+     (((w) << 39) & (3ull << RPB_PTE_PTSIZE_SHIFT)) | (((w) >> 11) << RPB_PTE_ADAPTER_SHIFT))
+
+static void rpb_encode_mixed(void *ctx, const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc, uint64_t *out)
 {
     const uint64_t leaf64k = (pc->level >= 1u && pc->use_64kb) ? RPB_PTE_LEAF64K : 0u;
     uint32_t i = 0, k;
@@ -138,6 +145,17 @@ void rpb_encode_ptes(void *ctx, const DXGK_PTE *in, uint32_t n, const pb_pte_ctx
     }
     for (; i < n; i++)
         out[i] = RPB_PTE(in[i].Flags, in[i].PageAddress, leaf64k);
+}
+
+void rpb_encode_ptes(void *ctx, const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc, uint64_t *out)
+{
+    pb_pte_split fmt;
+    fmt.flag_bits = rpb_pte_flag_bits;
+    fmt.ctx = ctx;
+    fmt.encode_mixed = rpb_encode_mixed;
+    fmt.page_mask = RPB_PTE_PAGE_MASK;
+    fmt.page_shift = RPB_PTE_PAGE_SHIFT;
+    pb_encode_ptes_split(&fmt, in, n, pc, out);
 }
 
 static uint64_t rpb_aperture_pte(void *ctx, uint32_t segment_id, uint64_t page, uint32_t cache_coherent)
