@@ -30,7 +30,9 @@ typedef struct rpb_backend_ctx {
 /* Fills backend with the RPB1 ops and defaults; ctx must outlive the engine. */
 void rpb_backend_init(pb_backend *backend, rpb_backend_ctx *ctx);
 
-/* The reference PTE encoding, exposed for benchmarks. */
+/* The reference PTE's split description (pb_pte_split) and its encoder,
+ * exposed for tests and benchmarks. */
+void rpb_pte_format(pb_pte_split *fmt, void *ctx);
 void rpb_encode_ptes(void *ctx, const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc, uint64_t *out);
 
 #ifdef __cplusplus

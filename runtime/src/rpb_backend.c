@@ -147,14 +147,19 @@ static void rpb_encode_mixed(void *ctx, const DXGK_PTE *in, uint32_t n, const pb
         out[i] = RPB_PTE(in[i].Flags, in[i].PageAddress, leaf64k);
 }
 
+void rpb_pte_format(pb_pte_split *fmt, void *ctx)
+{
+    fmt->flag_bits = rpb_pte_flag_bits;
+    fmt->ctx = ctx;
+    fmt->encode_mixed = rpb_encode_mixed;
+    fmt->page_mask = RPB_PTE_PAGE_MASK;
+    fmt->page_shift = RPB_PTE_PAGE_SHIFT;
+}
+
 void rpb_encode_ptes(void *ctx, const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc, uint64_t *out)
 {
     pb_pte_split fmt;
-    fmt.flag_bits = rpb_pte_flag_bits;
-    fmt.ctx = ctx;
-    fmt.encode_mixed = rpb_encode_mixed;
-    fmt.page_mask = RPB_PTE_PAGE_MASK;
-    fmt.page_shift = RPB_PTE_PAGE_SHIFT;
+    rpb_pte_format(&fmt, ctx);
     pb_encode_ptes_split(&fmt, in, n, pc, out);
 }
 

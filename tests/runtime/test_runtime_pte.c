@@ -68,12 +68,6 @@ static void fill(DXGK_PTE *p, uint32_t n, int pattern, uint32_t at, uint64_t see
     }
 }
 
-static uint64_t reference_flag_bits(void *ctx, uint64_t w, const pb_pte_ctx *pc)
-{
-    (void)ctx;
-    return rpb_pte_pack(w, 0, pc->level >= 1u && pc->use_64kb, w >> 17, w >> 11);
-}
-
 static void check_encoding(const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc, int with_mixed)
 {
     uint64_t out[MAX_N + 1];
@@ -83,11 +77,8 @@ static void check_encoding(const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc,
         rpb_encode_ptes(NULL, in, n, pc, out);
     } else {
         pb_pte_split fmt;
-        fmt.flag_bits = reference_flag_bits;
-        fmt.ctx = NULL;
-        fmt.encode_mixed = NULL;
-        fmt.page_mask = RPB_PTE_PAGE_MASK;
-        fmt.page_shift = RPB_PTE_PAGE_SHIFT;
+        rpb_pte_format(&fmt, NULL);
+        fmt.encode_mixed = NULL; /* the core's two-value flag cache instead */
         pb_encode_ptes_split(&fmt, in, n, pc, out);
     }
     for (i = 0; i < n; i++)
