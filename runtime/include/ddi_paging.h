@@ -100,6 +100,9 @@ typedef struct pb_pte_ctx {
     uint32_t level;         /* DXGK page table level, 0 = leaf */
     uint32_t use_64kb;      /* DXGK_UPDATEPAGETABLEFLAGS.Use64KBPages */
     uint32_t table_64kb;    /* encoding entries of a dual-PTE 64 KiB table */
+    /* Set by the engine when it has checked, in this call, that every entry it
+     * passes to encode_ptes has the same Flags: an encoder may skip comparing. */
+    uint32_t flags_uniform;
 } pb_pte_ctx;
 
 /* Most GPUs' PTEs are flag bits OR'd with a shifted page number. A backend whose

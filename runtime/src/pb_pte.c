@@ -95,14 +95,40 @@ typedef struct pte_flag_cache {
 } pte_flag_cache;
 
 #if PB_SSE2
-/* Two entries: {flags0, page0}, {flags1, page1} -> h | (page & m) << s, and the
- * flag words' difference from f OR'd into *d. */
+/* Two entries: {flags0, page0}, {flags1, page1} -> h | (page & m) << s. */
+static PB_INLINE __m128i encode_pages(__m128i e0, __m128i e1, __m128i h, __m128i m, __m128i s)
+{
+    return _mm_or_si128(h, _mm_sll_epi64(_mm_and_si128(_mm_unpackhi_epi64(e0, e1), m), s));
+}
+
+/* The same, and the flag words' difference from f OR'd into *d. */
 static PB_INLINE __m128i encode_pair(__m128i e0, __m128i e1, __m128i f, __m128i h, __m128i m, __m128i s, __m128i *d)
 {
     *d = _mm_or_si128(*d, _mm_xor_si128(_mm_unpacklo_epi64(e0, e1), f));
-    return _mm_or_si128(h, _mm_sll_epi64(_mm_and_si128(_mm_unpackhi_epi64(e0, e1), m), s));
+    return encode_pages(e0, e1, h, m, s);
 }
 #endif
+
+/* Every entry has flag bits h: the engine checked the flags are uniform
+ * (pb_pte_ctx.flags_uniform), so only the page numbers are read for the output. */
+static void encode_uniform(const pb_pte_split *fmt, uint64_t h, const DXGK_PTE *in, uint32_t n, uint64_t *out)
+{
+    const uint64_t mask = fmt->page_mask;
+    const uint32_t shift = fmt->page_shift;
+    uint32_t i = 0;
+#if PB_SSE2
+    const __m128i vh = _mm_set1_epi64x((long long)h), vm = _mm_set1_epi64x((long long)mask),
+                  vs = _mm_cvtsi32_si128((int)shift);
+    for (; i + 4u <= n; i += 4u) {
+        const __m128i *q = (const __m128i *)(const void *)(in + i);
+        __m128i *o = (__m128i *)(void *)(out + i);
+        _mm_storeu_si128(o, encode_pages(_mm_loadu_si128(q), _mm_loadu_si128(q + 1), vh, vm, vs));
+        _mm_storeu_si128(o + 1, encode_pages(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3), vh, vm, vs));
+    }
+#endif
+    for (; i < n; i++)
+        out[i] = h | ((in[i].PageAddress & mask) << shift);
+}
 
 #define PTE_BLOCK 16u
 
@@ -183,6 +209,10 @@ void pb_encode_ptes_split(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_t 
         return;
     c.fa = c.fb = in[0].Flags;
     c.ha = c.hb = fmt->flag_bits(fmt->ctx, c.fa, pc);
+    if (pc->flags_uniform) {
+        encode_uniform(fmt, c.ha, in, n, out);
+        return;
+    }
     while (i < n) {
         const uint32_t same = encode_same_flags(fmt, &c, in + i, n - i, out + i);
         i += same;

@@ -213,12 +213,12 @@ enum { UPT_CPU_VIRTUAL = 0, UPT_GPU_VIRTUAL = 1, UPT_GPU_PHYSICAL = 2 };
 /* Checks the DXGK_PTE rules over p[0..n) before anything is written (a refused
  * call writes nothing, so this runs over the whole table on the first call of
  * the operation). One summary pass (pb_pte_summarize) gives the union of the
- * flag words, from which the rules are picked, and tells whether any PTEGEN run
- * can exist (*run_free is set when none can, so the emitter encodes straight
- * through). The per-entry Zero-without-Valid test needs a second pass only when
- * the flags differ between entries and some entry has Zero set. */
+ * flag words, from which the rules are picked, whether they are all equal, and
+ * whether any PTEGEN run can exist; *checked (may be NULL) receives it, so the
+ * emitter can encode straight through. The per-entry Zero-without-Valid test
+ * needs a second pass only when the flags differ and some entry has Zero set. */
 static pb_step check_ptes(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, const DXGK_PTE *p, uint32_t n,
-                          uint32_t *run_free)
+                          pb_pte_summary *checked)
 {
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
     uint64_t any, zero_without_valid = 0, reserved, large, pt_size;
@@ -233,8 +233,8 @@ static pb_step check_ptes(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, cons
             for (i = 0; i < n; i++)
                 zero_without_valid |= p[i].Flags & ~(p[i].Flags << 1);
     }
-    if (run_free)
-        *run_free = sum.run_candidate ^ 1u;
+    if (checked)
+        *checked = sum;
     reserved = any & PTE_RESERVED;
     large = any & PTE_LARGE;
     pt_size = any & PTE_PT_SIZE;
@@ -254,8 +254,9 @@ static pb_step check_ptes(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, cons
     return PB_STEP_INVALID;
 }
 
-/* *run_free (may be NULL): set when the entries were checked and hold no PTEGEN run. */
-static pb_step validate_upt(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, int check_entries, uint32_t *run_free)
+/* *checked (may be NULL): the summary of the main entry array, when it was checked. */
+static pb_step validate_upt(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, int check_entries,
+                            pb_pte_summary *checked)
 {
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
     const char *rule = NULL;
@@ -286,7 +287,7 @@ static pb_step validate_upt(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, in
     if (!check_entries || n == 0)
         return PB_STEP_DONE;
     if (check_ptes(e, a, u->pPageTableEntries, (u->Flags.Value & UPF_REPEAT) ? 1u : n,
-                   (u->Flags.Value & UPF_REPEAT) ? NULL : run_free) != PB_STEP_DONE)
+                   (u->Flags.Value & UPF_REPEAT) ? NULL : checked) != PB_STEP_DONE)
         return PB_STEP_INVALID;
     if (u->pPageTableEntries64KB && check_ptes(e, a, u->pPageTableEntries64KB, n, NULL) != PB_STEP_DONE)
         return PB_STEP_INVALID;
@@ -338,6 +339,7 @@ static void upt_source(pb_run *r, pb_qword_source *s, int dual)
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &r->a->UpdatePageTable;
     s->r = r;
     s->pte.level = u->PageTableLevel;
+    s->pte.flags_uniform = 0;
     s->pte.use_64kb = (u->Flags.Value & UPF_USE64KB) != 0;
     s->pte.table_64kb = (uint32_t)dual;
     s->literal_encode = NULL;
@@ -435,8 +437,11 @@ pb_step pb_op_update_page_table(pb_run *r)
     pb_qword_source s;
     pb_loc loc;
     pb_step st;
-    uint32_t run_free = 0; /* known on the first call only, from the entry check */
-    if (validate_upt(r->e, r->a, r->token == 0, &run_free) != PB_STEP_DONE)
+    pb_pte_summary checked; /* known on the first call only, from the entry check */
+    checked.any = 0;
+    checked.uniform = 0;
+    checked.run_candidate = 1; /* unknown: scan */
+    if (validate_upt(r->e, r->a, r->token == 0, &checked) != PB_STEP_DONE)
         return PB_STEP_INVALID;
     if (r->token > n + n64)
         return pb_rule(r, "DXGKARG_BUILDPAGINGBUFFER.MultipassOffset:within-operation", PB_RULE_INVALID);
@@ -449,7 +454,8 @@ pb_step pb_op_update_page_table(pb_run *r)
     }
     if (r->token < n) {
         upt_source(r, &s, 0);
-        s.run_free = run_free;
+        s.run_free = checked.run_candidate ^ 1u;
+        s.pte.flags_uniform = checked.uniform;
         if ((st = pb_emit_qwords(r, loc, n, &s)) != PB_STEP_DONE)
             return st;
     }

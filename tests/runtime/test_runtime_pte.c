@@ -2,8 +2,9 @@
  * patterns that steer them (uniform, alternating, three values, long stretches
  * with a change at every position, a change in the last entry) and at every
  * length around their 4-, 8- and 16-entry blocks:
- *  - pb_encode_ptes_split (through the reference backend, and with no
- *    encode_mixed so the two-value flag cache runs) equals rpb_pte_pack per entry;
+ *  - pb_encode_ptes_split (through the reference backend, with no encode_mixed
+ *    so the two-value flag cache runs, and with flags_uniform on uniform tables)
+ *    equals rpb_pte_pack per entry;
  *  - pb_pte_summarize gives the exact OR of the flags and uniformity, and never
  *    says "no run" when a PTEGEN-sized run exists (every start, every length).
  * Built twice: with the SSE2 loops and with PB_NO_SIMD (the plain C ones). */
@@ -91,7 +92,7 @@ static void check_encoding(const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc,
 static void test_encode_matches_per_entry_pack(void **state)
 {
     static DXGK_PTE in[MAX_N];
-    const pb_pte_ctx leaf = {0, 0, 0}, level1_64k = {1, 1, 0};
+    const pb_pte_ctx leaf = {0, 0, 0, 0}, level1_64k = {1, 1, 0, 0}, leaf_uniform = {0, 0, 0, 1};
     uint32_t n, at;
     int pattern, mixed;
     (void)state;
@@ -102,6 +103,8 @@ static void test_encode_matches_per_entry_pack(void **state)
                     fill(in, n, pattern, at, n * 131u + at);
                     check_encoding(in, n, &leaf, mixed);
                     check_encoding(in, n, &level1_64k, mixed);
+                    if (pattern == UNIFORM) /* the engine's promise, when it checked */
+                        check_encoding(in, n, &leaf_uniform, mixed);
                 }
     for (pattern = 0; pattern < PATTERNS; pattern++)
         for (mixed = 0; mixed <= 1; mixed++) {
