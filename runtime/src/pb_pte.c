@@ -39,32 +39,36 @@ static void summarize_scalar(const DXGK_PTE *p, uint32_t from, uint32_t n, pb_pt
 }
 
 #if PB_SSE2
-/* Eight entries per step: the flag words are OR'd together and compared with
- * the first entry's, and the page numbers of entries 0 and 4 are tested for
- * the run filter. Returns how many entries it covered (a multiple of 8). */
+/* Eight entries per step, each a {Flags, PageAddress} vector: OR-ing and AND-ing
+ * whole entries gives the OR and the AND of the flag words in the low halves
+ * (the flags are uniform iff the two are equal), with no shuffle to separate
+ * them from the page numbers; the page numbers of entries 0 and 4 are tested
+ * for the run filter. Returns how many entries it covered (a multiple of 8). */
 static uint32_t summarize_sse2(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s)
 {
-    const __m128i f0 = _mm_set1_epi64x((long long)p[0].Flags), four = _mm_set_epi64x(4, 0);
-    __m128i any = _mm_setzero_si128(), differ = _mm_setzero_si128(), cand = _mm_setzero_si128();
-    uint64_t lanes[2];
+    const __m128i four = _mm_set_epi64x(4, 0);
+    __m128i any = _mm_setzero_si128(), all = _mm_set1_epi32(-1), cand = _mm_setzero_si128();
+    uint64_t any_lanes[2], all_lanes[2];
     uint32_t i;
     for (i = 0; i + 8u <= n; i += 8u) {
         const __m128i *q = (const __m128i *)(const void *)(p + i);
         const __m128i e0 = _mm_loadu_si128(q), e1 = _mm_loadu_si128(q + 1), e2 = _mm_loadu_si128(q + 2),
                       e3 = _mm_loadu_si128(q + 3), e4 = _mm_loadu_si128(q + 4), e5 = _mm_loadu_si128(q + 5),
                       e6 = _mm_loadu_si128(q + 6), e7 = _mm_loadu_si128(q + 7);
-        const __m128i f01 = _mm_unpacklo_epi64(e0, e1), f23 = _mm_unpacklo_epi64(e2, e3),
-                      f45 = _mm_unpacklo_epi64(e4, e5), f67 = _mm_unpacklo_epi64(e6, e7);
         /* entry 4 minus entry 0: the high half (pages) is 4 when a run may cover both */
         const __m128i eq = _mm_cmpeq_epi32(_mm_sub_epi64(e4, e0), four);
-        any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(f01, f23), _mm_or_si128(f45, f67)));
-        differ = _mm_or_si128(differ, _mm_or_si128(_mm_or_si128(_mm_xor_si128(f01, f0), _mm_xor_si128(f23, f0)),
-                                                   _mm_or_si128(_mm_xor_si128(f45, f0), _mm_xor_si128(f67, f0))));
+        any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(_mm_or_si128(e0, e1), _mm_or_si128(e2, e3)),
+                                             _mm_or_si128(_mm_or_si128(e4, e5), _mm_or_si128(e6, e7))));
+        all = _mm_and_si128(all, _mm_and_si128(_mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3)),
+                                               _mm_and_si128(_mm_and_si128(e4, e5), _mm_and_si128(e6, e7))));
         cand = _mm_or_si128(cand, _mm_and_si128(eq, _mm_shuffle_epi32(eq, 0xB1))); /* both dwords of a half */
     }
-    _mm_storeu_si128((__m128i *)(void *)lanes, any);
-    s->any |= lanes[0] | lanes[1];
-    s->uniform &= (uint32_t)(_mm_movemask_epi8(_mm_cmpeq_epi8(differ, _mm_setzero_si128())) == 0xFFFF);
+    if (i == 0)
+        return 0;
+    _mm_storeu_si128((__m128i *)(void *)any_lanes, any);
+    _mm_storeu_si128((__m128i *)(void *)all_lanes, all);
+    s->any |= any_lanes[0];
+    s->uniform &= (uint32_t)(any_lanes[0] == all_lanes[0] && all_lanes[0] == p[0].Flags);
     s->run_candidate |= (uint32_t)((_mm_movemask_epi8(cand) & 0xFF00) != 0); /* the page half only */
     return i;
 }
