@@ -102,15 +102,13 @@ static uint32_t pte_literal_length(const pb_qword_source *s, uint32_t i, uint32_
     return max;
 }
 
-/* Fused literal scan + encode over windows of PTE_WINDOW entries. A run of
- * PB_MIN_GENERATOR_RUN (12) entries starting at s fully contains the 4-aligned
- * block b = s rounded up to 4 (b + 3 <= s + 6), whose page numbers then differ
- * by exactly 3. So a window of candidate starts [n, end) whose blocks b in
- * [n, end + 3] show no such difference holds no run start: it is encoded
- * straight into the payload. The filter is one subtract and compare per four
- * entries, OR-reduced without a branch; only a window with a hit (a real run
- * or a coincidence) takes the exact scan. Same result as pte_literal_length
- * followed by pte_encode, except that it never returns 0. */
+/* Fused literal scan + encode over windows of PTE_WINDOW entries. A run that
+ * starts in the window [n, end) and ends below max lies inside [n, stop), so
+ * the summary pass's run filter over that range (the same filter the entry
+ * check uses) clears most windows: they are encoded straight into the payload.
+ * Only a window with a hit (a real run or a coincidence) takes the exact scan.
+ * Same result as pte_literal_length followed by pte_encode, except that it
+ * never returns 0. */
 #define PTE_WINDOW 64u
 
 static uint32_t pte_literal_encode(const pb_qword_source *s, uint32_t i, uint32_t max, uint64_t *out)
@@ -124,13 +122,12 @@ static uint32_t pte_literal_encode(const pb_qword_source *s, uint32_t i, uint32_
     }
     for (;;) {
         const uint32_t end = max - n > PTE_WINDOW ? n + PTE_WINDOW : max;
-        uint32_t hits = 0, b;
-        for (b = n; b < end + 4u && b + 4u <= max; b += 4u)
-            hits |= (uint32_t)(p[b + 3u].PageAddress - p[b].PageAddress == 3u);
-        if (hits) {
+        const uint32_t stop = max - end > PB_MIN_GENERATOR_RUN - 1u ? end + PB_MIN_GENERATOR_RUN - 1u : max;
+        pb_pte_summary window;
+        pb_pte_summarize(p + n, stop - n, &window);
+        if (window.run_candidate) {
             /* Exact: the first start in [max(n, 1), end) of a run ending below max. */
             const uint32_t lo = n ? n : 1u;
-            const uint32_t stop = max - end > PB_MIN_GENERATOR_RUN - 1u ? end + PB_MIN_GENERATOR_RUN - 1u : max;
             uint32_t j, c = 0;
             for (j = lo + 1u; j < stop; j++) {
                 c = (p[j].Flags == p[j - 1u].Flags && p[j].PageAddress == p[j - 1u].PageAddress + 1u) ? c + 1u : 0u;
