@@ -190,34 +190,44 @@ static const char *bare_type(char *buf, size_t cap, const char *type)
     return buf;
 }
 
-struct srec *spec_index_type_record(const struct spec_index *ix, const char *type)
+/* Follows typedefs from type (at most 8 deep, pointers and arrays stop it) and
+ * returns the first name whose entry in map `found` accepts; NULL if none does. */
+static void *follow_typedefs(const struct spec_index *ix, const char *type, const struct strmap *map,
+                             int (*found)(void *entry))
 {
     char buf[256];
     for (int depth = 0; depth < 8 && type; depth++) {
         const char *t = bare_type(buf, sizeof buf, type);
         if (!t)
             return NULL;
-        struct srec *r = strmap_get(&ix->records, t);
-        if (r && r->top == r)
-            return r;
+        void *entry = strmap_get(map, t);
+        if (entry && found(entry))
+            return entry;
         type = strmap_get(&ix->typedefs, t);
     }
     return NULL;
 }
 
+static int is_top_record(void *entry)
+{
+    const struct srec *r = entry;
+    return r->top == r; /* nested records are reached through their parent */
+}
+
+static int is_enum(void *entry)
+{
+    (void)entry;
+    return 1;
+}
+
+struct srec *spec_index_type_record(const struct spec_index *ix, const char *type)
+{
+    return follow_typedefs(ix, type, &ix->records, is_top_record);
+}
+
 struct senum *spec_index_type_enum(const struct spec_index *ix, const char *type)
 {
-    char buf[256];
-    for (int depth = 0; depth < 8 && type; depth++) {
-        const char *t = bare_type(buf, sizeof buf, type);
-        if (!t)
-            return NULL;
-        struct senum *e = strmap_get(&ix->enums, t);
-        if (e)
-            return e;
-        type = strmap_get(&ix->typedefs, t);
-    }
-    return NULL;
+    return follow_typedefs(ix, type, &ix->enums, is_enum);
 }
 
 int spec_version_index(const struct spec_index *ix, const char *name)
