@@ -12,6 +12,7 @@
 #include "sentence.h"
 #include "text.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,21 @@ static const char *subject_of(struct docs_page *p, int field)
     return arena_printf(&p->arena, "#%u", f->ordinal);
 }
 
+/* A row of a value table in a field's text ("WIDGET_KIND_ROUND | Supported
+ * in Windows 8."): its sentences are about that value, not the field. */
+static const char *table_row_value(struct docs_page *p, const char *text)
+{
+    const char *bar = strstr(text, " | ");
+    if (!bar || bar == text || (size_t)(bar - text) > 128)
+        return NULL;
+    for (const char *c = text; c < bar; c++)
+        if (!isupper((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '_')
+            return NULL;
+    if (!memchr(text, '_', (size_t)(bar - text)) || !isupper((unsigned char)text[0]))
+        return NULL;
+    return arena_strndup(&p->arena, text, (size_t)(bar - text));
+}
+
 static void marker_rules(struct docs_page *p)
 {
     for (size_t i = 0; i < p->fields.n; i++) {
@@ -191,7 +207,9 @@ void docs_extract_rules(struct docs_page *p)
         if (para->section == DOCS_SEC_RETURNS)
             continue;
         struct para_ctx c = {p, para->section == DOCS_SEC_FIELD ? para->field : -1, NULL, para->line};
-        c.subject = subject_of(p, c.field);
+        c.subject = c.field >= 0 ? table_row_value(p, para->text) : NULL;
+        if (!c.subject)
+            c.subject = subject_of(p, c.field);
         docs_split_sentences(para->text, on_sentence, &c);
     }
     bit_conflicts(p);

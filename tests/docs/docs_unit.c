@@ -315,6 +315,22 @@ static void test_rules_both_implies_enum(void **state)
     free(xml);
 }
 
+/* Issue 11: a value-table row is about the value; a body marker that
+ * contradicts the heading is kept beside it. */
+static void test_rules_table_row_and_direction_conflict(void **state)
+{
+    (void)state;
+    char *xml = md_xml("### -field Kind [in]\n\n[out] The kind of widget, one of:\n\n"
+                       "| Value | Meaning |\n|---|---|\n"
+                       "| WIDGET_KIND_ROUND | A round one. Supported starting with Windows 10. |\n");
+    assert_has(xml, "T.WIDGET_KIND_ROUND:availability");
+    assert_lacks(xml, "T.Kind:availability");
+    assert_has(xml, "T.Kind:direction\"");
+    assert_has(xml, "T.Kind:direction:body");
+    assert_has(xml, "name=\"value\" value=\"out\"");
+    free(xml);
+}
+
 static void test_rules_enum_do_not_use(void **state)
 {
     (void)state;
@@ -467,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_rules_set_and_forbid),
         cmocka_unit_test(test_rules_both_implies_enum),
+        cmocka_unit_test(test_rules_table_row_and_direction_conflict),
         cmocka_unit_test(test_rules_enum_do_not_use),
         cmocka_unit_test(test_unterminated_front_matter),
         cmocka_unit_test(test_bad_yaml),
