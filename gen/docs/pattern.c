@@ -17,6 +17,7 @@
 static struct {
     char *word[DICT_SLOTS];
     unsigned id[DICT_SLOTS];
+    const char *by_id[PATTERN_DICT_WORDS];
     unsigned n;
 } dict;
 
@@ -48,9 +49,14 @@ static unsigned dict_add(const char *w, size_t n)
     if (!dict.word[i]) {
         dict.word[i] = strdup(tmp);
         dict.id[i] = ++dict.n;
+        dict.by_id[dict.n] = dict.word[i];
     }
     return dict.id[i];
 }
+
+const char *pattern_word_text(unsigned id) { return id && id <= dict.n ? dict.by_id[id] : ""; }
+
+unsigned pattern_intern(const char *w) { return dict_add(w, strlen(w)); }
 
 unsigned pattern_word_id(const char *lc)
 {
@@ -153,6 +159,8 @@ bool pattern_compile(const char *text, struct pattern *p)
         }
         if (el->type == 'w' && !el->optional && !el->group && el->nalts == 1 && p->ncues < 8)
             p->cues[p->ncues++] = el->alts[0];
+        else if (el->type == 'w' && !el->optional && !el->group && p->nany < 4)
+            p->any[p->nany++] = el;
         p->n++;
         c = e;
     }
@@ -372,7 +380,7 @@ static bool take(struct run *r, unsigned ei, size_t ti, size_t len)
     char slot = r->p->e[ei].type;
     if (slot >= 'A' && slot <= 'Z') {
         struct capture *c = &r->m->slot[slot - 'A'];
-        c->a = ti, c->b = ti + len, c->set = true;
+        c->a = (uint16_t)ti, c->b = (uint16_t)(ti + len), c->set = true;
     }
     return match_from(r, ei + 1, ti + len);
 }
@@ -471,6 +479,13 @@ bool pattern_match(const struct pattern *p, const struct sentence *s, const stru
     for (unsigned i = 0; i < p->ncues; i++)
         if (!has_word(ws, p->cues[i]))
             return false;
+    for (unsigned i = 0; i < p->nany; i++) {
+        bool one = false;
+        for (unsigned k = 0; k < p->any[i]->nalts && !one; k++)
+            one = has_word(ws, p->any[i]->alts[k]);
+        if (!one)
+            return false;
+    }
     memset(m, 0, sizeof *m);
     struct run r = {p, s, m, lead_len(s)};
     bool anchored = p->n && p->e[0].type == '^';

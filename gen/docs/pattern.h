@@ -22,8 +22,8 @@
  *   {*}              any tokens (none or more, at most 24, not crossing ';')
  *
  * A pattern matches at the leftmost token where it can. Each pattern's
- * literal words that are not optional are its cues: a sentence without
- * them is not tried (one bit test per cue). */
+ * literal words that are not optional are its cues (of "a|b|c", one of
+ * them): a sentence without them is not tried (bit tests on its words). */
 #ifndef DDIGEN_DOCS_PATTERN_H
 #define DDIGEN_DOCS_PATTERN_H
 
@@ -34,7 +34,7 @@
 #include <stdint.h>
 
 struct capture {
-    size_t a, b; /* tokens [a, b) */
+    uint16_t a, b; /* tokens [a, b) (SENTENCE_MAX_TOKENS fits) */
     bool set;
 };
 
@@ -44,7 +44,7 @@ struct match {
 };
 
 #define PATTERN_MAX_ELEMS 40
-#define PATTERN_MAX_ALTS 8
+#define PATTERN_MAX_ALTS 16
 #define PATTERN_DICT_WORDS 1024
 
 struct pattern_elem {
@@ -60,12 +60,21 @@ struct pattern {
     unsigned n;
     unsigned cues[8]; /* dictionary ids every match contains */
     unsigned ncues;
+    const struct pattern_elem *any[4]; /* elements one of whose words every match contains */
+    unsigned nany;
 };
 
 /* Compiles text into p; false (with a message on stderr) when malformed.
  * Compilation fills the shared word dictionary; compile every pattern
  * before tokenizing sentences. */
 bool pattern_compile(const char *text, struct pattern *p);
+
+/* Adds a word to the dictionary (before any sentence is tokenized) and
+ * returns its id; ids are given in order from 1. */
+unsigned pattern_intern(const char *w);
+
+/* The word a dictionary id stands for. */
+const char *pattern_word_text(unsigned id);
 
 /* Dictionary id of a lower-case word, 0 when no pattern uses it. */
 unsigned pattern_word_id(const char *lc);

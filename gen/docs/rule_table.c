@@ -46,7 +46,7 @@ static long phrase_from(const struct sentence *s, size_t from, const char *phras
     }
     for (size_t i = from; i + nw <= s->nt; i++) {
         size_t k = 0;
-        while (k < nw && !strcmp(s->t[i + k].lc, words[k]))
+        while (k < nw && tok_is(s, i + k, words[k]))
             k++;
         if (k == nw)
             return (long)i;
@@ -164,7 +164,7 @@ static bool act_disc(struct sentence *s, const struct match *m, const struct rul
     const struct capture *c = &m->slot[slot - 'A'];
     if (names_capability(s, c) || (rp->arg && !strcmp(rp->arg, "trail") && !trailing_condition(s, m->to)))
         return false;
-    if ((tok_is(s, c->b, "in") || tok_is(s, c->b, "of")) && tok_is(s, c->b + 1, "the") && c->b + 3 < s->nt &&
+    if ((tok_is(s, c->b, "in") || tok_is(s, c->b, "of")) && tok_is(s, c->b + 1, "the") && (size_t)c->b + 3 < s->nt &&
         tok_is(s, c->b + 3, "structure"))
         return false;
     const char *selects = NULL;
@@ -694,8 +694,15 @@ static bool act_bit(struct sentence *s, const struct match *m, const struct rule
 static bool act_capability(struct sentence *s, const struct match *m, const struct rule_pattern *rp)
 {
     (void)m, (void)rp;
-    if (!has(s, "must") && !has(s, "only") && !has(s, "require") && !has(s, "requires") && !has(s, "required") &&
-        !has(s, "if"))
+    bool named = false;
+    for (size_t i = 0; i < s->nt && !named; i++) {
+        if (s->t[i].kind != TOK_NAME)
+            continue;
+        size_t len = strlen(s->t[i].text);
+        named = len > 7 && strstr(s->t[i].text + len - (len > 9 ? 9 : len), "Support");
+    }
+    if (!named || (!has(s, "must") && !has(s, "only") && !has(s, "require") && !has(s, "requires") &&
+                   !has(s, "required") && !has(s, "if")))
         return false;
     bool made = false;
     for (size_t i = 0; i < s->nt; i++) {
@@ -730,8 +737,10 @@ static bool act_availability(struct sentence *s, const struct match *m, const st
     static const char *const before[] = {"earlier than", "prior to", "before"};
     const char *w, *ddi, *basis;
     bool named = false;
-    for (size_t i = 0; i < s->nt && !named; i++)
-        named = strstr(s->t[i].lc, "windows") || strstr(s->t[i].lc, "wddm");
+    for (size_t i = 0; i < s->nt && !named; i++) {
+        const char *lc = s->t[i].lc; /* "windows", "wddm2", "dxgkddi_interface_version_wddm2_0" */
+        named = (lc[0] == 'w' || lc[0] == 'd') && (strstr(lc, "windows") || strstr(lc, "wddm"));
+    }
     if (!named)
         return false;
     if (has(s, "wddmv1 only") || has(s, "wddmv2 only")) {
@@ -1008,6 +1017,9 @@ const struct rule_pattern docs_rule_patterns[] = {
     /* -- zero-when ----------------------------------------------------------- */
     {"^ for {C} ,? {S} is always? zero|0", act_zero_when, NULL, G_NONE, "For idle widgets, SpinCount is zero.",
      "SpinCount", "SpinCount", "SpinCount zero-when"},
+    {"^ if {C} , {G} must|should be [set to] zero|0 $", act_zero_when, NULL, G_NONE,
+     "If pKeys is not NULL, the KeyCount member must be zero.", "pKeys", "pKeys KeyCount",
+     "KeyCount zero-when ref=pKeys"},
     {"{S} is always? zero|0 for|when|in {C}", act_zero_when, NULL, G_NONE,
      "SpinCount is always zero for an idle widget.", "SpinCount", "SpinCount", "SpinCount zero-when"},
     {"{S} can be zero|0 if|when {C}", act_zero_when, NULL, G_NONE,
@@ -1106,17 +1118,17 @@ const struct rule_pattern docs_rule_patterns[] = {
      "enum: WIDGET_OLD", "WIDGET_OLD reserved use=forbidden"},
     {"align|aligned|alignment|multiple", act_align, NULL, G_NONE, "The start must be aligned on 64 bytes.", "Start",
      "Start", "Start align bytes=64"},
-    {"in|number|page|pages|bytes|bits|pixels", act_units, NULL, G_NONE, "The length of the queue, in bytes.",
+    {"pages|page|bytes|kb|4kb|milliseconds|microseconds|nanosecond|nanoseconds|hertz|hz|bits|pixels", act_units, NULL, G_NONE, "The length of the queue, in bytes.",
      "Length", "Length", "Length units unit=bytes"},
     {"bit|bits", act_bit, NULL, G_NONE, "Setting this member is the same as setting the eighth and ninth bits (0x180).",
      "Wide", "Wide", "Wide bit index=7 width=2 mask=0x00000180"},
-    {"{F}", act_capability, NULL, G_NONE, "Requires the WIDGET_CAPS RoundSupported cap.", "Round", "Round",
+    {"{*}", act_capability, NULL, G_NONE, "Requires the WIDGET_CAPS RoundSupported cap.", "Round", "Round",
      "Round requires-cap cap=RoundSupported in=WIDGET_CAPS"},
     {"{*}", act_availability, NULL, G_NONE, "Supported starting with Windows 10.", "Late",
      "Late", "Late availability wddm=2.0"},
     {"{E} member|structure", act_union_member_enum, NULL, G_NONE, "The widget is round; see the Round member.",
      "WIDGET_KIND_ROUND", "enum: WIDGET_KIND_ROUND", "WIDGET_KIND_ROUND union-member member=Round"},
-    {"{F}", act_union_member_struct, NULL, G_NONE,
+    {"{*}", act_union_member_struct, NULL, G_NONE,
      "Holds the round shape when Kind is WIDGET_KIND_ROUND.", "Round", "Kind Round",
      "Round union-member value=WIDGET_KIND_ROUND"},
 };
@@ -1127,11 +1139,64 @@ static struct pattern compiled[sizeof docs_rule_patterns / sizeof docs_rule_patt
 static bool compiled_ok;
 static pthread_once_t compile_once = PTHREAD_ONCE_INIT;
 
+static const char *const modal_words[] = {"must",    "should",  "cannot",    "can't",    "only",
+                                          "reserved", "aligned", "alignment", "requires", "required"};
+static unsigned modal_ids[sizeof modal_words / sizeof modal_words[0]];
+
+bool docs_rule_is_modal(const struct tok *t)
+{
+    for (size_t i = 0; t->word && i < sizeof modal_ids / sizeof modal_ids[0]; i++)
+        if (t->word == modal_ids[i])
+            return true;
+    return false;
+}
+
+/* Per dictionary word, the patterns it is the key cue of; and those that
+ * have no cue and are tried on every sentence. */
+static struct rule_set *key_of; /* [PATTERN_DICT_WORDS] */
+static struct rule_set always;
+
+static void set_bit(struct rule_set *rs, size_t i) { rs->bits[i / 64] |= 1ull << (i % 64); }
+
+/* The longest required word stands for the rarest. */
+static void index_cues(size_t i, const struct pattern *p)
+{
+    unsigned key = 0;
+    size_t best = 0;
+    for (unsigned k = 0; k < p->ncues; k++) {
+        size_t len = strlen(pattern_word_text(p->cues[k]));
+        if (len > best)
+            best = len, key = p->cues[k];
+    }
+    if (key)
+        set_bit(&key_of[key], i);
+    else if (p->nany)
+        for (unsigned k = 0; k < p->any[0]->nalts; k++)
+            set_bit(&key_of[p->any[0]->alts[k]], i);
+    else
+        set_bit(&always, i);
+}
+
 static void compile_all(void)
 {
-    compiled_ok = true;
-    for (size_t i = 0; i < docs_rule_pattern_count; i++)
+    for (size_t i = 0; i < sizeof modal_words / sizeof modal_words[0]; i++)
+        modal_ids[i] = pattern_intern(modal_words[i]);
+    compiled_ok = docs_rule_pattern_count <= DOCS_RULE_MAX_PATTERNS;
+    key_of = calloc(PATTERN_DICT_WORDS, sizeof *key_of);
+    for (size_t i = 0; i < docs_rule_pattern_count && compiled_ok; i++) {
         compiled_ok &= pattern_compile(docs_rule_patterns[i].text, &compiled[i]);
+        index_cues(i, &compiled[i]);
+    }
+}
+
+void docs_rule_candidates(const struct sentence *s, struct rule_set *out)
+{
+    *out = always;
+    for (size_t i = 0; i < s->nt; i++) {
+        const struct rule_set *k = &key_of[s->t[i].word];
+        for (size_t b = 0; b < DOCS_RULE_MAX_PATTERNS / 64; b++)
+            out->bits[b] |= k->bits[b];
+    }
 }
 
 bool docs_rule_patterns_ready(void)

@@ -26,6 +26,19 @@ extern const size_t docs_rule_pattern_count;
 
 /* Compiles the table once (thread-safe); false when a pattern is malformed. */
 bool docs_rule_patterns_ready(void);
+/* Is the token one of the modal words (must, should, cannot, only,
+ * reserved, aligned, ...) that make an unread sentence worth listing? */
+bool docs_rule_is_modal(const struct tok *t);
+
+/* The patterns worth trying on a sentence, as a bitset over table
+ * indexes: those whose rarest cue word (or one word of their first
+ * alternative) the sentence has, and those without cues. */
+#define DOCS_RULE_MAX_PATTERNS 256
+struct rule_set {
+    uint64_t bits[DOCS_RULE_MAX_PATTERNS / 64];
+};
+void docs_rule_candidates(const struct sentence *s, struct rule_set *out);
+
 /* The compiled form of docs_rule_patterns[i]. */
 const struct pattern *docs_rule_pattern_compiled(size_t i);
 

@@ -23,8 +23,12 @@ static void read_sentence(struct sentence *s)
 {
     struct word_set ws;
     pattern_words(s, &ws);
+    struct rule_set try;
+    docs_rule_candidates(s, &try);
     uint64_t done = 0; /* groups that made a rule */
     for (size_t i = 0; i < docs_rule_pattern_count; i++) {
+        if (!((try.bits[i / 64] >> (i % 64)) & 1u))
+            continue;
         const struct rule_pattern *rp = &docs_rule_patterns[i];
         if (rp->group && (done >> rp->group) & 1u)
             continue;
@@ -38,12 +42,9 @@ static void read_sentence(struct sentence *s)
 
 static bool has_modal(const struct sentence *s)
 {
-    static const char *const modals[] = {"must",    "should", "cannot",   "can't",    "only",
-                                         "reserved", "aligned", "alignment", "requires", "required"};
     for (size_t i = 0; i < s->nt; i++)
-        for (size_t k = 0; k < sizeof modals / sizeof modals[0]; k++)
-            if (!strcmp(s->t[i].lc, modals[k]))
-                return true;
+        if (docs_rule_is_modal(&s->t[i]))
+            return true;
     return false;
 }
 
@@ -62,6 +63,7 @@ struct para_ctx {
     int field;
     const char *subject;
     unsigned line;
+    struct sentence *work; /* token buffers and field index, kept for the page */
 };
 
 static void on_sentence(void *vctx, const char *text, size_t n, unsigned nl)
@@ -70,7 +72,8 @@ static void on_sentence(void *vctx, const char *text, size_t n, unsigned nl)
     struct docs_page *p = c->p;
     if (n > DOCS_MAX_SENTENCE)
         return;
-    struct sentence s = {.p = p, .field = c->field, .subject = c->subject, .line = c->line + nl};
+    struct sentence s = *c->work;
+    s.p = p, s.field = c->field, s.subject = c->subject, s.line = c->line + nl, s.made = 0;
     s.text = docs_squash(&p->arena, text, n);
     s.n = strlen(s.text);
     if (s.n < 3)
@@ -92,7 +95,8 @@ static void on_sentence(void *vctx, const char *text, size_t n, unsigned nl)
         struct docs_unextracted u = {s.subject, s.line, s.text, "no-pattern"};
         DOCS_PUSH(p->unextracted, u);
     }
-    sentence_free(&s);
+    /* keep the (possibly grown) buffers for the next sentence */
+    c->work->t = s.t, c->work->tcap = s.tcap, c->work->scratch = s.scratch, c->work->scap = s.scap;
 }
 
 size_t docs_body_marker(const char *text, enum docs_dir *dir, bool *optional)
@@ -202,15 +206,20 @@ void docs_extract_rules(struct docs_page *p)
     if (!docs_rule_patterns_ready())
         return;
     marker_rules(p);
+    struct field_index fx = {0};
+    field_index_build(&fx, p);
+    struct sentence work = {.fx = &fx};
     for (size_t i = 0; i < p->paras.n; i++) {
         const struct docs_para *para = &p->paras.v[i];
         if (para->section == DOCS_SEC_RETURNS)
             continue;
-        struct para_ctx c = {p, para->section == DOCS_SEC_FIELD ? para->field : -1, NULL, para->line};
+        struct para_ctx c = {p, para->section == DOCS_SEC_FIELD ? para->field : -1, NULL, para->line, &work};
         c.subject = c.field >= 0 ? table_row_value(p, para->text) : NULL;
         if (!c.subject)
             c.subject = subject_of(p, c.field);
         docs_split_sentences(para->text, on_sentence, &c);
     }
+    sentence_free(&work);
+    field_index_free(&fx);
     bit_conflicts(p);
 }

@@ -9,42 +9,59 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Is the name one of the page's field paths, or the last segment of one? */
-static int field_named(const struct docs_page *p, const char *name, size_t n)
+static size_t hash_name(const char *s, size_t n)
 {
-    for (size_t i = 0; i < p->fields.n; i++) {
-        const char *path = p->fields.v[i].path;
-        size_t pl = strlen(path);
-        if (pl == n && !memcmp(path, name, n))
-            return (int)i;
+    size_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+static void index_put(struct field_index *fx, const char *key, size_t n, int field)
+{
+    size_t i = hash_name(key, n) & (fx->cap - 1);
+    while (fx->slot[i].key) {
+        if (fx->slot[i].n == n && !memcmp(fx->slot[i].key, key, n))
+            return; /* the first wins: full paths, then leaves in page order */
+        i = (i + 1) & (fx->cap - 1);
     }
+    fx->slot[i] = (struct field_slot){key, n, field};
+}
+
+void field_index_build(struct field_index *fx, const struct docs_page *p)
+{
+    fx->cap = 16;
+    while (fx->cap < p->fields.n * 4)
+        fx->cap *= 2;
+    fx->slot = calloc(fx->cap, sizeof *fx->slot);
+    for (size_t i = 0; i < p->fields.n; i++)
+        index_put(fx, p->fields.v[i].path, strlen(p->fields.v[i].path), (int)i);
     for (size_t i = 0; i < p->fields.n; i++) {
-        const char *path = p->fields.v[i].path;
-        size_t pl = strlen(path);
-        if (pl > n && path[pl - n - 1] == '.' && !memcmp(path + pl - n, name, n))
-            return (int)i;
+        const char *dot = strrchr(p->fields.v[i].path, '.');
+        if (dot && dot[1])
+            index_put(fx, dot + 1, strlen(dot + 1), (int)i);
     }
+}
+
+void field_index_free(struct field_index *fx)
+{
+    free(fx->slot);
+    fx->slot = NULL;
+}
+
+/* Is the name one of the page's field paths, or the last segment of one? */
+static int field_named(const struct field_index *fx, const char *name, size_t n)
+{
+    if (!fx || !fx->slot)
+        return -1;
+    for (size_t i = hash_name(name, n) & (fx->cap - 1); fx->slot[i].key; i = (i + 1) & (fx->cap - 1))
+        if (fx->slot[i].n == n && !memcmp(fx->slot[i].key, name, n))
+            return fx->slot[i].field;
     return -1;
 }
 
-/* FOO_BAR, CamelCase, pMdl, A.B, Type::Member look like code. */
-static bool codeish(const char *t, size_t n)
-{
-    if (n < 2)
-        return false;
-    bool lower = false, camel = false, underscore = false, dot = false;
-    for (size_t i = 0; i < n; i++) {
-        if (t[i] == '_')
-            underscore = true;
-        else if (t[i] == '.' || t[i] == ':')
-            dot = true;
-        else if (islower((unsigned char)t[i]))
-            lower = true;
-        else if (isupper((unsigned char)t[i]) && lower)
-            camel = true;
-    }
-    return underscore || camel || (dot && lower);
-}
+static inline bool ident_char(unsigned char c) { return isalnum(c) || c == '_'; }
+static inline bool ident_start(unsigned char c) { return isalpha(c) || c == '_'; }
 
 /* Length of an identifier at t: letters, digits, '_', and '.' or '::'
  * (optionally followed by one space, as "CAPS:: Member" is written)
@@ -55,7 +72,7 @@ static size_t ident_len(const char *t, size_t n, bool *path)
     *path = false;
     while (j < n) {
         unsigned char c = (unsigned char)t[j];
-        if (docs_is_ident_char(c)) {
+        if (ident_char(c)) {
             j++;
         } else if ((c == '-' || c == '\'') && j + 1 < n && isalnum((unsigned char)t[j + 1]) && j > 0 &&
                    isalnum((unsigned char)t[j - 1])) {
@@ -63,14 +80,14 @@ static size_t ident_len(const char *t, size_t n, bool *path)
         } else if (c == 0xE2 && j + 3 < n && (unsigned char)t[j + 1] == 0x80 && (unsigned char)t[j + 2] == 0x99 &&
                    j > 0 && isalpha((unsigned char)t[j - 1]) && isalpha((unsigned char)t[j + 3])) {
             j += 3; /* "isn’t": a typographic apostrophe inside a word */
-        } else if (c == '.' && j + 1 < n && docs_is_ident_start((unsigned char)t[j + 1])) {
+        } else if (c == '.' && j + 1 < n && ident_start((unsigned char)t[j + 1])) {
             *path = true;
             j++;
         } else if (c == ':' && j + 2 < n && t[j + 1] == ':') {
             size_t k = j + 2;
             if (k < n && t[k] == ' ')
                 k++;
-            if (k >= n || !docs_is_ident_start((unsigned char)t[k]))
+            if (k >= n || !ident_start((unsigned char)t[k]))
                 break;
             *path = true;
             j = k;
@@ -96,14 +113,16 @@ static size_t punct_len(const char *t, size_t n)
 
 bool sentence_tokenize(struct sentence *s)
 {
-    size_t cap = 64;
-    s->t = malloc(cap * sizeof *s->t);
     s->nt = 0;
     /* one buffer for every token's text and lower case: 2 bytes + 2 NULs
      * per source byte at most */
-    char *buf = malloc(s->n * 2 + 2 * SENTENCE_MAX_TOKENS + 2);
-    char *w = buf;
-    s->scratch = buf;
+    size_t need = s->n * 2 + 2 * SENTENCE_MAX_TOKENS + 2;
+    if (s->scap < need) {
+        free(s->scratch);
+        s->scratch = malloc(need);
+        s->scap = need;
+    }
+    char *w = s->scratch;
     const char *t = s->text;
     size_t i = 0;
     while (i < s->n && s->nt < SENTENCE_MAX_TOKENS) {
@@ -120,7 +139,7 @@ bool sentence_tokenize(struct sentence *s)
             while (i + len < s->n && isalnum((unsigned char)t[i + len]))
                 len++;
             k.kind = TOK_NUMBER;
-        } else if (docs_is_ident_start(c)) {
+        } else if (ident_start(c)) {
             len = ident_len(t + i, s->n - i, &path);
             k.kind = TOK_WORD;
         } else {
@@ -132,26 +151,42 @@ bool sentence_tokenize(struct sentence *s)
         w[len] = '\0';
         k.text = w;
         w += len + 1;
+        /* one pass: lower case (a typographic apostrophe as '\''), and
+         * the shape codeish() would compute */
         size_t m = 0;
-        for (size_t j = 0; j <= len; j++) {
-            bool quote = j + 2 < len && (unsigned char)k.text[j] == 0xE2 && (unsigned char)k.text[j + 1] == 0x80 &&
-                         (unsigned char)k.text[j + 2] == 0x99;
-            w[m++] = quote ? '\'' : (char)tolower((unsigned char)k.text[j]);
-            j += quote ? 2 : 0;
+        bool lower = true, seen_lower = false, camel = false, underscore = false;
+        for (size_t j = 0; j < len; j++) {
+            unsigned char b = (unsigned char)k.text[j];
+            if (b == 0xE2 && j + 2 < len && (unsigned char)k.text[j + 1] == 0x80 &&
+                (unsigned char)k.text[j + 2] == 0x99) {
+                w[m++] = '\'';
+                j += 2;
+                continue;
+            }
+            bool lo = b >= 'a' && b <= 'z', up = b >= 'A' && b <= 'Z';
+            lower &= lo || b == '-' || b == '\'';
+            camel |= up && seen_lower;
+            seen_lower |= lo;
+            underscore |= b == '_';
+            w[m++] = up ? (char)(b + 32) : (char)b;
         }
+        w[m] = '\0';
         k.lc = w;
-        w += m;
-        if (k.kind == TOK_WORD) {
-            k.field = field_named(s->p, sentence_leaf(k.text), strlen(sentence_leaf(k.text)));
+        w += m + 1;
+        /* plain lower-case words are not looked up as fields */
+        if (k.kind == TOK_WORD && !lower) {
+            const char *leaf = path ? sentence_leaf(k.text) : k.text;
+            k.field = field_named(s->fx, leaf, strlen(leaf));
             if (k.field < 0 && path)
-                k.field = field_named(s->p, k.text, len);
-            if (k.field >= 0 || codeish(k.text, len))
+                k.field = field_named(s->fx, k.text, len);
+            if (k.field >= 0 || (len >= 2 && (underscore || camel || (path && seen_lower))))
                 k.kind = TOK_NAME;
         }
-        k.word = pattern_word_id(k.lc);
-        if (s->nt == cap) {
-            cap *= 2;
-            s->t = realloc(s->t, cap * sizeof *s->t);
+        /* dictionary words are short lower-case literals: no path or constant is one */
+        k.word = path || underscore || m > 16 ? 0 : pattern_word_id(k.lc);
+        if (s->nt == s->tcap) {
+            s->tcap = s->tcap ? s->tcap * 2 : 64;
+            s->t = realloc(s->t, s->tcap * sizeof *s->t);
         }
         s->t[s->nt++] = k;
         i += len;
@@ -165,6 +200,7 @@ void sentence_free(struct sentence *s)
     free(s->scratch);
     s->t = NULL;
     s->scratch = NULL;
+    s->tcap = s->scap = 0;
 }
 
 const char *sentence_leaf(const char *name)
@@ -197,7 +233,7 @@ int sentence_field_of(const struct sentence *s, const char *name)
         }
         sl--;
     }
-    return field_named(p, name, n);
+    return s->fx ? field_named(s->fx, name, n) : -1;
 }
 
 const char *sentence_span(const struct sentence *s, size_t a, size_t b)
@@ -206,9 +242,4 @@ const char *sentence_span(const struct sentence *s, size_t a, size_t b)
         return "";
     size_t from = s->t[a].from, to = s->t[b].to;
     return arena_strndup(&s->p->arena, s->text + from, to - from);
-}
-
-bool tok_is(const struct sentence *s, size_t i, const char *w)
-{
-    return i < s->nt && !strcmp(s->t[i].lc, w);
 }

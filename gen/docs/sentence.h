@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 enum tok_kind {
     TOK_WORD,   /* plain English word, may be hyphenated ("bit-field") */
@@ -29,6 +30,19 @@ struct tok {
 
 #define SENTENCE_MAX_TOKENS 512
 
+/* The page's field names (full paths, then last segments) by hash, built
+ * once per page: tokenizing looks every word up. */
+struct field_index {
+    struct field_slot {
+        const char *key;
+        size_t n;
+        int field;
+    } *slot;
+    size_t cap;
+};
+void field_index_build(struct field_index *fx, const struct docs_page *p);
+void field_index_free(struct field_index *fx);
+
 struct sentence {
     struct docs_page *p;
     int field;           /* -1: the page itself */
@@ -36,14 +50,17 @@ struct sentence {
     unsigned line;
     const char *text;    /* squashed sentence (arena) */
     size_t n;
-    struct tok *t;       /* tokens (heap, freed by sentence_free) */
-    size_t nt;
-    char *scratch;       /* token texts (heap, freed by sentence_free) */
+    const struct field_index *fx;
+    struct tok *t;       /* tokens (heap, reused across sentences, freed by sentence_free) */
+    size_t nt, tcap;
+    char *scratch;       /* token texts (heap, reused, freed by sentence_free) */
+    size_t scap;
     unsigned made;       /* rules produced from this sentence */
 };
 
 /* Tokenizes s->text into s->t / s->nt (at most SENTENCE_MAX_TOKENS; the
- * rest is not read). Returns false when the sentence has no tokens. */
+ * rest is not read), reusing the buffers a previous sentence left. Returns
+ * false when the sentence has no tokens. */
 bool sentence_tokenize(struct sentence *s);
 void sentence_free(struct sentence *s);
 
@@ -58,7 +75,11 @@ const char *sentence_leaf(const char *name);
 /* Text of tokens [a, b] as written in the sentence (arena copy). */
 const char *sentence_span(const struct sentence *s, size_t a, size_t b);
 
-/* Is token i the word w (lower case)? */
-bool tok_is(const struct sentence *s, size_t i, const char *w);
+/* Is token i the word w (lower case)? Inline: most calls fail on the
+ * first byte, and patterns ask this for every token they try. */
+static inline bool tok_is(const struct sentence *s, size_t i, const char *w)
+{
+    return i < s->nt && s->t[i].lc[0] == w[0] && !strcmp(s->t[i].lc, w);
+}
 
 #endif
