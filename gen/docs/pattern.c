@@ -66,6 +66,16 @@ unsigned pattern_word_id(const char *lc)
     return dict.word[i] ? dict.id[i] : 0;
 }
 
+unsigned pattern_word_id_hashed(const char *lc, unsigned hash)
+{
+    if (!dict.n)
+        return 0;
+    unsigned i = hash & (DICT_SLOTS - 1);
+    while (dict.word[i] && (dict.word[i][0] != lc[0] || strcmp(dict.word[i], lc)))
+        i = (i + 1) & (DICT_SLOTS - 1);
+    return dict.word[i] ? dict.id[i] : 0;
+}
+
 void pattern_words(const struct sentence *s, struct word_set *ws)
 {
     memset(ws, 0, sizeof *ws);

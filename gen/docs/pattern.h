@@ -79,6 +79,10 @@ const char *pattern_word_text(unsigned id);
 /* Dictionary id of a lower-case word, 0 when no pattern uses it. */
 unsigned pattern_word_id(const char *lc);
 
+/* The same, with the word's FNV-1a hash (32-bit, offset 2166136261,
+ * prime 16777619) computed by the caller while lower-casing it. */
+unsigned pattern_word_id_hashed(const char *lc, unsigned hash);
+
 /* Words of the sentence present, as a bitset over dictionary ids. */
 struct word_set {
     uint64_t bits[PATTERN_DICT_WORDS / 64];

@@ -738,8 +738,9 @@ static bool act_availability(struct sentence *s, const struct match *m, const st
     const char *w, *ddi, *basis;
     bool named = false;
     for (size_t i = 0; i < s->nt && !named; i++) {
-        const char *lc = s->t[i].lc; /* "windows", "wddm2", "dxgkddi_interface_version_wddm2_0" */
-        named = (lc[0] == 'w' || lc[0] == 'd') && (strstr(lc, "windows") || strstr(lc, "wddm"));
+        const char *lc = s->t[i].lc; /* "windows", "wddm", "wddm2", "dxgkddi_interface_version_wddm2_0" */
+        named = (lc[0] == 'w' && (!strncmp(lc, "wddm", 4) || !strncmp(lc, "windows", 7))) ||
+                (s->t[i].kind == TOK_NAME && lc[0] == 'd' && strstr(lc, "wddm"));
     }
     if (!named)
         return false;

@@ -60,8 +60,13 @@ static int field_named(const struct field_index *fx, const char *name, size_t n)
     return -1;
 }
 
-static inline bool ident_char(unsigned char c) { return isalnum(c) || c == '_'; }
-static inline bool ident_start(unsigned char c) { return isalpha(c) || c == '_'; }
+/* ASCII tests without the locale table lookup of <ctype.h> (the tokenizer
+ * runs them on every byte of every sentence). */
+static inline bool ascii_alpha(unsigned char c) { return (unsigned char)((c | 32) - 'a') < 26; }
+static inline bool ascii_digit(unsigned char c) { return (unsigned char)(c - '0') < 10; }
+static inline bool ascii_alnum(unsigned char c) { return ascii_alpha(c) || ascii_digit(c); }
+static inline bool ident_char(unsigned char c) { return ascii_alnum(c) || c == '_'; }
+static inline bool ident_start(unsigned char c) { return ascii_alpha(c) || c == '_'; }
 
 /* Length of an identifier at t: letters, digits, '_', and '.' or '::'
  * (optionally followed by one space, as "CAPS:: Member" is written)
@@ -74,11 +79,11 @@ static size_t ident_len(const char *t, size_t n, bool *path)
         unsigned char c = (unsigned char)t[j];
         if (ident_char(c)) {
             j++;
-        } else if ((c == '-' || c == '\'') && j + 1 < n && isalnum((unsigned char)t[j + 1]) && j > 0 &&
-                   isalnum((unsigned char)t[j - 1])) {
+        } else if ((c == '-' || c == '\'') && j + 1 < n && ascii_alnum((unsigned char)t[j + 1]) && j > 0 &&
+                   ascii_alnum((unsigned char)t[j - 1])) {
             j++;
         } else if (c == 0xE2 && j + 3 < n && (unsigned char)t[j + 1] == 0x80 && (unsigned char)t[j + 2] == 0x99 &&
-                   j > 0 && isalpha((unsigned char)t[j - 1]) && isalpha((unsigned char)t[j + 3])) {
+                   j > 0 && ascii_alpha((unsigned char)t[j - 1]) && ascii_alpha((unsigned char)t[j + 3])) {
             j += 3; /* "isn’t": a typographic apostrophe inside a word */
         } else if (c == '.' && j + 1 < n && ident_start((unsigned char)t[j + 1])) {
             *path = true;
@@ -134,9 +139,9 @@ bool sentence_tokenize(struct sentence *s)
         struct tok k = {.from = i, .field = -1};
         size_t len;
         bool path = false;
-        if (isdigit(c)) {
+        if (ascii_digit(c)) {
             len = 0;
-            while (i + len < s->n && isalnum((unsigned char)t[i + len]))
+            while (i + len < s->n && ascii_alnum((unsigned char)t[i + len]))
                 len++;
             k.kind = TOK_NUMBER;
         } else if (ident_start(c)) {
@@ -154,12 +159,14 @@ bool sentence_tokenize(struct sentence *s)
         /* one pass: lower case (a typographic apostrophe as '\''), and
          * the shape codeish() would compute */
         size_t m = 0;
+        unsigned h = 2166136261u; /* of the lower case, for the dictionary */
         bool lower = true, seen_lower = false, camel = false, underscore = false;
         for (size_t j = 0; j < len; j++) {
             unsigned char b = (unsigned char)k.text[j];
             if (b == 0xE2 && j + 2 < len && (unsigned char)k.text[j + 1] == 0x80 &&
                 (unsigned char)k.text[j + 2] == 0x99) {
                 w[m++] = '\'';
+                h = (h ^ (unsigned char)'\'') * 16777619u;
                 j += 2;
                 continue;
             }
@@ -168,7 +175,8 @@ bool sentence_tokenize(struct sentence *s)
             camel |= up && seen_lower;
             seen_lower |= lo;
             underscore |= b == '_';
-            w[m++] = up ? (char)(b + 32) : (char)b;
+            w[m] = up ? (char)(b + 32) : (char)b;
+            h = (h ^ (unsigned char)w[m++]) * 16777619u;
         }
         w[m] = '\0';
         k.lc = w;
@@ -183,7 +191,7 @@ bool sentence_tokenize(struct sentence *s)
                 k.kind = TOK_NAME;
         }
         /* dictionary words are short lower-case literals: no path or constant is one */
-        k.word = path || underscore || m > 16 ? 0 : pattern_word_id(k.lc);
+        k.word = path || underscore || m > 16 ? 0 : pattern_word_id_hashed(k.lc, h);
         if (s->nt == s->tcap) {
             s->tcap = s->tcap ? s->tcap * 2 : 64;
             s->t = realloc(s->t, s->tcap * sizeof *s->t);
