@@ -364,11 +364,27 @@ static int is_inline_record(struct walker *w, CXCursor decl)
     return decl_name(w, decl, &tag) == NULL;
 }
 
+/* `UINT DXGK_ALLOC_RESERVED0 : 1;` with `#define DXGK_ALLOC_RESERVED0
+ * Reserved0`: the token written where the declaration's name expands,
+ * when it is not the name clang gives the field. */
+static const char *spelled_name(struct walker *w, CXCursor c, const char *name)
+{
+    CXFile file;
+    unsigned line, col, off;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, &off);
+    struct file_info *fi = file_info_for(w, file);
+    const char *token = fi && fi->tokens && name[0] ? source_token_at(fi->tokens, off) : NULL;
+    if (!token || !strcmp(token, name) || !(isalpha((unsigned char)token[0]) || token[0] == '_'))
+        return NULL;
+    return token;
+}
+
 static void add_field(struct record_ctx *ctx, CXCursor c)
 {
     struct walker *w = ctx->w;
     struct cfg_field *f = arena_alloc(w->a, sizeof *f);
     f->name = take(w->a, clang_getCursorSpelling(c));
+    f->spelled = spelled_name(w, c, f->name);
     f->path = arena_concat(w->a, ctx->path_prefix, f->name, NULL);
     file_of(w, c, &f->line);
     f->source_offset = source_offset(c);
@@ -593,8 +609,8 @@ static const char *result_spelling(struct walker *w, CXType declared, CXType can
     return sanitize_type(w->a, take(w->a, clang_getTypeSpelling(r)));
 }
 
-static void extract_functype(struct walker *w, CXCursor td, const char *name, CXType declared, CXType fn_type,
-                             const char *pointer_to)
+static struct cfg_functype *extract_functype(struct walker *w, CXCursor td, const char *name, CXType declared,
+                                             CXType fn_type, const char *pointer_to)
 {
     struct cfg_functype *fn = arena_alloc(w->a, sizeof *fn);
     fn->name = name;
@@ -614,6 +630,14 @@ static void extract_functype(struct walker *w, CXCursor td, const char *name, CX
         clang_visitChildren(td, param_child, &pc);
     }
     vec_push(&w->m->functypes, fn);
+    return fn;
+}
+
+/* A typedef whose type is a function signature (DXGKDDI_X). */
+static int names_function_type(CXCursor typedef_decl)
+{
+    enum CXTypeKind k = clang_getCanonicalType(clang_getTypedefDeclUnderlyingType(typedef_decl)).kind;
+    return k == CXType_FunctionProto || k == CXType_FunctionNoProto;
 }
 
 static enum CXChildVisitResult first_typedef_ref(CXCursor c, CXCursor parent, CXClientData data)
@@ -641,13 +665,15 @@ static void extract_typedef(struct walker *w, CXCursor td)
         CXType pc = clang_getCanonicalType(pointee);
         if (pc.kind == CXType_FunctionProto || pc.kind == CXType_FunctionNoProto) {
             /* PDXGKDDI_X = DXGKDDI_X *: name the function typedef. libclang
-             * desugars the pointee, so read it from the TypeRef child. */
+             * desugars the pointee, so read it from the TypeRef child. Any
+             * other first type (NTSTATUS in `typedef NTSTATUS (APIENTRY
+             * *PFN)(...)`) is the result of a signature declared here. */
             CXCursor target_decl = clang_getNullCursor();
             clang_visitChildren(td, first_typedef_ref, &target_decl);
-            const char *target = clang_Cursor_isNull(target_decl)
-                                     ? NULL
-                                     : take(w->a, clang_getCursorSpelling(target_decl));
-            extract_functype(w, td, name, pointee, pc, target);
+            if (!clang_Cursor_isNull(target_decl) && names_function_type(target_decl))
+                extract_functype(w, td, name, pointee, pc, take(w->a, clang_getCursorSpelling(target_decl)));
+            else
+                extract_functype(w, td, name, pointee, pc, NULL)->pointer = 1;
             return;
         }
     }
@@ -744,6 +770,33 @@ void prefix_names_free(struct prefix_names *p)
     arena_free(&p->arena);
 }
 
+/* A C++ compiler nests a tag declared inside another record in that
+ * record (C puts it at file scope): `_OUTER::_INNER`, through every
+ * enclosing record, each named by its tag or else its typedef. NULL for a
+ * tag declared at file scope. */
+static const char *cxx_type_of(struct walker *w, CXCursor decl)
+{
+    /* C gives such a tag the file as its semantic parent; the record it
+     * is written in is its lexical parent. */
+    CXCursor parent = clang_getCursorLexicalParent(decl);
+    if (!is_record_kind(parent.kind))
+        return NULL;
+    const char *spelled = take(w->a, clang_getCursorSpelling(decl));
+    if (is_unnamed_tag(spelled))
+        return NULL;
+    for (int depth = 0; is_record_kind(parent.kind) && depth < MAX_NESTING; depth++) {
+        const char *tag;
+        const char *name = decl_name(w, parent, &tag);
+        if (!tag && !name)
+            return NULL; /* an unnamed enclosing record: no C++ spelling */
+        spelled = arena_concat(w->a, tag ? tag : name, "::", spelled, NULL);
+        if (tag == NULL)
+            break; /* a typedef name is already file-scope */
+        parent = clang_getCursorLexicalParent(parent);
+    }
+    return spelled;
+}
+
 static void take_record_or_enum(struct walker *w, CXCursor decl)
 {
     if (!clang_isCursorDefinition(decl))
@@ -753,10 +806,16 @@ static void take_record_or_enum(struct walker *w, CXCursor decl)
     if (!name || strmap_get(&w->done, name))
         return;
     strmap_put(&w->done, name, (void *)name);
-    if (decl.kind == CXCursor_EnumDecl)
+    int referenced = !cursor_in_scope(w, decl);
+    if (decl.kind == CXCursor_EnumDecl) {
         extract_enum(w, decl, name, tag);
-    else
-        vec_push(&w->m->records, extract_record(w, decl, name, NULL, "", 0, 0));
+        ((struct cfg_enum *)w->m->enums.items[w->m->enums.len - 1])->referenced = referenced;
+        return;
+    }
+    struct cfg_record *r = extract_record(w, decl, name, NULL, "", 0, 0);
+    r->referenced = referenced;
+    r->cxx_type = cxx_type_of(w, decl);
+    vec_push(&w->m->records, r);
 }
 
 static enum CXChildVisitResult pass_decls(CXCursor c, CXCursor parent, CXClientData data)
