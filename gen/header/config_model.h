@@ -62,6 +62,8 @@ struct cfg_model {
     struct vec records;   /* top-level struct cfg_record* */
     struct vec enums, typedefs, functypes;
     unsigned diag_errors, diag_warnings;
+    unsigned unknown_errors;  /* errors not on the known list: the layout cannot be trusted */
+    struct vec invalid;       /* "NAME (file:line)" of records clang declared invalid */
     int fatal;            /* the parse could not complete (missing include...) */
 };
 

@@ -806,6 +806,12 @@ static void take_record_or_enum(struct walker *w, CXCursor decl)
     if (!name || strmap_get(&w->done, name))
         return;
     strmap_put(&w->done, name, (void *)name);
+    if (clang_isInvalidDeclaration(decl)) {
+        /* clang recovered from an error inside it: its layout is a guess. */
+        unsigned line;
+        struct file_info *fi = file_of(w, decl, &line);
+        vec_push(&w->m->invalid, arena_printf(w->a, "%s (%s:%u)", name, fi ? fi->relative : "?", line));
+    }
     int referenced = !cursor_in_scope(w, decl);
     if (decl.kind == CXCursor_EnumDecl) {
         extract_enum(w, decl, name, tag);
