@@ -514,8 +514,48 @@ static const char *added_detail(struct diff *d, const struct item *n)
     return n->versions ? arena_concat(&d->a, "versions ", n->versions, NULL) : "";
 }
 
+/* A record known by its tag in one kit and by a typedef in the next
+ * (struct _X {...}; becomes typedef struct _X {...} X;) is the same
+ * struct: code that writes struct _X still compiles. Such pairs (old name
+ * -> new name) are compared as one record, not removed and added. */
+static void pair_retagged_records(struct diff *d, struct strmap *renamed)
+{
+    struct strmap new_by_tag = {0};
+    for (size_t i = 0; i < d->new.items.len; i++) {
+        const struct item *n = d->new.items.items[i];
+        const char *tag = n->kind == IK_RECORD ? attr(&d->a, n->node, "tag") : NULL;
+        if (tag && !strchr(n->label, '.') && !strmap_get(&d->old.by_key, n->key))
+            strmap_put(&new_by_tag, tag, (void *)n);
+    }
+    for (size_t i = 0; i < d->old.items.len; i++) {
+        const struct item *o = d->old.items.items[i];
+        const char *tag = o->kind == IK_RECORD ? attr(&d->a, o->node, "tag") : NULL;
+        const struct item *n = tag && !strchr(o->label, '.') && !strmap_get(&d->new.by_key, o->key)
+                                   ? strmap_get(&new_by_tag, tag)
+                                   : NULL;
+        if (n)
+            strmap_put(renamed, o->label, (void *)n->label);
+    }
+    strmap_free(&new_by_tag);
+}
+
+/* The item of NEW that an item of OLD became when its top-level record
+ * was renamed (see pair_retagged_records), or NULL. */
+static struct item *renamed_counterpart(struct diff *d, const struct strmap *renamed, const struct item *o)
+{
+    if (o->kind != IK_RECORD && o->kind != IK_FIELD)
+        return NULL;
+    const char *prefix = o->kind == IK_RECORD ? "record\x1f" : "field\x1f";
+    const char *rest = o->key + strlen(prefix);
+    size_t top_len = strcspn(rest, ".\x1f");
+    const char *to = strmap_get(renamed, arena_strndup(&d->a, rest, top_len));
+    return to ? strmap_get(&d->new.by_key, arena_concat(&d->a, prefix, to, rest + top_len, NULL)) : NULL;
+}
+
 static void compare(struct diff *d)
 {
+    struct strmap renamed = {0};
+    pair_retagged_records(d, &renamed);
     /* A field whose type or width changed has a new identity; pair it with
      * the one it replaces, in the same record under the same name. */
     struct strmap unmatched_new = {0};
@@ -527,6 +567,11 @@ static void compare(struct diff *d)
     for (size_t i = 0; i < d->old.items.len; i++) {
         struct item *o = d->old.items.items[i];
         struct item *n = strmap_get(&d->new.by_key, o->key);
+        if (!n && (n = renamed_counterpart(d, &renamed, o)) != NULL && o->kind == IK_RECORD)
+            note(d, IK_RECORD, "renamed", o->label,
+                 arena_concat(&d->a, "now ", n->label, " (struct ", attr(&d->a, o->node, "tag"),
+                              " is the same type)", NULL),
+                 CLS_COMPATIBLE);
         struct item *retyped = !n && o->slot ? strmap_get(&unmatched_new, o->slot) : NULL;
         if (retyped && !retyped->matched) {
             retyped->matched = 1;
@@ -555,6 +600,7 @@ static void compare(struct diff *d)
             note(d, n->kind, "added", n->label, added_detail(d, n), CLS_COMPATIBLE);
     }
     strmap_free(&unmatched_new);
+    strmap_free(&renamed);
 }
 
 /* --- reporting --------------------------------------------------------- */

@@ -521,6 +521,43 @@ static enum CXChildVisitResult record_child(CXCursor c, CXCursor parent, CXClien
     return CXChildVisit_Continue;
 }
 
+/* `SEQ_RANGE;` inside a struct (a Microsoft extension): an unnamed member
+ * of a named record type, whose fields are reached as if declared in place
+ * (offsetof(SEQ_WINDOW, First)). clang makes it an implicit field, which
+ * the cursor walk does not visit; the record's field list has it. */
+static enum CXVisitorResult named_anonymous_member(CXCursor c, CXClientData data)
+{
+    struct record_ctx *ctx = data;
+    CXString s = clang_getCursorSpelling(c);
+    int unnamed = !clang_getCString(s)[0];
+    clang_disposeString(s);
+    if (!unnamed || clang_Cursor_isBitField(c))
+        return CXVisit_Continue;
+    CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(c)));
+    if (!is_record_kind(decl.kind) || clang_Cursor_isAnonymousRecordDecl(decl) || ctx->depth >= MAX_NESTING)
+        return CXVisit_Continue;
+    struct walker *w = ctx->w;
+    int is_union = decl.kind == CXCursor_UnionDecl;
+    unsigned n = ++ctx->anon_count[is_union];
+    const char *label = n == 1 ? arena_printf(w->a, "(unnamed %s)", is_union ? "union" : "struct")
+                               : arena_printf(w->a, "(unnamed %s %u)", is_union ? "union" : "struct", n);
+    struct cfg_field *f = arena_alloc(w->a, sizeof *f);
+    f->name = "";
+    f->path = ctx->path_prefix[0] ? arena_strndup(w->a, ctx->path_prefix, strlen(ctx->path_prefix) - 1) : "";
+    file_of(w, c, &f->line);
+    f->source_offset = source_offset(c);
+    long long off = clang_Cursor_getOffsetOfField(c);
+    f->offset_bits = ctx->base_bits + (off > 0 ? (uint64_t)off : 0);
+    f->bit_width = -1;
+    const char *nested_name = arena_concat(w->a, ctx->rec->name, ".", label, NULL);
+    f->nested = extract_record(w, decl, nested_name, ctx->top, ctx->path_prefix, f->offset_bits, ctx->depth + 1);
+    f->nested->anonymous = 1;
+    f->type = type_spelling(w, clang_getCursorType(c));
+    f->canonical = type_spelling(w, clang_getCanonicalType(clang_getCursorType(c)));
+    vec_push(&ctx->rec->fields, f);
+    return CXVisit_Continue;
+}
+
 static struct cfg_record *extract_record(struct walker *w, CXCursor decl, const char *name, const char *top,
                                          const char *path_prefix, uint64_t base_bits, int depth)
 {
@@ -538,6 +575,7 @@ static struct cfg_record *extract_record(struct walker *w, CXCursor decl, const 
 
     struct record_ctx ctx = {w, r, top ? top : name, path_prefix, base_bits, {0, 0}, depth};
     clang_visitChildren(decl, record_child, &ctx);
+    clang_Type_visitFields(t, named_anonymous_member, &ctx);
     sort_by_declaration(&r->fields);
     return r;
 }
