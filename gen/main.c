@@ -66,8 +66,14 @@ int main(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
+        if (!strcmp(argv[1], commands[i].name)) {
+            int rc = commands[i].run(argc - 1, argv + 1);
+            /* A stage that reported an error and still returned success
+             * would make CI green on a wrong result: the error wins. */
+            if (rc == 0 && ddigen_diag_global.errors)
+                rc = 1;
+            return rc;
+        }
     ddigen_error(NULL, 0, "unknown command '%s'", argv[1]);
     usage(stderr);
     return 2;

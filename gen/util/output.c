@@ -28,6 +28,12 @@ static int write_all(int fd, const char *p, size_t len)
 
 int ddigen_write_file(const char *path, const void *data, size_t len)
 {
+    /* An error reported means the run failed: nothing it computed after
+     * that may replace what the user had (every stage, one rule). */
+    if (ddigen_diag_global.errors) {
+        ddigen_note(path, 0, "not written: errors were reported above");
+        return -1;
+    }
     if (strcmp(path, "-") == 0) {
         if (write_all(STDOUT_FILENO, data, len) != 0) {
             ddigen_error("<stdout>", 0, "write failed: %s", strerror(errno));
