@@ -457,9 +457,37 @@ static int first_named_field(CXCursor rec, CXCursor *out, long long *inner, int 
     return 1;
 }
 
-static void add_anonymous_member(struct record_ctx *ctx, CXCursor decl)
+/* A member without a name whose record type is decl, declared at `where`
+ * and starting offset_bits into the top-level record: its fields keep the
+ * paths of the record that holds it, and it is named X.(unnamed struct N). */
+static struct cfg_field *add_unnamed_member(struct record_ctx *ctx, CXCursor decl, CXCursor where,
+                                            uint64_t offset_bits)
 {
     struct walker *w = ctx->w;
+    int is_union = decl.kind == CXCursor_UnionDecl;
+    unsigned n = ++ctx->anon_count[is_union];
+    const char *label = n == 1 ? arena_printf(w->a, "(unnamed %s)", is_union ? "union" : "struct")
+                               : arena_printf(w->a, "(unnamed %s %u)", is_union ? "union" : "struct", n);
+    struct cfg_field *f = arena_alloc(w->a, sizeof *f);
+    f->name = "";
+    f->path = ctx->path_prefix[0] ? arena_strndup(w->a, ctx->path_prefix, strlen(ctx->path_prefix) - 1) : "";
+    file_of(w, where, &f->line);
+    f->source_offset = source_offset(where);
+    f->offset_bits = offset_bits;
+    f->bit_width = -1;
+    if (ctx->depth < MAX_NESTING) {
+        const char *name = arena_concat(w->a, ctx->rec->name, ".", label, NULL);
+        f->nested = extract_record(w, decl, name, ctx->top, ctx->path_prefix, f->offset_bits, ctx->depth + 1);
+        f->nested->anonymous = 1;
+        f->type = f->nested->kind;
+        f->canonical = arena_concat(w->a, f->nested->kind, " ", name, NULL);
+    }
+    vec_push(&ctx->rec->fields, f);
+    return f;
+}
+
+static void add_anonymous_member(struct record_ctx *ctx, CXCursor decl)
+{
     uint64_t offset = 0;
     CXCursor first;
     long long inner;
@@ -471,27 +499,7 @@ static void add_anonymous_member(struct record_ctx *ctx, CXCursor decl)
         if (in_parent >= 0 && in_parent >= inner)
             offset = (uint64_t)(in_parent - inner);
     }
-    int is_union = decl.kind == CXCursor_UnionDecl;
-    unsigned n = ++ctx->anon_count[is_union];
-    const char *label = n == 1 ? arena_printf(w->a, "(unnamed %s)", is_union ? "union" : "struct")
-                               : arena_printf(w->a, "(unnamed %s %u)", is_union ? "union" : "struct", n);
-
-    struct cfg_field *f = arena_alloc(w->a, sizeof *f);
-    f->name = "";
-    f->path = ctx->path_prefix[0] ? arena_strndup(w->a, ctx->path_prefix, strlen(ctx->path_prefix) - 1) : "";
-    file_of(w, decl, &f->line);
-    f->source_offset = source_offset(decl);
-    f->offset_bits = ctx->base_bits + offset;
-    f->bit_width = -1;
-    if (ctx->depth < MAX_NESTING) {
-        const char *name = arena_concat(w->a, ctx->rec->name, ".", label, NULL);
-        f->nested = extract_record(w, decl, name, ctx->top, ctx->path_prefix, f->offset_bits,
-                                   ctx->depth + 1);
-        f->nested->anonymous = 1;
-        f->type = f->nested->kind;
-        f->canonical = arena_concat(w->a, f->nested->kind, " ", name, NULL);
-    }
-    vec_push(&ctx->rec->fields, f);
+    add_unnamed_member(ctx, decl, decl, ctx->base_bits + offset);
 }
 
 /* A record read back from a PCH lists an anonymous member's declaration
@@ -536,25 +544,11 @@ static enum CXVisitorResult named_anonymous_member(CXCursor c, CXClientData data
     CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(c)));
     if (!is_record_kind(decl.kind) || clang_Cursor_isAnonymousRecordDecl(decl) || ctx->depth >= MAX_NESTING)
         return CXVisit_Continue;
-    struct walker *w = ctx->w;
-    int is_union = decl.kind == CXCursor_UnionDecl;
-    unsigned n = ++ctx->anon_count[is_union];
-    const char *label = n == 1 ? arena_printf(w->a, "(unnamed %s)", is_union ? "union" : "struct")
-                               : arena_printf(w->a, "(unnamed %s %u)", is_union ? "union" : "struct", n);
-    struct cfg_field *f = arena_alloc(w->a, sizeof *f);
-    f->name = "";
-    f->path = ctx->path_prefix[0] ? arena_strndup(w->a, ctx->path_prefix, strlen(ctx->path_prefix) - 1) : "";
-    file_of(w, c, &f->line);
-    f->source_offset = source_offset(c);
     long long off = clang_Cursor_getOffsetOfField(c);
-    f->offset_bits = ctx->base_bits + (off > 0 ? (uint64_t)off : 0);
-    f->bit_width = -1;
-    const char *nested_name = arena_concat(w->a, ctx->rec->name, ".", label, NULL);
-    f->nested = extract_record(w, decl, nested_name, ctx->top, ctx->path_prefix, f->offset_bits, ctx->depth + 1);
-    f->nested->anonymous = 1;
-    f->type = type_spelling(w, clang_getCursorType(c));
-    f->canonical = type_spelling(w, clang_getCanonicalType(clang_getCursorType(c)));
-    vec_push(&ctx->rec->fields, f);
+    struct cfg_field *f = add_unnamed_member(ctx, decl, c, ctx->base_bits + (off > 0 ? (uint64_t)off : 0));
+    /* Named through its type (SEQ_RANGE), unlike a C11 anonymous member. */
+    f->type = type_spelling(ctx->w, clang_getCursorType(c));
+    f->canonical = type_spelling(ctx->w, clang_getCanonicalType(clang_getCursorType(c)));
     return CXVisit_Continue;
 }
 
