@@ -240,6 +240,10 @@ typedef struct pb_config {
     uint32_t wide_min_entries;
 } pb_config;
 
+/* 1 when this CPU has AVX2 and the OS saves YMM state (CPUID, XGETBV); always
+ * 0 off x64. pb_engine_init asks it once. */
+uint32_t pb_cpu_has_avx2(void);
+
 #define PB_WIDE_AUTO 0u
 #define PB_WIDE_OFF 1u
 #define PB_WIDE_MIN_ENTRIES_DEFAULT 2048u

@@ -143,9 +143,6 @@ void pb_pte_summarize(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s); /* wide
 void pb_encode_ptes_checked(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc,
                             uint64_t *out, pb_pte_summary *s);
 
-/* 1 when the CPU has AVX2 and the OS saves YMM state (CPUID, XGETBV). */
-uint32_t pb_cpu_has_avx2(void);
-
 /* Emits entries [r->token, total) of src to dst + 8 * index. Advances r->token;
  * returns PB_STEP_DONE or PB_STEP_FULL. */
 pb_step pb_emit_qwords(pb_run *r, pb_loc dst, uint32_t total, const pb_qword_source *src);

@@ -2,6 +2,8 @@
  * driver loop with its invariant checks, and the random operation generator. */
 #include "rt_harness.h"
 
+#include "pbsim_vector.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +149,27 @@ static void layout_of(pbsim_layout *l)
     l->dual_pte = 1;
 }
 
+/* RT_ENGINE picks the engine variant a whole test binary runs on: "wide" (AVX2
+ * on every UPDATE_PAGE_TABLE call, through the host state-save hooks, where the
+ * CPU has it), "classic" (no split PTE description: the entries are checked,
+ * then encoded) or unset (fused check + encode on the baseline vectors). */
+static void engine_variant(rt_world *w)
+{
+    const char *v = getenv("RT_ENGINE");
+    if (!v || !*v)
+        return;
+    if (strcmp(v, "wide") == 0) {
+        w->rctx.vector_save = pbsim_vector_save;
+        w->rctx.vector_restore = pbsim_vector_restore;
+        w->cfg.wide_min_entries = 1;
+    } else if (strcmp(v, "classic") == 0) {
+        memset(&w->cfg.backend.pte_split, 0, sizeof w->cfg.backend.pte_split);
+    } else {
+        fprintf(stderr, "RT_ENGINE=%s: expected wide or classic\n", v);
+        exit(1);
+    }
+}
+
 static void config_of(rt_world *w, uint32_t buffer_size)
 {
     uint32_t s;
@@ -170,6 +193,7 @@ static void config_of(rt_world *w, uint32_t buffer_size)
     w->cfg.index_bits[1] = 9;
     w->cfg.report = on_rule;
     w->cfg.report_ctx = w;
+    engine_variant(w);
 }
 
 static void refill_canary(rt_world *w)
@@ -427,6 +451,8 @@ int rt_op(rt_world *w, DXGKARG_BUILDPAGINGBUFFER *a, int expect_invalid)
         }
         if (st != STATUS_SUCCESS && st != STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER)
             return failf(w, "op %u: status 0x%08x (rule %s)", (unsigned)a->Operation, (unsigned)st, w->last_rule);
+        if (pbsim_vector_open())
+            return failf(w, "the engine saved the vector state and did not restore it before returning");
         if (a->MultipassOffset < last_mpo)
             return failf(w, "MultipassOffset went back from %u to %u", last_mpo, a->MultipassOffset);
         w->used += adv;
