@@ -37,8 +37,11 @@ static void restore_now(void)
 
 int pbsim_vector_save(void *user, pb_vector_state *state)
 {
+    static int has_avx2 = -1; /* CPUID traps to the hypervisor in a VM: ask once */
     (void)user;
-    if (!pb_cpu_has_avx2() || open_saves)
+    if (has_avx2 < 0)
+        has_avx2 = (int)pb_cpu_has_avx2();
+    if (!has_avx2 || open_saves)
         return -1;
     save_now();
     memset(state, 0, sizeof *state);

@@ -120,7 +120,7 @@ static void summarize_scalar(const DXGK_PTE *p, uint32_t from, uint32_t n, pb_pt
  * for the run filter. Returns how many entries it covered (a multiple of 8). */
 static uint32_t summarize_sse2(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s)
 {
-    const __m128i four = _mm_set_epi64x(4, 0);
+    const __m128i four = _mm_set_epi32(0, 4, 0, 0);
     __m128i any = _mm_setzero_si128(), all = _mm_set1_epi32(-1), cand = _mm_setzero_si128();
     uint64_t any_lanes[2], all_lanes[2];
     uint32_t i;
@@ -129,13 +129,14 @@ static uint32_t summarize_sse2(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s)
         const __m128i e0 = _mm_loadu_si128(q), e1 = _mm_loadu_si128(q + 1), e2 = _mm_loadu_si128(q + 2),
                       e3 = _mm_loadu_si128(q + 3), e4 = _mm_loadu_si128(q + 4), e5 = _mm_loadu_si128(q + 5),
                       e6 = _mm_loadu_si128(q + 6), e7 = _mm_loadu_si128(q + 7);
-        /* entry 4 minus entry 0: the high half (pages) is 4 when a run may cover both */
-        const __m128i eq = _mm_cmpeq_epi32(_mm_sub_epi64(e4, e0), four);
+        /* entry 4 minus entry 0: the low dword of the page half is 4 when a run
+         * may cover both (the high dword is not compared: a few more coincidences) */
+        const __m128i eq = _mm_cmpeq_epi32(_mm_sub_epi32(e4, e0), four);
         any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(_mm_or_si128(e0, e1), _mm_or_si128(e2, e3)),
                                              _mm_or_si128(_mm_or_si128(e4, e5), _mm_or_si128(e6, e7))));
         all = _mm_and_si128(all, _mm_and_si128(_mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3)),
                                                _mm_and_si128(_mm_and_si128(e4, e5), _mm_and_si128(e6, e7))));
-        cand = _mm_or_si128(cand, _mm_and_si128(eq, _mm_shuffle_epi32(eq, 0xB1))); /* both dwords of a half */
+        cand = _mm_or_si128(cand, eq);
     }
     if (i == 0)
         return 0;
@@ -143,7 +144,7 @@ static uint32_t summarize_sse2(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s)
     _mm_storeu_si128((__m128i *)(void *)all_lanes, all);
     s->any |= any_lanes[0];
     s->uniform &= (uint32_t)(any_lanes[0] == all_lanes[0] && all_lanes[0] == p[0].Flags);
-    s->run_candidate |= (uint32_t)((_mm_movemask_epi8(cand) & 0xFF00) != 0); /* the page half only */
+    s->run_candidate |= (uint32_t)((_mm_movemask_epi8(cand) & 0x0F00) != 0); /* low dword of the page half */
     return i;
 }
 #endif
@@ -254,7 +255,7 @@ static uint32_t same_flag_blocks_sse2(uint64_t f, uint64_t h, uint64_t mask, uin
 {
     const __m128i vf = _mm_set1_epi64x((long long)f), vh = _mm_set1_epi64x((long long)h),
                   vm = _mm_set1_epi64x((long long)mask), vs = _mm_cvtsi32_si128((int)shift),
-                  four = _mm_set_epi64x(4, 0);
+                  four = _mm_set_epi32(0, 4, 0, 0);
     __m128i c = _mm_setzero_si128();
     uint32_t i;
     for (i = 0; i + PTE_BLOCK <= n; i += PTE_BLOCK) {
@@ -265,8 +266,7 @@ static uint32_t same_flag_blocks_sse2(uint64_t f, uint64_t h, uint64_t mask, uin
             const __m128i e0 = _mm_loadu_si128(q), e1 = _mm_loadu_si128(q + 1), e2 = _mm_loadu_si128(q + 2),
                           e3 = _mm_loadu_si128(q + 3), e4 = _mm_loadu_si128(q + 4), e5 = _mm_loadu_si128(q + 5),
                           e6 = _mm_loadu_si128(q + 6), e7 = _mm_loadu_si128(q + 7);
-            const __m128i eq = _mm_cmpeq_epi32(_mm_sub_epi64(e4, e0), four);
-            c = _mm_or_si128(c, _mm_and_si128(eq, _mm_shuffle_epi32(eq, 0xB1)));
+            c = _mm_or_si128(c, _mm_cmpeq_epi32(_mm_sub_epi32(e4, e0), four)); /* as in summarize_sse2 */
             _mm_storeu_si128(o, encode_pair(e0, e1, vf, vh, vm, vs, &d));
             _mm_storeu_si128(o + 1, encode_pair(e2, e3, vf, vh, vm, vs, &d));
             _mm_storeu_si128(o + 2, encode_pair(e4, e5, vf, vh, vm, vs, &d));
@@ -275,7 +275,7 @@ static uint32_t same_flag_blocks_sse2(uint64_t f, uint64_t h, uint64_t mask, uin
         if (_mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_setzero_si128())) != 0xFFFF)
             break; /* another flag word in this block */
     }
-    *cand |= (uint32_t)((_mm_movemask_epi8(c) & 0xFF00) != 0);
+    *cand |= (uint32_t)((_mm_movemask_epi8(c) & 0x0F00) != 0);
     return i;
 }
 #endif
