@@ -237,8 +237,10 @@ typedef struct pb_config {
     uint32_t wide_vectors;
     /* Entries a call must process before saving the state pays off; 0 takes
      * PB_WIDE_MIN_ENTRIES_DEFAULT. bench_runtime measures the break-even with
-     * a host XSAVE/XRSTOR pair (about 250-300 ns on the AMD EPYC it was set
-     * on: AVX2 won from 4096 entries); a driver measures with its own hook. */
+     * a host XSAVE/XRSTOR pair (250-400 ns on the AMD EPYC it was set on, where
+     * AVX2 won from 1024-8192 entries across runs on a loaded machine); the
+     * default sits in that range and above its low end because a kernel save
+     * costs more than the host's. A driver measures with its own hook. */
     uint32_t wide_min_entries;
 } pb_config;
 
