@@ -132,6 +132,10 @@ typedef struct pb_pte_summary {
 #define PB_DXGK_PTE_VALID 0x1ull
 #define PB_DXGK_PTE_ZERO 0x2ull
 
+/* PB_DXGK_PTE_ZERO if some entry of p[0..n) has Zero without Valid, else 0;
+ * one flag word at a time (for tables whose flags differ). */
+uint64_t pb_pte_zero_without_valid(const DXGK_PTE *p, uint32_t n);
+
 /* wide: the caller saved the extended state, AVX2 may run (pb_pte_ctx.wide). */
 void pb_pte_summarize_vec(const DXGK_PTE *p, uint32_t n, uint32_t wide, pb_pte_summary *s);
 void pb_pte_summarize(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s); /* wide = 0 */

@@ -505,8 +505,7 @@ void pb_encode_ptes_split(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_t 
 
 /* ---- fused check and encode ------------------------------------------------------ */
 
-/* Zero set without Valid (DXGK_PTE bits 1 and 0), OR'd over flag words one at a time. */
-static uint64_t zero_without_valid(const DXGK_PTE *p, uint32_t n)
+uint64_t pb_pte_zero_without_valid(const DXGK_PTE *p, uint32_t n)
 {
     uint64_t z = 0;
     uint32_t i;
@@ -547,7 +546,7 @@ void pb_encode_ptes_checked(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_
             cand |= w.run_candidate;
             uniform &= w.uniform & (uint32_t)(in[i].Flags == f0);
             if (w.any & PB_DXGK_PTE_ZERO)
-                znv |= zero_without_valid(in + i, m);
+                znv |= pb_pte_zero_without_valid(in + i, m);
             i += m;
         }
     }

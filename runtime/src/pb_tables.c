@@ -228,15 +228,11 @@ static const char *pte_rule(const pb_engine *e, const DXGK_BUILDPAGINGBUFFER_UPD
  * entry has Zero set. */
 static uint64_t zero_no_valid(const DXGK_PTE *p, uint32_t n, const pb_pte_summary *sum)
 {
-    uint64_t z = 0;
-    uint32_t i;
     if (!(sum->any & PB_DXGK_PTE_ZERO))
         return 0;
     if (sum->uniform)
         return sum->any & ~(sum->any << 1) & PB_DXGK_PTE_ZERO;
-    for (i = 0; i < n; i++)
-        z |= p[i].Flags & ~(p[i].Flags << 1);
-    return z & PB_DXGK_PTE_ZERO;
+    return pb_pte_zero_without_valid(p, n);
 }
 
 /* Checks the DXGK_PTE rules over p[0..n) before anything is written. One
