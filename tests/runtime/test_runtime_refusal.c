@@ -4,7 +4,8 @@
  * the part that does not fit the buffer, gets the call refused with the cursor
  * unchanged and nothing outside the DMA buffer's unused tail changed (rt_op
  * checks that); the CPU path writes nothing at all. Valid updates cut by small
- * buffers anywhere must still match the oracle. Then planted faults, run
+ * buffers anywhere must still match the oracle, and AVX2 (one state save per
+ * call) starts exactly at wide_min_entries. Then planted faults, run
  * inside refused calls, prove the harness fails on every byte changed outside
  * the tail and accepts scratch inside it. */
 #include <setjmp.h>
@@ -203,6 +204,42 @@ static void test_accepted_updates_match_oracle(void **state)
     assert_int_equal(pbsim_vector_open(), 0);
 }
 
+/* AVX2 is used from wide_min_entries entries left in a call, with one save and
+ * one restore per call, and never when the configuration forbids it. */
+static void test_wide_only_from_threshold(void **state)
+{
+    const unsigned long can = pb_cpu_has_avx2();
+    rt_world *w = new_world(RT_MAX_BUFFER);
+    DXGKARG_BUILDPAGINGBUFFER a;
+    unsigned long saves;
+    (void)state;
+    w->rctx.vector_save = pbsim_vector_save;
+    w->rctx.vector_restore = pbsim_vector_restore;
+    w->cfg.wide_min_entries = 64;
+    assert_int_equal(rt_set_buffer_size(w, RT_MAX_BUFFER), 0); /* submits, then a new engine on w->cfg */
+    assert_int_equal(w->engine.wide, can);
+    w->arena_used = 0;
+    upt_args(w, &a, MODE_GPU_PHYSICAL, valid_entries(w, 63, TABLE_SCATTERED), 63);
+    saves = pbsim_vector_saves();
+    if (rt_op(w, &a, 0))
+        fail_msg("%s", w->failure);
+    assert_int_equal(pbsim_vector_saves(), saves); /* below the threshold: SSE2 */
+    w->arena_used = 0;
+    upt_args(w, &a, MODE_GPU_PHYSICAL, valid_entries(w, 64, TABLE_MIXED), 64);
+    if (rt_op(w, &a, 0))
+        fail_msg("%s", w->failure);
+    assert_int_equal(pbsim_vector_saves(), saves + can); /* one call, one save */
+    w->cfg.wide_vectors = PB_WIDE_OFF;
+    assert_int_equal(rt_set_buffer_size(w, RT_MAX_BUFFER), 0);
+    w->arena_used = 0;
+    upt_args(w, &a, MODE_GPU_PHYSICAL, valid_entries(w, 400, TABLE_SCATTERED), 400);
+    if (rt_op(w, &a, 0))
+        fail_msg("%s", w->failure);
+    assert_int_equal(pbsim_vector_saves(), saves + can);
+    assert_int_equal(pbsim_vector_open(), 0);
+    done(w);
+}
+
 /* ---- planted faults: the harness must catch them ---- */
 
 static void scribble_written_part(rt_world *w)
@@ -286,6 +323,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_violation_positions_refused),
         cmocka_unit_test(test_accepted_updates_match_oracle),
+        cmocka_unit_test(test_wide_only_from_threshold),
         cmocka_unit_test(test_harness_catches_writes_outside_the_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
