@@ -4,6 +4,8 @@
  * references by name are served through a libxml2 input callback. */
 #include "schema.h"
 
+#include "semantic.h"
+
 #include "../util/diag.h"
 #include "../util/output.h"
 
@@ -160,7 +162,7 @@ xmlDocPtr spec_parse_and_validate(const char *name, const char *text, size_t len
             ddigen_error(name, 0, "not a well-formed XML document");
         return NULL;
     }
-    if (validate(doc, name) != 0) {
+    if (validate(doc, name) != 0 || spec_check_semantics(doc, name) != 0) {
         xmlFreeDoc(doc);
         return NULL;
     }
