@@ -173,10 +173,11 @@ static void check_archs(struct check *c, xmlNodePtr n)
 
 /* --- sizes of types ------------------------------------------------------ */
 
-/* The <size> of record for arch whose versions meet want, or NULL. */
+/* The <size> of record for arch whose versions meet want, or NULL. Sizes
+ * precede fields (schema order): stopping there keeps a wide struct linear. */
 static xmlNodePtr size_for(struct check *c, xmlNodePtr record, const char *arch, const uint64_t *want)
 {
-    for (xmlNodePtr s = record->children; s; s = s->next)
+    for (xmlNodePtr s = record->children; s && !is(s, "field"); s = s->next)
         if (is(s, "size") && !strcmp(attr(s, "arch"), arch) && read_versions(c, s, c->probe) == 0 &&
             vset_intersects(c, c->probe, want))
             return s;
@@ -337,7 +338,7 @@ static void check_offsets(struct check *c, xmlNodePtr field, xmlNodePtr top)
         const char *arch = attr(o, "arch");
         read_versions(c, o, have);
         uint64_t end = sat_add(at, field_bits(c, field, arch, have));
-        for (xmlNodePtr s = top->children; s && !c->failed; s = s->next) {
+        for (xmlNodePtr s = top->children; s && !c->failed && !is(s, "field"); s = s->next) {
             if (!is(s, "size") || strcmp(attr(s, "arch"), arch) || read_versions(c, s, sized) != 0 ||
                 !vset_intersects(c, sized, have))
                 continue;
