@@ -31,7 +31,7 @@ static int merge_docs(const char *layout_path, struct vec *docs, const char *ove
     int rc = ddigen_docs_build((const char *const *)docs->items, docs->len, &docs_doc) == 0 ? 0 : 1;
     char *data = NULL;
     size_t len = 0;
-    if (ddigen_docs_serialize(docs_doc, &data, &len) != 0 || ddigen_write_file(docs_path, data, len) != 0)
+    if (ddigen_docs_serialize(docs_doc, &data, &len) != 0 || spec_write_text(docs_path, data, len) != 0)
         rc = 1;
     free(data);
     ddigen_docs_shutdown();
