@@ -38,6 +38,20 @@ for f in quotes lists; do
     else fail "100,000 nested $f: exit $rc"; head -3 "$work/out.txt"; fi
 done
 
+# Item 7: inputs that took libyaml and cmark-gfm quadratic time (100 KB of
+# '[' in the front matter: minutes; a table row of 100,000 cells: 40 s) are
+# refused at their line before those libraries see them.
+python3 -c "import sys; sys.stdout.write('---\nUID: NS:fixture._FLOW\ntitle: ' + '[' * 100000 + '\n---\n\n# FLOW structure\n')" > "$work/flow.md"
+"$ddigen" docs --no-syntax -q "$work/flow.md" -o "$work/flow.xml" >"$work/out.txt" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "flow.md:3: error: front matter: \[ or { nested more than 64 levels deep" "$work/out.txt" &&
+    ok "100 KB of [ in the front matter refused at its line" || { fail "front matter [[[: exit $rc"; head -3 "$work/out.txt"; }
+python3 -c "import sys; sys.stdout.write('$head' + '|a' * 100000 + '|\n' + '|-' * 100000 + '|\n')" > "$work/wide.md"
+"$ddigen" docs --no-syntax -q "$work/wide.md" -o "$work/wide.xml" >"$work/out.txt" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "wide.md:8: error: a line with more than 256 '|' (table cells)" "$work/out.txt" &&
+    ok "a table row of 100,000 cells refused at its line" || { fail "wide table row: exit $rc"; head -3 "$work/out.txt"; }
+
 # Item 8: a folder with one page and a link back up reads the page once.
 mkdir -p "$work/loop/sub"
 cp "$fixtures/ns-fixture-_dxgk_widgetflags.md" "$work/loop/"

@@ -119,6 +119,15 @@ expect_refused "spec --previous" 1 "$ddigen" spec -q --layout "$work/base.xml" -
 expect_refused "lint" 2 "$ddigen" lint "$bad"
 [ ! -e "$work/spec.xml" ] && ok "no spec written" || fail "a spec was written"
 
+# A DOCTYPE (its internal entities could expand without bound) is refused
+# at its line, before any expansion (issue 10, item 7).
+{ echo '<?xml version="1.0" encoding="UTF-8"?>'; echo '<!DOCTYPE ddi-spec [<!ENTITY e "GADGET">]>'
+  sed 1d "$work/base.xml" | sed 's/name="GADGET"/name="\&e;"/'; } > "$work/entity.xml"
+"$ddigen" validate "$work/entity.xml" > "$work/out.txt" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -qF "entity.xml:2: error: a DOCTYPE is not allowed here" "$work/out.txt" &&
+    ok "a spec with a DOCTYPE and an internal entity is refused" || { fail "DOCTYPE: exit $rc"; cat "$work/out.txt"; }
+
 # Large and still linear: 20,000 fields in one struct validate.
 python3 - "$work/wide.xml" <<'PY'
 import sys
