@@ -35,7 +35,7 @@ static xmlDocPtr read_docs(struct vec *docs, const char *spec_dir, struct arena 
     char *data = NULL;
     size_t len = 0;
     if (ok)
-        ok = ddigen_docs_serialize(docs_doc, &data, &len) == 0 && ddigen_write_file(docs_path, data, len) == 0;
+        ok = ddigen_docs_serialize(docs_doc, &data, &len) == 0 && spec_write_text(docs_path, data, len) == 0;
     free(data);
     ddigen_docs_shutdown();
     if (!ok) {

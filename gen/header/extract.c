@@ -4,6 +4,7 @@
  * looked through by always going to the canonical type's declaration. */
 #include "extract.h"
 
+#include "../util/diag.h"
 #include "../util/strmap.h"
 #include "../util/strbuf.h"
 #include "sal.h"
@@ -552,6 +553,17 @@ static enum CXVisitorResult named_anonymous_member(CXCursor c, CXClientData data
     return CXVisit_Continue;
 }
 
+/* libclang checks the whole record on every offset query
+ * (clang_Cursor_getOffsetOfField), so measuring a record costs members^2:
+ * 100,000 members took minutes. Real DDI records have at most ~100. */
+#define MAX_RECORD_MEMBERS 1024
+
+static enum CXVisitorResult count_member(CXCursor c, CXClientData data)
+{
+    (void)c;
+    return ++*(unsigned *)data > MAX_RECORD_MEMBERS ? CXVisit_Break : CXVisit_Continue;
+}
+
 static struct cfg_record *extract_record(struct walker *w, CXCursor decl, const char *name, const char *top,
                                          const char *path_prefix, uint64_t base_bits, int depth)
 {
@@ -567,6 +579,14 @@ static struct cfg_record *extract_record(struct walker *w, CXCursor decl, const 
     r->size = size > 0 ? (uint64_t)size : 0;
     r->align = align > 0 ? (uint64_t)align : 0;
 
+    unsigned members = 0;
+    clang_Type_visitFields(t, count_member, &members);
+    if (members > MAX_RECORD_MEMBERS) {
+        ddigen_error(r->file, r->line, "record %s has more than %d members; not measured", name,
+                     MAX_RECORD_MEMBERS);
+        w->m->fatal = 1;
+        return r;
+    }
     struct record_ctx ctx = {w, r, top ? top : name, path_prefix, base_bits, {0, 0}, depth};
     clang_visitChildren(decl, record_child, &ctx);
     clang_Type_visitFields(t, named_anonymous_member, &ctx);

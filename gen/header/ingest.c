@@ -5,6 +5,7 @@
 #include "header.h"
 
 #include "../util/diag.h"
+#include "../util/output.h"
 #include "known_errors.h"
 #include "../util/strbuf.h"
 #include "clang_args.h"
@@ -197,13 +198,8 @@ static int setup_run(struct run *r, const struct header_input *in)
         res = DDIGEN_CLANG_RESOURCE_DIR;
     r->setup.resource_dir = *res ? res : NULL;
     r->scope.resource_dir = r->setup.resource_dir;
-    const char *tmp = getenv("TMPDIR");
-    r->tmpdir = arena_printf(&r->arena, "%s/ddigen-pch-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp((char *)r->tmpdir)) {
-        ddigen_error(r->tmpdir, 0, "cannot create a temporary folder: %s", strerror(errno));
-        return -1;
-    }
-    return 0;
+    r->tmpdir = ddigen_temp_dir(&r->arena, "pch"); /* also removes those of killed runs */
+    return r->tmpdir ? 0 : -1;
 }
 
 /* --- parsing ---------------------------------------------------------- */

@@ -274,8 +274,9 @@ static enum CXChildVisitResult visit_macro(CXCursor c, CXCursor parent, CXClient
         return CXChildVisit_Continue;
     unsigned first = lower_bound(t, begin), last = lower_bound(t, end);
     /* Token `first` is the macro's own name; the body follows. */
-    const char *sal =
-        first < last ? collect_text(&b->ix->arena, t, first + 1, last + 1, &b->ix->macros, 1) : NULL;
+    /* A body that ends the file has no token at `last` (fuzz: sal_corpus/crash-*). */
+    unsigned stop = last < t->count ? last + 1 : t->count;
+    const char *sal = first < last ? collect_text(&b->ix->arena, t, first + 1, stop, &b->ix->macros, 1) : NULL;
     if (sal)
         strmap_put(&b->ix->macros, arena_strdup(&b->ix->arena, t->text[first]), (void *)sal);
     return CXChildVisit_Continue;

@@ -191,7 +191,8 @@ static int check_requested_exist(const struct vec *requested, const struct found
  * its aliases so the spec never parses the same configuration twice. */
 static void store_versions(struct found *f, const struct vec *requested, struct ddi_layout *out)
 {
-    qsort(f->items, f->n, sizeof f->items[0], by_value_then_name);
+    if (f->n > 1) /* none found: items is NULL, which qsort may not get */
+        qsort(f->items, f->n, sizeof f->items[0], by_value_then_name);
     for (unsigned i = 0; i < f->n; i++) {
         if (!is_requested(requested, f->items[i].name))
             continue;

@@ -595,7 +595,8 @@ void lint_run(xmlDocPtr spec, const struct lint_options *opt, struct lint_result
     lint_undocumented(&l, merge);
     lint_discriminators(&l, merge);
     lint_overrides(&l, merge);
-    qsort(out->findings.items, out->findings.len, sizeof *out->findings.items, by_location);
+    if (out->findings.len > 1) /* no findings: items is NULL, which qsort may not get */
+        qsort(out->findings.items, out->findings.len, sizeof *out->findings.items, by_location);
     for (size_t i = 0; i < out->findings.len; i++)
         out->counts[((struct lint_finding *)out->findings.items[i])->severity]++;
     strmap_free(&l.doc_pages);
