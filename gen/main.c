@@ -99,7 +99,7 @@ int main(int argc, char **argv)
             int rc = stdout_flushed(&commands[i], commands[i].run(argc - 1, argv + 1));
             /* A stage that reported an error and still returned success
              * would make CI green on a wrong result: the error wins. */
-            if (ddigen_diag_global.errors && !(commands[i].exit_bit_mask ? rc & 1 : rc))
+            if (ddigen_diag_global.errors && !(commands[i].exit_bit_mask ? rc & 3 : rc))
                 rc = commands[i].exit_bit_mask ? rc | 1 : 1;
             return rc;
         }
