@@ -28,25 +28,31 @@ static int owner_is_gone(const char *digits)
     return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
-static void remove_tree_of_files(const char *path)
+/* Removes a leftover file, or a folder and the files in it. Only what this
+ * user owns, and never through a symlink: /tmp is shared, and a planted
+ * link must not make a root run delete what it points to. */
+static void remove_leftover(const char *path)
 {
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                continue;
-            char *child = NULL;
-            if (asprintf(&child, "%s/%s", path, e->d_name) >= 0) {
-                unlink(child);
-                free(child);
-            }
-        }
-        closedir(d);
-        rmdir(path);
-    } else {
+    struct stat st;
+    if (lstat(path, &st) != 0 || st.st_uid != geteuid())
+        return;
+    if (!S_ISDIR(st.st_mode)) {
         unlink(path);
+        return;
     }
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            unlinkat(fd, e->d_name, 0);
+    closedir(d);
+    rmdir(path);
 }
 
 /* Removes entries of dir named PREFIX<pid>SUFFIX... whose pid is dead. */
@@ -66,7 +72,7 @@ static void remove_stale(const char *dir, const char *prefix, char after_pid)
             continue;
         char *path = NULL;
         if (asprintf(&path, "%s/%s", dir, e->d_name) >= 0) {
-            remove_tree_of_files(path);
+            remove_leftover(path);
             free(path);
         }
     }

@@ -91,8 +91,12 @@ left=$(find kill -name "*.tmp.*" | wc -l)
 # temporary folders and files of a killed layout run (TMPDIR/ddigen-KIND-PID-*)
 mkdir -p tmp/ddigen-pch-$dead-AbCdEf tmp/ddigen-pch-$live-AbCdEf
 touch tmp/ddigen-pch-$dead-AbCdEf/prefix-x64.pch tmp/ddigen-overlay-$dead-XyZ123
+mkdir -p precious && touch precious/keep.txt && ln -s ../precious tmp/ddigen-pch-$dead-Planted
 TMPDIR=$work/tmp "$ddigen" layout -q --header "$header" -o layout.xml >/dev/null 2>err.txt ||
     { fail "layout of $header"; cat err.txt; }
+[ -e precious/keep.txt ] && ok "a planted symlink named like a leftover is not followed" ||
+    fail "a symlink named like a leftover was followed: precious/keep.txt deleted"
+rm -f tmp/ddigen-pch-$dead-Planted
 [ ! -e tmp/ddigen-pch-$dead-AbCdEf ] && [ ! -e tmp/ddigen-overlay-$dead-XyZ123 ] && [ -d tmp/ddigen-pch-$live-AbCdEf ] &&
     [ -z "$(ls tmp | grep -v -- "-$live-")" ] &&
     ok "a killed run's temporary folder and overlay removed by the next layout; nothing of its own left" ||
