@@ -1,7 +1,7 @@
-/* `ddigen generate --wdk DIR [--docs DIR] -o DIR`: layout (+ docs -> spec
- * with stable IDs and the merge) -> emit, writing OUT/spec/ddi.xml and
- * OUT/include/<generated headers>; with --docs also OUT/spec/layout.xml,
- * OUT/spec/docs.xml and OUT/lint.txt. */
+/* `ddigen generate --wdk DIR [--docs DIR] -o DIR`: layout -> spec (stable
+ * IDs, kept from --previous; with --docs the merge) -> emit, writing
+ * OUT/spec/layout.xml, OUT/spec/ddi.xml and OUT/include/<generated
+ * headers>; with --docs also OUT/spec/docs.xml and OUT/lint.txt. */
 #include "generate.h"
 
 #include "docs/docs.h"
@@ -20,34 +20,61 @@
 
 static const char usage[] =
     "usage: ddigen generate (--wdk DIR | --header FILE ...) [layout options] [--docs DIR ...]\n"
-    "                       [--overrides FILE] [--previous OLD.xml] [--templates DIR] -o DIR\n";
+    "                       [--overrides FILE] [--previous OLD.xml] [--templates DIR]\n"
+    "                       [--param NAME=VALUE ...] [--werror] -o DIR\n"
+    "  --previous OLD.xml  keep the stable IDs of the previous revision's spec (with or without --docs)\n"
+    "  --werror            exit 1 when lint finds an error-level finding (default: report them, exit 0)\n"
+    "  --param NAME=VALUE  template parameter (scope=all: also assert the kernel records the DDI refers to)\n";
 
-/* docs -> spec (IDs, merge) -> lint findings into OUT/lint.txt. */
-static int merge_docs(const char *layout_path, struct vec *docs, const char *overrides, const char *previous,
-                      const char *spec_dir, const char *spec_path, const char *lint_path, struct arena *a)
+/* The docs pages read into OUT/spec/docs.xml; NULL after reporting. */
+static xmlDocPtr read_docs(struct vec *docs, const char *spec_dir, struct arena *a)
 {
     const char *docs_path = arena_printf(a, "%s/docs.xml", spec_dir);
     xmlDocPtr docs_doc = NULL;
-    int rc = ddigen_docs_build((const char *const *)docs->items, docs->len, &docs_doc) == 0 ? 0 : 1;
+    int ok = ddigen_docs_build((const char *const *)docs->items, docs->len, &docs_doc) == 0;
     char *data = NULL;
     size_t len = 0;
-    if (ddigen_docs_serialize(docs_doc, &data, &len) != 0 || ddigen_write_file(docs_path, data, len) != 0)
-        rc = 1;
+    if (ok)
+        ok = ddigen_docs_serialize(docs_doc, &data, &len) == 0 && spec_write_text(docs_path, data, len) == 0;
     free(data);
     ddigen_docs_shutdown();
+    if (!ok) {
+        xmlFreeDoc(docs_doc);
+        return NULL;
+    }
+    return docs_doc;
+}
+
+/* Lint findings into OUT/lint.txt; the number of error-level findings,
+ * or -1 when the file could not be written. */
+static int lint_to_file(xmlDocPtr spec, const char *lint_path)
+{
+    struct lint_result res;
+    lint_run(spec, NULL, &res);
+    int errors = lint_write_text_file(&res, lint_path) == 0 ? (int)res.counts[LINT_ERROR] : -1;
+    ddigen_progress("lint: %u errors, %u warnings, %u notes (%s)", res.counts[LINT_ERROR],
+                    res.counts[LINT_WARNING], res.counts[LINT_NOTE], lint_path);
+    lint_result_free(&res);
+    return errors;
+}
+
+/* layout (+ docs) -> spec with stable IDs (kept from --previous) -> lint
+ * when there are docs. */
+static int build_spec(const char *layout_path, struct vec *docs, const char *overrides, const char *previous,
+                      const char *spec_dir, const char *spec_path, const char *lint_path, int werror,
+                      struct arena *a)
+{
+    xmlDocPtr docs_doc = docs->len ? read_docs(docs, spec_dir, a) : NULL;
     xmlDocPtr layout = spec_load(layout_path);
     struct spec_build_options opt = {overrides, previous};
-    xmlDocPtr spec = layout && docs_doc ? spec_build(layout, docs_doc, &opt) : NULL;
-    if (!spec || spec_write(spec, spec_path) != 0)
-        rc = 1;
-    if (spec) {
-        struct lint_result res;
-        lint_run(spec, NULL, &res);
-        if (lint_write_text_file(&res, lint_path) != 0)
+    xmlDocPtr spec = layout && (docs_doc || !docs->len) ? spec_build(layout, docs_doc, &opt) : NULL;
+    int rc = spec && spec_write(spec, spec_path) == 0 ? 0 : 1;
+    if (rc == 0 && docs_doc) {
+        int errors = lint_to_file(spec, lint_path);
+        if (errors < 0 || (werror && errors > 0))
             rc = 1;
-        ddigen_progress("lint: %u errors, %u warnings, %u notes (%s)", res.counts[LINT_ERROR],
-                        res.counts[LINT_WARNING], res.counts[LINT_NOTE], lint_path);
-        lint_result_free(&res);
+        if (werror && errors > 0)
+            ddigen_error(lint_path, 0, "%d error-level lint findings (--werror)", errors);
     }
     xmlFreeDoc(spec);
     xmlFreeDoc(layout);
@@ -62,18 +89,21 @@ int ddigen_cmd_generate(int argc, char **argv)
         {"include", required_argument, NULL, 258},   {"scope", required_argument, NULL, 259},
         {"arch", required_argument, NULL, 260},      {"ddi-version", required_argument, NULL, 261},
         {"record", required_argument, NULL, 262},    {"no-pch", no_argument, NULL, 263},
+        {"allow-header-error", required_argument, NULL, 264},
+        {"allow-header-errors", required_argument, NULL, 265},
         {"templates", required_argument, NULL, 't'}, {"output", required_argument, NULL, 'o'},
         {"jobs", required_argument, NULL, 'j'},      {"verbose", no_argument, NULL, 'v'},
         {"quiet", no_argument, NULL, 'q'},           {"help", no_argument, NULL, 'h'},
         {"docs", required_argument, NULL, 300},      {"overrides", required_argument, NULL, 301},
-        {"previous", required_argument, NULL, 302},
+        {"previous", required_argument, NULL, 302},   {"werror", no_argument, NULL, 303},
+        {"param", required_argument, NULL, 304},
         {NULL, 0, NULL, 0},
     };
     struct header_input in = {.arch_mask = 7};
     struct arena a = {0};
     const char *out = NULL, *templates = DDIGEN_DEFAULT_TEMPLATES, *overrides = NULL, *previous = NULL;
-    struct vec docs = {0};
-    int rc = 0, c;
+    struct vec docs = {0}, params = {0};
+    int rc = 0, c, werror = 0;
     optind = 1;
     while (rc == 0 && (c = getopt_long(argc, argv, "I:D:o:j:vqh", options, NULL)) != -1) {
         if (c == 'o')
@@ -86,6 +116,12 @@ int ddigen_cmd_generate(int argc, char **argv)
             overrides = optarg;
         else if (c == 302)
             previous = optarg;
+        else if (c == 303)
+            werror = 1;
+        else if (c == 304) {
+            rc = emit_check_param(optarg) == 0 ? 0 : 2;
+            vec_push(&params, optarg);
+        }
         else if (c == 'h') {
             fputs(usage, stdout);
             goto done;
@@ -102,7 +138,7 @@ int ddigen_cmd_generate(int argc, char **argv)
     }
     char *spec_dir = arena_printf(&a, "%s/spec", out);
     char *spec_path = arena_printf(&a, "%s/ddi.xml", spec_dir);
-    char *layout_path = docs.len ? arena_printf(&a, "%s/layout.xml", spec_dir) : spec_path;
+    char *layout_path = arena_printf(&a, "%s/layout.xml", spec_dir);
     char *include_dir = arena_printf(&a, "%s/include", out);
     struct ddi_layout layout = {0};
     rc = ddigen_make_dirs(spec_dir) == 0 && header_ingest(&in, &layout) == 0 &&
@@ -110,18 +146,20 @@ int ddigen_cmd_generate(int argc, char **argv)
              ? 0
              : 1;
     ddi_layout_free(&layout);
-    if (rc == 0 && docs.len)
-        rc = merge_docs(layout_path, &docs, overrides, previous, spec_dir, spec_path,
-                        arena_printf(&a, "%s/lint.txt", out), &a);
+    if (rc == 0)
+        rc = build_spec(layout_path, &docs, overrides, previous, spec_dir, spec_path,
+                        arena_printf(&a, "%s/lint.txt", out), werror, &a);
     if (rc == 0) {
         ddigen_progress("wrote %s", spec_path);
-        struct emit_options eo = {spec_path, templates, include_dir, 0};
+        vec_push(&params, NULL);
+        struct emit_options eo = {spec_path, templates, include_dir, 0, (const char *const *)params.items};
         rc = emit_run(&eo);
         if (rc == 0)
             ddigen_progress("wrote generated headers to %s", include_dir);
     }
 done:
     vec_free(&docs);
+    vec_free(&params);
     header_input_free(&in);
     arena_free(&a);
     return rc;

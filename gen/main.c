@@ -9,20 +9,37 @@
 #include "spec/spec.h"
 #include "util/diag.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+static const char validate_usage[] = "usage: ddigen validate SPEC.xml...\n"
+                                     "  checks each file against the schema and the layout's semantic rules\n";
+
 static int cmd_validate(int argc, char **argv)
 {
-    int rc = argc > 1 ? 0 : 2;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(validate_usage, stdout);
+            return 0;
+        }
+        if (argv[i][0] == '-' && argv[i][1]) {
+            ddigen_error(NULL, 0, "validate: unknown option '%s'", argv[i]);
+            fputs(validate_usage, stderr);
+            return 2;
+        }
+    }
+    if (argc < 2) {
+        fputs(validate_usage, stderr);
+        return 2;
+    }
+    int rc = 0;
     for (int i = 1; i < argc; i++) {
         xmlDocPtr doc = spec_load(argv[i]);
         if (!doc)
             rc = 1;
         xmlFreeDoc(doc);
     }
-    if (rc == 2)
-        fputs("usage: ddigen validate SPEC.xml...\n", stderr);
     return rc;
 }
 
@@ -30,18 +47,19 @@ struct command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
+    int exit_bit_mask; /* exit status is a bit mask with 1 = error (diff) */
 };
 
 static const struct command commands[] = {
-    {"layout", ddigen_cmd_layout, "WDK headers -> layout spec (XML)"},
-    {"docs", ddigen_cmd_docs, "DDI reference pages -> doc model with rules (XML)"},
-    {"diff", ddigen_cmd_diff, "what changed between two specs (exit: 1 error 2 usage 4 change 8 incompatible)"},
-    {"spec", ddigen_cmd_spec, "layout + docs (+ overrides, previous spec) -> spec with stable IDs"},
-    {"lint", ddigen_cmd_lint, "findings where the docs and the headers disagree (text, SARIF)"},
-    {"emit", ddigen_cmd_emit, "spec + templates -> generated C"},
-    {"generate", ddigen_cmd_generate, "run every stage end to end"},
-    {"validate", cmd_validate, "check spec files against the schema"},
-    {"overlay", ddigen_cmd_overlay, "case-insensitive clang VFS overlay for WDK folders"},
+    {"layout", ddigen_cmd_layout, "WDK headers -> layout spec (XML)", 0},
+    {"docs", ddigen_cmd_docs, "DDI reference pages -> doc model with rules (XML)", 0},
+    {"diff", ddigen_cmd_diff, "what changed between two specs (exit: 1 error 2 usage 4 change 8 incompatible)", 1},
+    {"spec", ddigen_cmd_spec, "layout + docs (+ overrides, previous spec) -> spec with stable IDs", 0},
+    {"lint", ddigen_cmd_lint, "findings where the docs and the headers disagree (text, SARIF)", 0},
+    {"emit", ddigen_cmd_emit, "spec + templates -> generated C", 0},
+    {"generate", ddigen_cmd_generate, "run every stage end to end", 0},
+    {"validate", cmd_validate, "check spec files against the schema", 0},
+    {"overlay", ddigen_cmd_overlay, "case-insensitive clang VFS overlay for WDK folders", 0},
 };
 
 static void usage(FILE *out)
@@ -49,6 +67,17 @@ static void usage(FILE *out)
     fputs("usage: ddigen COMMAND [options]   (ddigen COMMAND --help for its options)\n\ncommands:\n", out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+}
+
+/* Reports, diffs and "-o -" go to stdout: a full disk or a closed pipe
+ * there is a failed run, not a successful one with a truncated report. */
+static int stdout_flushed(const struct command *cmd, int rc)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        ddigen_error("<stdout>", 0, "write failed: %s", strerror(errno));
+        return cmd->exit_bit_mask ? rc | 1 : rc ? rc : 1;
+    }
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -66,8 +95,14 @@ int main(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
+        if (!strcmp(argv[1], commands[i].name)) {
+            int rc = stdout_flushed(&commands[i], commands[i].run(argc - 1, argv + 1));
+            /* A stage that reported an error and still returned success
+             * would make CI green on a wrong result: the error wins. */
+            if (ddigen_diag_global.errors && !(commands[i].exit_bit_mask ? rc & 3 : rc))
+                rc = commands[i].exit_bit_mask ? rc | 1 : 1;
+            return rc;
+        }
     ddigen_error(NULL, 0, "unknown command '%s'", argv[1]);
     usage(stderr);
     return 2;

@@ -44,6 +44,7 @@ struct item {
     uint64_t present[NARCH];
     xmlNodePtr node;
     int matched;
+    struct item *alternative; /* enum values: the same name listed again for other versions */
 };
 
 struct side {
@@ -193,6 +194,18 @@ static void read_record(struct side *s, xmlNodePtr rec, int depth)
             read_field(s, name, c, depth);
 }
 
+/* `X_MAX = 6` in one #if branch, `= 5` in another: one value whose number
+ * depends on the version, compared version by version. */
+static void add_value_alternative(struct item *first, struct item *again)
+{
+    struct item **tail = &first->alternative;
+    while (*tail)
+        tail = &(*tail)->alternative;
+    *tail = again;
+    for (int a = 0; a < NARCH; a++)
+        first->present[a] |= again->present[a];
+}
+
 static void read_enum(struct side *s, xmlNodePtr e)
 {
     const char *name = attr(&s->a, e, "name");
@@ -203,10 +216,13 @@ static void read_enum(struct side *s, xmlNodePtr e)
         if (!is_element(c, "value"))
             continue;
         const char *vname = attr(&s->a, c, "name");
-        struct item *v = add_item(s, operations ? IK_OPERATION : IK_VALUE,
-                                  arena_concat(&s->a, "value\x1f", name, "\x1f", vname, NULL),
+        const char *key = arena_concat(&s->a, "value\x1f", name, "\x1f", vname, NULL);
+        struct item *first = strmap_get(&s->by_key, key);
+        struct item *v = add_item(s, operations ? IK_OPERATION : IK_VALUE, key,
                                   arena_concat(&s->a, name, "::", vname, NULL), c);
         v->sig = attr(&s->a, c, "value");
+        if (first && first != v)
+            add_value_alternative(first, v);
     }
 }
 
@@ -411,13 +427,30 @@ static void read_values(struct diff *d, const struct side *s, const struct item 
     }
 }
 
-/* Same bytes in the versions both specs know, or an ABI break per arch. */
+/* The number of an enum value per common version, through every
+ * alternative (kept in the first architecture's slot: enumerators do not
+ * differ by architecture). */
+static void read_enum_values(struct diff *d, const struct side *s, const struct item *it, struct values *v)
+{
+    memset(v, 0, sizeof *v);
+    for (const struct item *alt = it; alt; alt = alt->alternative)
+        for (int a = 0; a < NARCH; a++) {
+            uint64_t m = to_common(s, alt->present[a]);
+            for (unsigned i = 0; i < d->ncommon; i++)
+                if ((m >> i) & 1)
+                    v->at[0][i] = alt->sig;
+        }
+}
+
+/* Same bytes (or the same number) in the versions both specs know, or an
+ * ABI break per arch. */
 static void compare_values(struct diff *d, const struct item *o, const struct item *n)
 {
     struct values *ov = malloc(sizeof *ov), *nv = malloc(sizeof *nv);
-    read_values(d, &d->old, o, ov);
-    read_values(d, &d->new, n, nv);
-    for (int a = 0; a < NARCH; a++) {
+    int enum_value = n->kind == IK_VALUE || n->kind == IK_OPERATION;
+    (enum_value ? read_enum_values : read_values)(d, &d->old, o, ov);
+    (enum_value ? read_enum_values : read_values)(d, &d->new, n, nv);
+    for (int a = 0; a < (enum_value ? 1 : NARCH); a++) {
         uint64_t done = 0;
         for (unsigned i = 0; i < d->ncommon; i++) {
             const char *x = ov->at[a][i], *y = nv->at[a][i];
@@ -428,8 +461,9 @@ static void compare_values(struct diff *d, const struct item *o, const struct it
                 if (ov->at[a][j] && nv->at[a][j] && !strcmp(ov->at[a][j], x) && !strcmp(nv->at[a][j], y))
                     same |= 1ull << j;
             done |= same;
-            note(d, n->kind, "layout changed", n->label,
-                 arena_concat(&d->a, arch_names[a], ": ", x, " -> ", y, " in ", common_text(d, same), NULL),
+            note(d, n->kind, enum_value ? "changed" : "layout changed", n->label,
+                 arena_concat(&d->a, enum_value ? "" : arch_names[a], enum_value ? "" : ": ", x, " -> ", y, " in ",
+                              common_text(d, same), NULL),
                  CLS_ABI);
         }
     }
@@ -480,8 +514,48 @@ static const char *added_detail(struct diff *d, const struct item *n)
     return n->versions ? arena_concat(&d->a, "versions ", n->versions, NULL) : "";
 }
 
+/* A record known by its tag in one kit and by a typedef in the next
+ * (struct _X {...}; becomes typedef struct _X {...} X;) is the same
+ * struct: code that writes struct _X still compiles. Such pairs (old name
+ * -> new name) are compared as one record, not removed and added. */
+static void pair_retagged_records(struct diff *d, struct strmap *renamed)
+{
+    struct strmap new_by_tag = {0};
+    for (size_t i = 0; i < d->new.items.len; i++) {
+        const struct item *n = d->new.items.items[i];
+        const char *tag = n->kind == IK_RECORD ? attr(&d->a, n->node, "tag") : NULL;
+        if (tag && !strchr(n->label, '.') && !strmap_get(&d->old.by_key, n->key))
+            strmap_put(&new_by_tag, tag, (void *)n);
+    }
+    for (size_t i = 0; i < d->old.items.len; i++) {
+        const struct item *o = d->old.items.items[i];
+        const char *tag = o->kind == IK_RECORD ? attr(&d->a, o->node, "tag") : NULL;
+        const struct item *n = tag && !strchr(o->label, '.') && !strmap_get(&d->new.by_key, o->key)
+                                   ? strmap_get(&new_by_tag, tag)
+                                   : NULL;
+        if (n)
+            strmap_put(renamed, o->label, (void *)n->label);
+    }
+    strmap_free(&new_by_tag);
+}
+
+/* The item of NEW that an item of OLD became when its top-level record
+ * was renamed (see pair_retagged_records), or NULL. */
+static struct item *renamed_counterpart(struct diff *d, const struct strmap *renamed, const struct item *o)
+{
+    if (o->kind != IK_RECORD && o->kind != IK_FIELD)
+        return NULL;
+    const char *prefix = o->kind == IK_RECORD ? "record\x1f" : "field\x1f";
+    const char *rest = o->key + strlen(prefix);
+    size_t top_len = strcspn(rest, ".\x1f");
+    const char *to = strmap_get(renamed, arena_strndup(&d->a, rest, top_len));
+    return to ? strmap_get(&d->new.by_key, arena_concat(&d->a, prefix, to, rest + top_len, NULL)) : NULL;
+}
+
 static void compare(struct diff *d)
 {
+    struct strmap renamed = {0};
+    pair_retagged_records(d, &renamed);
     /* A field whose type or width changed has a new identity; pair it with
      * the one it replaces, in the same record under the same name. */
     struct strmap unmatched_new = {0};
@@ -493,6 +567,11 @@ static void compare(struct diff *d)
     for (size_t i = 0; i < d->old.items.len; i++) {
         struct item *o = d->old.items.items[i];
         struct item *n = strmap_get(&d->new.by_key, o->key);
+        if (!n && (n = renamed_counterpart(d, &renamed, o)) != NULL && o->kind == IK_RECORD)
+            note(d, IK_RECORD, "renamed", o->label,
+                 arena_concat(&d->a, "now ", n->label, " (struct ", attr(&d->a, o->node, "tag"),
+                              " is the same type)", NULL),
+                 CLS_COMPATIBLE);
         struct item *retyped = !n && o->slot ? strmap_get(&unmatched_new, o->slot) : NULL;
         if (retyped && !retyped->matched) {
             retyped->matched = 1;
@@ -506,12 +585,13 @@ static void compare(struct diff *d)
             continue;
         }
         n->matched = 1;
-        if (o->sig && n->sig && strcmp(o->sig, n->sig) != 0)
+        int enum_value = n->kind == IK_VALUE || n->kind == IK_OPERATION;
+        if (!enum_value && o->sig && n->sig && strcmp(o->sig, n->sig) != 0)
             note(d, n->kind, "changed", n->label, arena_concat(&d->a, o->sig, " -> ", n->sig, NULL),
                  changed_class(n->kind));
         if (n->kind != IK_RULE)
             compare_where(d, o, n);
-        if (n->kind == IK_RECORD || n->kind == IK_FIELD)
+        if (n->kind == IK_RECORD || n->kind == IK_FIELD || enum_value)
             compare_values(d, o, n);
     }
     for (size_t i = 0; i < d->new.items.len; i++) {
@@ -520,6 +600,7 @@ static void compare(struct diff *d)
             note(d, n->kind, "added", n->label, added_detail(d, n), CLS_COMPATIBLE);
     }
     strmap_free(&unmatched_new);
+    strmap_free(&renamed);
 }
 
 /* --- reporting --------------------------------------------------------- */

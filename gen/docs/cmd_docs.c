@@ -2,6 +2,7 @@
  * the doc part of the spec, canonical and deterministic, atomically. */
 #include "docs.h"
 
+#include "../spec/schema.h"
 #include "../util/diag.h"
 #include "../util/output.h"
 
@@ -9,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int usage(void)
+static int usage(FILE *out)
 {
     fputs("usage: ddigen docs PATH... -o FILE [-v] [-q] [--no-syntax]\n"
           "  PATH      reference pages: .md (docs repository), .html (saved page), .txt (copied\n"
@@ -18,7 +19,7 @@ static int usage(void)
           "  -v        also print notes and warnings about the pages\n"
           "  -q        no summary line\n"
           "  --no-syntax  do not parse syntax/prototype blocks with libclang\n",
-          stderr);
+          out);
     return 1;
 }
 
@@ -44,25 +45,31 @@ int ddigen_cmd_docs(int argc, char **argv)
             opt.parse_syntax = false;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             free(paths);
-            usage();
+            usage(stdout);
             return 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ddigen docs: unknown option '%s'\n", a);
             free(paths);
-            return usage();
+            return usage(stderr);
         } else
             paths[npaths++] = a;
     }
     if (!npaths || !out_path) {
         free(paths);
-        return usage();
+        return usage(stderr);
     }
     struct ddigen_docs_stats st = {0};
     char *data = NULL;
     size_t len = 0;
     int rc = ddigen_docs_build_mem(paths, npaths, &opt, &data, &len, &st);
     free(paths);
-    if (ddigen_write_file(out_path, data, len) != 0)
+    /* An error on any page (or no page read at all) leaves the previous
+     * output in place: a partial doc model must not look like a whole one. */
+    if (rc == 0 && st.pages == 0) {
+        ddigen_error(NULL, 0, "no reference page was read; %s not written", out_path);
+        rc = 1;
+    }
+    if (rc == 0 && spec_write_text(out_path, data, len) != 0)
         rc = 1;
     free(data);
     ddigen_docs_shutdown();

@@ -304,7 +304,7 @@ static void write_syntax(struct xw *w, struct docs_page *p)
     for (size_t i = 0; i < sx->decls.n; i++) {
         const struct docs_decl *d = &sx->decls.v[i];
         xw_start(w, "decl");
-        attr(w, "path", d->path);
+        xw_attr_always(w, "path", d->path ? d->path : ""); /* "" for an unnamed parameter */
         attr(w, "type", d->type);
         attr(w, "array", d->array);
         attr(w, "value", d->value);
@@ -716,7 +716,32 @@ static bool page_extension(const char *name)
                    !strcasecmp(dot, ".htm"));
 }
 
-static void walk_dir(const char *dir, const char *rel, struct input_list *out, int depth)
+/* Folders already read, by device and inode: a symlink back up the tree
+ * (sub/up -> ..) or two links to one folder must not read pages twice. */
+struct visited {
+    struct {
+        dev_t dev;
+        ino_t ino;
+    } *v;
+    size_t n, cap;
+};
+
+static bool first_visit(struct visited *seen, const struct stat *sb)
+{
+    for (size_t i = 0; i < seen->n; i++)
+        if (seen->v[i].dev == sb->st_dev && seen->v[i].ino == sb->st_ino)
+            return false;
+    if (seen->n == seen->cap) {
+        seen->cap = seen->cap ? seen->cap * 2 : 16;
+        seen->v = docs_xrealloc(seen->v, seen->cap * sizeof *seen->v);
+    }
+    seen->v[seen->n].dev = sb->st_dev;
+    seen->v[seen->n].ino = sb->st_ino;
+    seen->n++;
+    return true;
+}
+
+static void walk_dir(const char *dir, const char *rel, struct input_list *out, struct visited *seen, int depth)
 {
     DIR *d = opendir(dir);
     if (!d) {
@@ -731,8 +756,13 @@ static void walk_dir(const char *dir, const char *rel, struct input_list *out, i
         if (asprintf(&path, "%s/%s", dir, e->d_name) < 0 || asprintf(&sub, "%s/%s", rel, e->d_name) < 0)
             abort();
         struct stat sb;
-        if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode) && depth < 32) {
-            walk_dir(path, sub, out, depth + 1);
+        if (stat(path, &sb) != 0) {
+            /* a dangling symlink: nothing to read */
+        } else if (S_ISDIR(sb.st_mode) && depth < 32) {
+            if (first_visit(seen, &sb))
+                walk_dir(path, sub, out, seen, depth + 1);
+            else
+                ddigen_warning(path, 0, "folder already read (a symlink loop or a second link); skipped");
         } else if (S_ISREG(sb.st_mode) && page_extension(e->d_name)) {
             struct input in = {path, sub, false};
             DOCS_PUSH(*out, in);
@@ -771,6 +801,7 @@ int ddigen_docs_build_mem(const char *const *paths, size_t npaths, const struct 
         opt = &defaults;
     unsigned errors_before = ddigen_diag_global.errors;
     struct input_list inputs = {0};
+    struct visited seen = {0};
     for (size_t i = 0; i < npaths; i++) {
         struct stat sb;
         if (stat(paths[i], &sb) != 0) {
@@ -779,14 +810,17 @@ int ddigen_docs_build_mem(const char *const *paths, size_t npaths, const struct 
         }
         char *base = base_name(paths[i]);
         if (S_ISDIR(sb.st_mode)) {
-            walk_dir(paths[i], base, &inputs, 0);
+            if (first_visit(&seen, &sb))
+                walk_dir(paths[i], base, &inputs, &seen, 0);
             free(base);
         } else {
             struct input in = {strdup(paths[i]), base, true};
             DOCS_PUSH(inputs, in);
         }
     }
-    qsort(inputs.v, inputs.n, sizeof *inputs.v, by_source);
+    free(seen.v);
+    if (inputs.n > 1) /* an empty folder: v is NULL, which qsort may not get */
+        qsort(inputs.v, inputs.n, sizeof *inputs.v, by_source);
     struct docs_buf out = {0};
     docs_buf_puts(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ddi-spec version=\"1\">\n");
     size_t docs_at = out.len;

@@ -43,7 +43,12 @@ struct md_reader {
     unsigned dash_headings; /* "-field"/"-param" headings in the page */
     struct docs_buf tmp;
     bool union_fields;
+    bool too_deep;        /* containers nested past MD_MAX_NESTING: page refused */
 };
+
+/* Reference pages nest quotes and lists a few levels; the bound keeps the
+ * walk's recursion (one frame per level) far from the end of the stack. */
+#define MD_MAX_NESTING 64
 
 /* ---- front matter -------------------------------------------------------- */
 
@@ -166,9 +171,54 @@ static bool fm_rest(yaml_parser_t *parser)
     }
 }
 
+/* libyaml's cost grows with the square of flow nesting (100 KB of '['
+ * took minutes) and cmark-gfm's with the square of a table row's cells
+ * (a list append per cell), so both are bounded before the libraries see
+ * the text; pages use a few levels and a few columns. */
+#define MD_MAX_FLOW_DEPTH 64
+#define MD_MAX_TABLE_CELLS 256
+
+/* Line (from 1) where YAML flow collections nest past the bound, or 0. */
+static unsigned flow_too_deep(const char *s, size_t len)
+{
+    unsigned depth = 0, line = 1;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '\n')
+            line++;
+        else if (s[i] == '[' || s[i] == '{') {
+            if (++depth > MD_MAX_FLOW_DEPTH)
+                return line;
+        } else if ((s[i] == ']' || s[i] == '}') && depth)
+            depth--;
+    }
+    return 0;
+}
+
+/* Line (from 1) of the first line with more cell separators than a table
+ * row may have, or 0. */
+static unsigned row_too_wide(const char *s, size_t len)
+{
+    unsigned pipes = 0, line = 1;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '\n') {
+            pipes = 0;
+            line++;
+        } else if (s[i] == '|' && (i == 0 || s[i - 1] != '\\') && ++pipes > MD_MAX_TABLE_CELLS) {
+            return line;
+        }
+    }
+    return 0;
+}
+
 static void read_front_matter(struct md_reader *r, const char *fm, size_t len)
 {
     struct docs_page *p = r->p;
+    unsigned deep = flow_too_deep(fm, len);
+    if (deep) {
+        ddigen_error(p->path, deep + 1, "front matter: [ or { nested more than %d levels deep; not read",
+                     MD_MAX_FLOW_DEPTH);
+        return;
+    }
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser))
         return;
@@ -603,8 +653,15 @@ static void on_code(struct md_reader *r, cmark_node *n)
     p->syntax.lang = info && *info ? arena_strdup(&p->arena, info) : NULL;
 }
 
-static void on_block(struct md_reader *r, cmark_node *n)
+static void on_block(struct md_reader *r, cmark_node *n, unsigned depth)
 {
+    if (depth > MD_MAX_NESTING) {
+        if (!r->too_deep)
+            ddigen_error(r->p->path, node_line(r, n),
+                         "quotes or lists nested more than %d levels deep; the page is not read", MD_MAX_NESTING);
+        r->too_deep = true;
+        return;
+    }
     switch (cmark_node_get_type(n)) {
     case CMARK_NODE_HEADING:
         on_heading(r, n);
@@ -642,8 +699,8 @@ static void on_block(struct md_reader *r, cmark_node *n)
         add_para(r, r->tmp.data ? r->tmp.data : "", r->tmp.len, node_line(r, n));
         return;
     }
-    for (cmark_node *c = cmark_node_first_child(n); c; c = cmark_node_next(c))
-        on_block(r, c);
+    for (cmark_node *c = cmark_node_first_child(n); c && !r->too_deep; c = cmark_node_next(c))
+        on_block(r, c, depth + 1);
 }
 
 static void index_lines(struct md_reader *r, const char *buf, size_t len)
@@ -716,18 +773,27 @@ int docs_read_markdown(struct docs_page *p, const char *buf, size_t len)
     }
     if (!p->uid)
         docs_page_note(p, 1, true, "no UID in front matter");
+    unsigned wide = row_too_wide(body, (size_t)(buf + len - body));
+    if (wide) {
+        ddigen_error(p->path, wide + r.body_line0, "a line with more than %d '|' (table cells); the page is not read",
+                     MD_MAX_TABLE_CELLS);
+        free(r.lines);
+        return -1;
+    }
     cmark_parser *parser = new_parser();
     cmark_parser_feed(parser, body, (size_t)(buf + len - body));
     cmark_node *doc = cmark_parser_finish(parser);
     r.dash_headings = count_dash_headings(&r, doc);
-    for (cmark_node *c = cmark_node_first_child(doc); c; c = cmark_node_next(c))
-        on_block(&r, c);
+    for (cmark_node *c = cmark_node_first_child(doc); c && !r.too_deep; c = cmark_node_next(c))
+        on_block(&r, c, 1);
     if (r.union_fields && p->kind == DOCS_KIND_STRUCT && p->fields.n == 0)
         p->kind = DOCS_KIND_UNION;
     cmark_node_free(doc);
     cmark_parser_free(parser);
     docs_buf_free(&r.tmp);
     free(r.lines);
+    if (r.too_deep)
+        return -1;
     if (p->title)
         docs_parse_title(p, p->title);
     return 0;

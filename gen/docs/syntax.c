@@ -383,7 +383,7 @@ static void compare(struct docs_page *p)
     bool order_reported = false;
     for (size_t i = 0; i < sx->decls.n; i++) {
         const struct docs_decl *d = &sx->decls.v[i];
-        if (d->anonymous)
+        if (d->anonymous || !d->path[0]) /* an unnamed parameter documents nothing */
             continue;
         int f = find_field(p, d->path);
         if (f < 0) {
@@ -419,7 +419,7 @@ static void suggest_candidates(struct docs_page *p)
     DOCS_VEC(const struct docs_decl *) top = {0};
     for (size_t i = 0; i < p->syntax.decls.n; i++) {
         const struct docs_decl *d = &p->syntax.decls.v[i];
-        if (!d->anonymous && !strchr(d->path, '.'))
+        if (!d->anonymous && d->path[0] && !strchr(d->path, '.'))
             DOCS_PUSH(top, d);
     }
     DOCS_VEC(struct docs_field *) unnamed = {0};

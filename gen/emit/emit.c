@@ -77,6 +77,38 @@ static int same_as_file(const char *path, const xmlChar *bytes, int len)
     return same;
 }
 
+int emit_check_param(const char *param)
+{
+    const char *eq = strchr(param, '=');
+    size_t name_len = eq ? (size_t)(eq - param) : 0;
+    if (!eq || !name_len || strspn(param, "abcdefghijklmnopqrstuvwxyz0123456789-") != name_len ||
+        strchr(eq + 1, '\'')) {
+        ddigen_error(NULL, 0, "--param '%s': expected NAME=VALUE (lower-case name, no ' in the value)", param);
+        return -1;
+    }
+    return 0;
+}
+
+/* The stylesheet parameters: spec-name, then the user's NAME=VALUE as
+ * XPath string literals. Strings live in a; returns NULL on no memory. */
+static const char **stylesheet_params(const struct emit_options *opt, struct arena *a)
+{
+    size_t n = 0;
+    while (opt->params && opt->params[n])
+        n++;
+    const char **params = arena_alloc(a, (2 * n + 3) * sizeof *params);
+    const char *base = strrchr(opt->spec_path, '/');
+    params[0] = "spec-name";
+    params[1] = arena_printf(a, "'%s'", base ? base + 1 : opt->spec_path);
+    for (size_t i = 0; i < n; i++) {
+        const char *eq = strchr(opt->params[i], '=');
+        params[2 + 2 * i] = arena_strndup(a, opt->params[i], (size_t)(eq - opt->params[i]));
+        params[3 + 2 * i] = arena_printf(a, "'%s'", eq + 1);
+    }
+    params[2 + 2 * n] = NULL;
+    return params;
+}
+
 static int render_one(const struct emit_options *opt, xmlDocPtr spec, const char *name)
 {
     char *xsl_path, *out_path;
@@ -91,12 +123,9 @@ static int render_one(const struct emit_options *opt, xmlDocPtr spec, const char
     xsltStylesheetPtr sheet = xsltParseStylesheetFile(BAD_CAST xsl_path);
     int rc = -1;
     if (sheet) {
-        const char *base = strrchr(opt->spec_path, '/');
-        char *spec_name;
-        if (asprintf(&spec_name, "'%s'", base ? base + 1 : opt->spec_path) < 0)
-            spec_name = NULL;
-        const char *params[] = {"spec-name", spec_name, NULL};
-        xmlDocPtr result = xsltApplyStylesheet(sheet, spec, spec_name ? params : NULL);
+        struct arena a = {0};
+        xmlDocPtr result = xsltApplyStylesheet(sheet, spec, stylesheet_params(opt, &a));
+        arena_free(&a);
         xmlChar *bytes = NULL;
         int len = 0;
         if (result && xsltSaveResultToString(&bytes, &len, result, sheet) == 0) {
@@ -114,7 +143,6 @@ static int render_one(const struct emit_options *opt, xmlDocPtr spec, const char
         xmlFree(bytes);
         xmlFreeDoc(result);
         xsltFreeStylesheet(sheet);
-        free(spec_name);
     } else {
         ddigen_error(xsl_path, 0, "not a valid XSLT stylesheet");
     }
@@ -151,7 +179,9 @@ int emit_run(const struct emit_options *opt)
     return rc;
 }
 
-static const char usage[] = "usage: ddigen emit --spec FILE [--templates DIR] -o DIR [--check] [-v] [-q]\n";
+static const char usage[] =
+    "usage: ddigen emit --spec FILE [--templates DIR] [--param NAME=VALUE ...] -o DIR [--check] [-v] [-q]\n"
+    "  --param scope=all   also assert the kernel records the DDI refers to (default: scope=ddi)\n";
 
 int ddigen_cmd_emit(int argc, char **argv)
 {
@@ -159,27 +189,42 @@ int ddigen_cmd_emit(int argc, char **argv)
         {"spec", required_argument, NULL, 's'},   {"templates", required_argument, NULL, 't'},
         {"output", required_argument, NULL, 'o'}, {"check", no_argument, NULL, 'c'},
         {"verbose", no_argument, NULL, 'v'},      {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},         {"param", required_argument, NULL, 'p'},
+        {NULL, 0, NULL, 0},
     };
     struct emit_options opt = {.templates_dir = DDIGEN_DEFAULT_TEMPLATES};
-    int c;
+    struct vec params = {0};
+    int c, rc = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:vqh", options, NULL)) != -1) {
+    while (rc == 0 && (c = getopt_long(argc, argv, "o:vqh", options, NULL)) != -1) {
         switch (c) {
+        case 'p':
+            if (emit_check_param(optarg) != 0)
+                rc = 2;
+            vec_push(&params, optarg);
+            break;
         case 's': opt.spec_path = optarg; break;
         case 't': opt.templates_dir = optarg; break;
         case 'o': opt.out_dir = optarg; break;
         case 'c': opt.check = 1; break;
         case 'v': ddigen_diag_global.verbose = 1; break;
         case 'q': ddigen_diag_global.quiet = 1; break;
-        case 'h': fputs(usage, stdout); return 0;
-        default: fputs(usage, stderr); return 2;
+        case 'h': fputs(usage, stdout); vec_free(&params); return 0;
+        default: rc = 2; break;
         }
     }
-    if (!opt.spec_path || !opt.out_dir || optind < argc) {
+    if (rc == 0 && (!opt.spec_path || !opt.out_dir || optind < argc)) {
         ddigen_error(NULL, 0, "emit needs --spec FILE and -o DIR");
-        fputs(usage, stderr);
-        return 2;
+        rc = 2;
     }
-    return emit_run(&opt);
+    if (rc) {
+        fputs(usage, stderr);
+        vec_free(&params);
+        return rc;
+    }
+    vec_push(&params, NULL);
+    opt.params = (const char *const *)params.items;
+    rc = emit_run(&opt);
+    vec_free(&params);
+    return rc;
 }

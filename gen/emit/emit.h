@@ -8,7 +8,11 @@ struct emit_options {
     const char *templates_dir;
     const char *out_dir;
     int check; /* compare with what is in out_dir instead of writing */
+    const char *const *params; /* NAME=VALUE template parameters, NULL-terminated, or NULL */
 };
+
+/* Checks a NAME=VALUE template parameter; 0, or -1 after reporting. */
+int emit_check_param(const char *param);
 
 /* 0 ok; 1 errors (reported); 3 with check: outputs are stale. */
 int emit_run(const struct emit_options *opt);

@@ -3,6 +3,7 @@
 #include "clang_args.h"
 
 #include "../util/diag.h"
+#include "../util/output.h"
 #include "../util/strbuf.h"
 
 #include <dirent.h>
@@ -93,9 +94,8 @@ const char *write_case_insensitive_overlay(struct arena *a, const struct vec *di
 {
     char *json = case_insensitive_overlay_json(dirs);
     size_t len = strlen(json);
-    const char *tmpdir = getenv("TMPDIR");
-    char *path = arena_printf(a, "%s/ddigen-overlay-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    int fd = mkstemp(path);
+    char *path;
+    int fd = ddigen_temp_file(a, "overlay", &path); /* also removes those of killed runs */
     if (fd < 0 || write(fd, json, len) != (ssize_t)len) {
         ddigen_error(path, 0, "cannot write VFS overlay: %s", strerror(errno));
         if (fd >= 0) {

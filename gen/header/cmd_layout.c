@@ -15,9 +15,15 @@
 static const char usage[] =
     "usage: ddigen layout (--wdk DIR | --header FILE [-I DIR] [-D NAME[=V]] [--include FILE])\n"
     "                     [--arch x86,x64,arm64] [--ddi-version V,...] [--scope FILE.h]\n"
-    "                     [--record NAME] [-j N] [--no-pch] [-v] [-q] -o FILE\n";
+    "                     [--record NAME] [-j N] [--no-pch] [-v] [-q] -o FILE\n"
+    "                     [--allow-header-error FILE:LINE|FILE:~TEXT] [--allow-header-errors LIST]\n"
+    "  Any clang error in the headers is fatal (clang recovers by guessing layouts), except the\n"
+    "  ones listed: dispmprt.h's static_assert(FIELD_OFFSET(...)) is listed by default.\n";
 
-enum { OPT_WDK = 256, OPT_HEADER, OPT_INCLUDE, OPT_SCOPE, OPT_ARCH, OPT_VERSION, OPT_RECORD, OPT_NO_PCH };
+enum {
+    OPT_WDK = 256, OPT_HEADER, OPT_INCLUDE, OPT_SCOPE, OPT_ARCH, OPT_VERSION, OPT_RECORD, OPT_NO_PCH,
+    OPT_ALLOW_ERROR, OPT_ALLOW_ERRORS
+};
 
 static const struct option options[] = {
     {"wdk", required_argument, NULL, OPT_WDK},
@@ -28,6 +34,8 @@ static const struct option options[] = {
     {"ddi-version", required_argument, NULL, OPT_VERSION},
     {"record", required_argument, NULL, OPT_RECORD},
     {"no-pch", no_argument, NULL, OPT_NO_PCH},
+    {"allow-header-error", required_argument, NULL, OPT_ALLOW_ERROR},
+    {"allow-header-errors", required_argument, NULL, OPT_ALLOW_ERRORS},
     {"output", required_argument, NULL, 'o'},
     {"jobs", required_argument, NULL, 'j'},
     {"verbose", no_argument, NULL, 'v'},
@@ -51,6 +59,8 @@ int header_parse_option(int opt, const char *arg, struct header_input *in, struc
     case OPT_VERSION: cli_split_list(a, arg, &in->versions); return 0;
     case OPT_RECORD: cli_split_list(a, arg, &in->required); return 0;
     case OPT_NO_PCH: in->no_pch = 1; return 0;
+    case OPT_ALLOW_ERROR: vec_push(&in->known_errors, (void *)arg); return 0;
+    case OPT_ALLOW_ERRORS: vec_push(&in->known_error_lists, (void *)arg); return 0;
     case 'j': in->jobs = atoi(arg); return in->jobs > 0 ? 0 : -1;
     case 'v': ddigen_diag_global.verbose = 1; return 0;
     case 'q': ddigen_diag_global.quiet = 1; return 0;
@@ -66,6 +76,8 @@ void header_input_free(struct header_input *in)
     vec_free(&in->scope_files);
     vec_free(&in->versions);
     vec_free(&in->required);
+    vec_free(&in->known_errors);
+    vec_free(&in->known_error_lists);
 }
 
 int ddigen_cmd_layout(int argc, char **argv)

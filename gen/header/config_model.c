@@ -21,6 +21,7 @@ void cfg_model_free(struct cfg_model *m)
     for (size_t i = 0; i < m->functypes.len; i++)
         vec_free(&((struct cfg_functype *)m->functypes.items[i])->params);
     vec_free(&m->records);
+    vec_free(&m->invalid);
     vec_free(&m->enums);
     vec_free(&m->typedefs);
     vec_free(&m->functypes);

@@ -11,6 +11,7 @@ struct cfg_record;
 
 struct cfg_field {
     const char *name, *path, *type, *canonical, *sal, *array;
+    const char *spelled;       /* the declarator as written when a macro made the name, else NULL */
     int bit_width;
     unsigned line;
     unsigned source_offset;    /* where it is declared: fixes the order */
@@ -20,8 +21,10 @@ struct cfg_field {
 
 struct cfg_record {
     const char *name, *tag, *kind, *file;
+    const char *cxx_type;      /* C++ spelling when the tag is declared inside another record */
     unsigned line;
     int anonymous;
+    int referenced;            /* declared outside the DDI headers, pulled in by a reference */
     uint64_t size, align;
     struct vec fields; /* struct cfg_field* */
 };
@@ -34,6 +37,7 @@ struct cfg_enumerator {
 struct cfg_enum {
     const char *name, *tag, *file;
     unsigned line;
+    int referenced;
     struct vec values; /* struct cfg_enumerator* */
 };
 
@@ -49,6 +53,7 @@ struct cfg_param {
 struct cfg_functype {
     const char *name, *pointer_to, *result, *sal, *file;
     unsigned line;
+    int pointer;               /* typedef R (CC *NAME)(...): a pointer to this signature */
     struct vec params; /* struct cfg_param* */
 };
 
@@ -57,6 +62,8 @@ struct cfg_model {
     struct vec records;   /* top-level struct cfg_record* */
     struct vec enums, typedefs, functypes;
     unsigned diag_errors, diag_warnings;
+    unsigned unknown_errors;  /* errors not on the known list: the layout cannot be trusted */
+    struct vec invalid;       /* "NAME (file:line)" of records clang declared invalid */
     int fatal;            /* the parse could not complete (missing include...) */
 };
 

@@ -4,6 +4,7 @@
  * looked through by always going to the canonical type's declaration. */
 #include "extract.h"
 
+#include "../util/diag.h"
 #include "../util/strmap.h"
 #include "../util/strbuf.h"
 #include "sal.h"
@@ -364,11 +365,27 @@ static int is_inline_record(struct walker *w, CXCursor decl)
     return decl_name(w, decl, &tag) == NULL;
 }
 
+/* `UINT DXGK_ALLOC_RESERVED0 : 1;` with `#define DXGK_ALLOC_RESERVED0
+ * Reserved0`: the token written where the declaration's name expands,
+ * when it is not the name clang gives the field. */
+static const char *spelled_name(struct walker *w, CXCursor c, const char *name)
+{
+    CXFile file;
+    unsigned line, col, off;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, &off);
+    struct file_info *fi = file_info_for(w, file);
+    const char *token = fi && fi->tokens && name[0] ? source_token_at(fi->tokens, off) : NULL;
+    if (!token || !strcmp(token, name) || !(isalpha((unsigned char)token[0]) || token[0] == '_'))
+        return NULL;
+    return token;
+}
+
 static void add_field(struct record_ctx *ctx, CXCursor c)
 {
     struct walker *w = ctx->w;
     struct cfg_field *f = arena_alloc(w->a, sizeof *f);
     f->name = take(w->a, clang_getCursorSpelling(c));
+    f->spelled = spelled_name(w, c, f->name);
     f->path = arena_concat(w->a, ctx->path_prefix, f->name, NULL);
     file_of(w, c, &f->line);
     f->source_offset = source_offset(c);
@@ -441,9 +458,37 @@ static int first_named_field(CXCursor rec, CXCursor *out, long long *inner, int 
     return 1;
 }
 
-static void add_anonymous_member(struct record_ctx *ctx, CXCursor decl)
+/* A member without a name whose record type is decl, declared at `where`
+ * and starting offset_bits into the top-level record: its fields keep the
+ * paths of the record that holds it, and it is named X.(unnamed struct N). */
+static struct cfg_field *add_unnamed_member(struct record_ctx *ctx, CXCursor decl, CXCursor where,
+                                            uint64_t offset_bits)
 {
     struct walker *w = ctx->w;
+    int is_union = decl.kind == CXCursor_UnionDecl;
+    unsigned n = ++ctx->anon_count[is_union];
+    const char *label = n == 1 ? arena_printf(w->a, "(unnamed %s)", is_union ? "union" : "struct")
+                               : arena_printf(w->a, "(unnamed %s %u)", is_union ? "union" : "struct", n);
+    struct cfg_field *f = arena_alloc(w->a, sizeof *f);
+    f->name = "";
+    f->path = ctx->path_prefix[0] ? arena_strndup(w->a, ctx->path_prefix, strlen(ctx->path_prefix) - 1) : "";
+    file_of(w, where, &f->line);
+    f->source_offset = source_offset(where);
+    f->offset_bits = offset_bits;
+    f->bit_width = -1;
+    if (ctx->depth < MAX_NESTING) {
+        const char *name = arena_concat(w->a, ctx->rec->name, ".", label, NULL);
+        f->nested = extract_record(w, decl, name, ctx->top, ctx->path_prefix, f->offset_bits, ctx->depth + 1);
+        f->nested->anonymous = 1;
+        f->type = f->nested->kind;
+        f->canonical = arena_concat(w->a, f->nested->kind, " ", name, NULL);
+    }
+    vec_push(&ctx->rec->fields, f);
+    return f;
+}
+
+static void add_anonymous_member(struct record_ctx *ctx, CXCursor decl)
+{
     uint64_t offset = 0;
     CXCursor first;
     long long inner;
@@ -455,27 +500,7 @@ static void add_anonymous_member(struct record_ctx *ctx, CXCursor decl)
         if (in_parent >= 0 && in_parent >= inner)
             offset = (uint64_t)(in_parent - inner);
     }
-    int is_union = decl.kind == CXCursor_UnionDecl;
-    unsigned n = ++ctx->anon_count[is_union];
-    const char *label = n == 1 ? arena_printf(w->a, "(unnamed %s)", is_union ? "union" : "struct")
-                               : arena_printf(w->a, "(unnamed %s %u)", is_union ? "union" : "struct", n);
-
-    struct cfg_field *f = arena_alloc(w->a, sizeof *f);
-    f->name = "";
-    f->path = ctx->path_prefix[0] ? arena_strndup(w->a, ctx->path_prefix, strlen(ctx->path_prefix) - 1) : "";
-    file_of(w, decl, &f->line);
-    f->source_offset = source_offset(decl);
-    f->offset_bits = ctx->base_bits + offset;
-    f->bit_width = -1;
-    if (ctx->depth < MAX_NESTING) {
-        const char *name = arena_concat(w->a, ctx->rec->name, ".", label, NULL);
-        f->nested = extract_record(w, decl, name, ctx->top, ctx->path_prefix, f->offset_bits,
-                                   ctx->depth + 1);
-        f->nested->anonymous = 1;
-        f->type = f->nested->kind;
-        f->canonical = arena_concat(w->a, f->nested->kind, " ", name, NULL);
-    }
-    vec_push(&ctx->rec->fields, f);
+    add_unnamed_member(ctx, decl, decl, ctx->base_bits + offset);
 }
 
 /* A record read back from a PCH lists an anonymous member's declaration
@@ -505,6 +530,40 @@ static enum CXChildVisitResult record_child(CXCursor c, CXCursor parent, CXClien
     return CXChildVisit_Continue;
 }
 
+/* `SEQ_RANGE;` inside a struct (a Microsoft extension): an unnamed member
+ * of a named record type, whose fields are reached as if declared in place
+ * (offsetof(SEQ_WINDOW, First)). clang makes it an implicit field, which
+ * the cursor walk does not visit; the record's field list has it. */
+static enum CXVisitorResult named_anonymous_member(CXCursor c, CXClientData data)
+{
+    struct record_ctx *ctx = data;
+    CXString s = clang_getCursorSpelling(c);
+    int unnamed = !clang_getCString(s)[0];
+    clang_disposeString(s);
+    if (!unnamed || clang_Cursor_isBitField(c))
+        return CXVisit_Continue;
+    CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(c)));
+    if (!is_record_kind(decl.kind) || clang_Cursor_isAnonymousRecordDecl(decl) || ctx->depth >= MAX_NESTING)
+        return CXVisit_Continue;
+    long long off = clang_Cursor_getOffsetOfField(c);
+    struct cfg_field *f = add_unnamed_member(ctx, decl, c, ctx->base_bits + (off > 0 ? (uint64_t)off : 0));
+    /* Named through its type (SEQ_RANGE), unlike a C11 anonymous member. */
+    f->type = type_spelling(ctx->w, clang_getCursorType(c));
+    f->canonical = type_spelling(ctx->w, clang_getCanonicalType(clang_getCursorType(c)));
+    return CXVisit_Continue;
+}
+
+/* libclang checks the whole record on every offset query
+ * (clang_Cursor_getOffsetOfField), so measuring a record costs members^2:
+ * 100,000 members took minutes. Real DDI records have at most ~100. */
+#define MAX_RECORD_MEMBERS 1024
+
+static enum CXVisitorResult count_member(CXCursor c, CXClientData data)
+{
+    (void)c;
+    return ++*(unsigned *)data > MAX_RECORD_MEMBERS ? CXVisit_Break : CXVisit_Continue;
+}
+
 static struct cfg_record *extract_record(struct walker *w, CXCursor decl, const char *name, const char *top,
                                          const char *path_prefix, uint64_t base_bits, int depth)
 {
@@ -520,8 +579,17 @@ static struct cfg_record *extract_record(struct walker *w, CXCursor decl, const 
     r->size = size > 0 ? (uint64_t)size : 0;
     r->align = align > 0 ? (uint64_t)align : 0;
 
+    unsigned members = 0;
+    clang_Type_visitFields(t, count_member, &members);
+    if (members > MAX_RECORD_MEMBERS) {
+        ddigen_error(r->file, r->line, "record %s has more than %d members; not measured", name,
+                     MAX_RECORD_MEMBERS);
+        w->m->fatal = 1;
+        return r;
+    }
     struct record_ctx ctx = {w, r, top ? top : name, path_prefix, base_bits, {0, 0}, depth};
     clang_visitChildren(decl, record_child, &ctx);
+    clang_Type_visitFields(t, named_anonymous_member, &ctx);
     sort_by_declaration(&r->fields);
     return r;
 }
@@ -593,8 +661,8 @@ static const char *result_spelling(struct walker *w, CXType declared, CXType can
     return sanitize_type(w->a, take(w->a, clang_getTypeSpelling(r)));
 }
 
-static void extract_functype(struct walker *w, CXCursor td, const char *name, CXType declared, CXType fn_type,
-                             const char *pointer_to)
+static struct cfg_functype *extract_functype(struct walker *w, CXCursor td, const char *name, CXType declared,
+                                             CXType fn_type, const char *pointer_to)
 {
     struct cfg_functype *fn = arena_alloc(w->a, sizeof *fn);
     fn->name = name;
@@ -614,6 +682,14 @@ static void extract_functype(struct walker *w, CXCursor td, const char *name, CX
         clang_visitChildren(td, param_child, &pc);
     }
     vec_push(&w->m->functypes, fn);
+    return fn;
+}
+
+/* A typedef whose type is a function signature (DXGKDDI_X). */
+static int names_function_type(CXCursor typedef_decl)
+{
+    enum CXTypeKind k = clang_getCanonicalType(clang_getTypedefDeclUnderlyingType(typedef_decl)).kind;
+    return k == CXType_FunctionProto || k == CXType_FunctionNoProto;
 }
 
 static enum CXChildVisitResult first_typedef_ref(CXCursor c, CXCursor parent, CXClientData data)
@@ -641,13 +717,15 @@ static void extract_typedef(struct walker *w, CXCursor td)
         CXType pc = clang_getCanonicalType(pointee);
         if (pc.kind == CXType_FunctionProto || pc.kind == CXType_FunctionNoProto) {
             /* PDXGKDDI_X = DXGKDDI_X *: name the function typedef. libclang
-             * desugars the pointee, so read it from the TypeRef child. */
+             * desugars the pointee, so read it from the TypeRef child. Any
+             * other first type (NTSTATUS in `typedef NTSTATUS (APIENTRY
+             * *PFN)(...)`) is the result of a signature declared here. */
             CXCursor target_decl = clang_getNullCursor();
             clang_visitChildren(td, first_typedef_ref, &target_decl);
-            const char *target = clang_Cursor_isNull(target_decl)
-                                     ? NULL
-                                     : take(w->a, clang_getCursorSpelling(target_decl));
-            extract_functype(w, td, name, pointee, pc, target);
+            if (!clang_Cursor_isNull(target_decl) && names_function_type(target_decl))
+                extract_functype(w, td, name, pointee, pc, take(w->a, clang_getCursorSpelling(target_decl)));
+            else
+                extract_functype(w, td, name, pointee, pc, NULL)->pointer = 1;
             return;
         }
     }
@@ -744,6 +822,33 @@ void prefix_names_free(struct prefix_names *p)
     arena_free(&p->arena);
 }
 
+/* A C++ compiler nests a tag declared inside another record in that
+ * record (C puts it at file scope): `_OUTER::_INNER`, through every
+ * enclosing record, each named by its tag or else its typedef. NULL for a
+ * tag declared at file scope. */
+static const char *cxx_type_of(struct walker *w, CXCursor decl)
+{
+    /* C gives such a tag the file as its semantic parent; the record it
+     * is written in is its lexical parent. */
+    CXCursor parent = clang_getCursorLexicalParent(decl);
+    if (!is_record_kind(parent.kind))
+        return NULL;
+    const char *spelled = take(w->a, clang_getCursorSpelling(decl));
+    if (is_unnamed_tag(spelled))
+        return NULL;
+    for (int depth = 0; is_record_kind(parent.kind) && depth < MAX_NESTING; depth++) {
+        const char *tag;
+        const char *name = decl_name(w, parent, &tag);
+        if (!tag && !name)
+            return NULL; /* an unnamed enclosing record: no C++ spelling */
+        spelled = arena_concat(w->a, tag ? tag : name, "::", spelled, NULL);
+        if (tag == NULL)
+            break; /* a typedef name is already file-scope */
+        parent = clang_getCursorLexicalParent(parent);
+    }
+    return spelled;
+}
+
 static void take_record_or_enum(struct walker *w, CXCursor decl)
 {
     if (!clang_isCursorDefinition(decl))
@@ -753,10 +858,22 @@ static void take_record_or_enum(struct walker *w, CXCursor decl)
     if (!name || strmap_get(&w->done, name))
         return;
     strmap_put(&w->done, name, (void *)name);
-    if (decl.kind == CXCursor_EnumDecl)
+    if (clang_isInvalidDeclaration(decl)) {
+        /* clang recovered from an error inside it: its layout is a guess. */
+        unsigned line;
+        struct file_info *fi = file_of(w, decl, &line);
+        vec_push(&w->m->invalid, arena_printf(w->a, "%s (%s:%u)", name, fi ? fi->relative : "?", line));
+    }
+    int referenced = !cursor_in_scope(w, decl);
+    if (decl.kind == CXCursor_EnumDecl) {
         extract_enum(w, decl, name, tag);
-    else
-        vec_push(&w->m->records, extract_record(w, decl, name, NULL, "", 0, 0));
+        ((struct cfg_enum *)w->m->enums.items[w->m->enums.len - 1])->referenced = referenced;
+        return;
+    }
+    struct cfg_record *r = extract_record(w, decl, name, NULL, "", 0, 0);
+    r->referenced = referenced;
+    r->cxx_type = cxx_type_of(w, decl);
+    vec_push(&w->m->records, r);
 }
 
 static enum CXChildVisitResult pass_decls(CXCursor c, CXCursor parent, CXClientData data)

@@ -15,6 +15,7 @@ struct extract_scope {
     size_t nroots;
     const char *const *files;       /* lower-case basenames in scope; none = every file */
     size_t nfiles;
+    const char *resource_dir;       /* clang's own headers, or NULL */
 };
 
 /* The names (typedef, else tag) of the records and enums a precompiled

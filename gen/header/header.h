@@ -15,6 +15,8 @@ struct header_input {
     struct vec scope_files;    /* --scope basename (char*); default: the DDI headers */
     struct vec versions;       /* --ddi-version names (char*); empty: every one defined */
     struct vec required;       /* --record names that must be present */
+    struct vec known_errors;   /* --allow-header-error FILE:LINE or FILE:~TEXT (char*) */
+    struct vec known_error_lists; /* --allow-header-errors FILE: one entry a line */
     unsigned arch_mask;        /* bit per enum ddi_arch */
     int jobs;                  /* worker threads; 0 = number of cores */
     int no_pch;                /* parse every configuration from scratch */

@@ -5,6 +5,8 @@
 #include "header.h"
 
 #include "../util/diag.h"
+#include "../util/output.h"
+#include "known_errors.h"
 #include "../util/strbuf.h"
 #include "clang_args.h"
 #include "config_model.h"
@@ -32,8 +34,9 @@ static const char *const default_scope[] = {"d3dkmddi.h", "d3dukmdt.h", "d3dkmdt
 
 struct diag_line {
     const char *file;
-    unsigned line;
+    unsigned line, col;
     int severity; /* enum CXDiagnosticSeverity */
+    int known;    /* an error on the known list: ingestion goes on */
     const char *text;
 };
 
@@ -68,6 +71,7 @@ struct run {
     struct sal_index sal;    /* raw tokens of the headers in scope */
     struct prefix_names prefix[DDI_ARCH_COUNT]; /* names in each arch's PCH */
     int skip_prefix;         /* configurations do not walk the PCH's declarations */
+    struct known_errors known; /* header errors ingestion may go on after */
 };
 
 static int is_dir(const char *p)
@@ -153,6 +157,13 @@ static int setup_run(struct run *r, const struct header_input *in)
     }
     if ((in->wdk_root ? setup_wdk(r, in) : setup_header(r, in)) != 0)
         return -1;
+    known_errors_add_defaults(&r->known, &r->arena);
+    for (size_t i = 0; i < in->known_errors.len; i++)
+        if (known_errors_add(&r->known, &r->arena, in->known_errors.items[i], NULL, 0) != 0)
+            return -1;
+    for (size_t i = 0; i < in->known_error_lists.len; i++)
+        if (known_errors_load(&r->known, &r->arena, in->known_error_lists.items[i]) != 0)
+            return -1;
     for (size_t i = 0; i < in->include_dirs.len; i++)
         if (add_include_dir(r, in->include_dirs.items[i]) != 0)
             return -1;
@@ -186,18 +197,30 @@ static int setup_run(struct run *r, const struct header_input *in)
     if (!res || !*res)
         res = DDIGEN_CLANG_RESOURCE_DIR;
     r->setup.resource_dir = *res ? res : NULL;
-    const char *tmp = getenv("TMPDIR");
-    r->tmpdir = arena_printf(&r->arena, "%s/ddigen-pch-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp((char *)r->tmpdir)) {
-        ddigen_error(r->tmpdir, 0, "cannot create a temporary folder: %s", strerror(errno));
-        return -1;
-    }
-    return 0;
+    r->scope.resource_dir = r->setup.resource_dir;
+    r->tmpdir = ddigen_temp_dir(&r->arena, "pch"); /* also removes those of killed runs */
+    return r->tmpdir ? 0 : -1;
 }
 
 /* --- parsing ---------------------------------------------------------- */
 
-static void keep_diagnostics(struct job *job, CXTranslationUnit tu)
+/* The text of the source line that holds offset, for matching known
+ * errors by what they say rather than where they are. */
+static const char *source_line_at(struct arena *a, CXTranslationUnit tu, CXFile file, unsigned offset)
+{
+    size_t size = 0;
+    const char *text = file ? clang_getFileContents(tu, file, &size) : NULL;
+    if (!text || offset > size)
+        return NULL;
+    size_t begin = offset, end = offset;
+    while (begin > 0 && text[begin - 1] != '\n')
+        begin--;
+    while (end < size && text[end] != '\n')
+        end++;
+    return arena_strndup(a, text + begin, end - begin);
+}
+
+static void keep_diagnostics(struct job *job, CXTranslationUnit tu, const struct known_errors *known)
 {
     unsigned n = clang_getNumDiagnostics(tu);
     for (unsigned i = 0; i < n; i++) {
@@ -206,8 +229,8 @@ static void keep_diagnostics(struct job *job, CXTranslationUnit tu)
         if (sev >= CXDiagnostic_Warning) {
             struct diag_line *dl = arena_alloc(&job->model.arena, sizeof *dl);
             CXFile file;
-            unsigned col, off;
-            clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, &dl->line, &col, &off);
+            unsigned off;
+            clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, &dl->line, &dl->col, &off);
             CXString fname = clang_getFileName(file);
             dl->file = arena_strdup(&job->model.arena, file ? clang_getCString(fname) : NULL);
             clang_disposeString(fname);
@@ -216,10 +239,15 @@ static void keep_diagnostics(struct job *job, CXTranslationUnit tu)
             clang_disposeString(text);
             dl->severity = sev;
             vec_push(&job->diags, dl);
-            if (sev == CXDiagnostic_Warning)
+            if (sev == CXDiagnostic_Warning) {
                 job->model.diag_warnings++;
-            else
+            } else {
                 job->model.diag_errors++;
+                dl->known = known_errors_match(known, dl->file, dl->line,
+                                               source_line_at(&job->model.arena, tu, file, off));
+                if (!dl->known)
+                    job->model.unknown_errors++;
+            }
             if (diag_is_fatal(d)) {
                 job->model.fatal = 1;
                 dl->severity = CXDiagnostic_Fatal;
@@ -280,7 +308,7 @@ static void run_config_job(struct run *r, CXIndex index, struct job *job)
         job->model.fatal = 1;
         return;
     }
-    keep_diagnostics(job, tu);
+    keep_diagnostics(job, tu, &r->known);
     extract_config(tu, &r->scope, &r->sal, r->skip_prefix && job->pch_in ? &r->prefix[job->arch] : NULL,
                    &job->model);
     clang_disposeTranslationUnit(tu);
@@ -361,11 +389,19 @@ static void report_diagnostics(struct job *job, const struct ddi_layout *l, stru
         const char *cfg = arena_printf(a, "[%s %s]", ddi_arch_name(job->arch),
                                        job->version >= 0 ? ddi_version_short(&l->versions[job->version])
                                                          : "default");
+        /* clang's own severity; what it means for ingestion follows. */
         if (d->severity == CXDiagnostic_Fatal)
-            ddigen_error(d->file, d->line, "%s %s", d->text, cfg);
+            ddigen_report_foreign(DDIGEN_ERROR, "fatal error", d->file, d->line, d->col, "%s %s", d->text, cfg);
+        else if (d->severity == CXDiagnostic_Warning)
+            ddigen_report_foreign(DDIGEN_NOTE, "warning", d->file, d->line, d->col, "%s %s", d->text, cfg);
+        else if (d->known)
+            ddigen_report_foreign(DDIGEN_NOTE, "error", d->file, d->line, d->col,
+                                  "%s %s (a known header error: ingestion goes on)", d->text, cfg);
         else
-            ddigen_report(d->severity == CXDiagnostic_Warning ? DDIGEN_NOTE : DDIGEN_WARNING, d->file, d->line,
-                          "%s %s (header diagnostic, ingestion goes on)", d->text, cfg);
+            ddigen_report_foreign(DDIGEN_ERROR, "error", d->file, d->line, d->col,
+                                  "%s %s (clang recovers from header errors by guessing layouts; if this one "
+                                  "is expected, list it with --allow-header-error FILE:LINE)",
+                                  d->text, cfg);
     }
 }
 
@@ -377,7 +413,13 @@ static int take_config(const struct header_input *in, struct job *job, struct dd
                     job->model.records.len, job->model.enums.len, job->model.functypes.len, job->model.diag_errors,
                     job->model.diag_warnings,
                     job->model.diag_errors && !ddigen_diag_global.verbose ? " (-v lists them)" : "");
-    if (job->model.fatal)
+    if (job->model.fatal || job->model.unknown_errors)
+        return -1;
+    for (size_t i = 0; i < job->model.invalid.len; i++)
+        ddigen_error(in->wdk_root ? in->wdk_root : in->header, 0,
+                     "%s %s: record %s is invalid (clang recovered from an error in it)", ddi_arch_name(job->arch),
+                     ddi_version_short(&out->versions[job->version]), (char *)job->model.invalid.items[i]);
+    if (job->model.invalid.len)
         return -1;
     if (!job->model.records.len) {
         ddigen_error(in->wdk_root ? in->wdk_root : in->header, 0, "%s %s: no records found in the headers in scope",
@@ -508,6 +550,7 @@ int header_ingest(const struct header_input *in, struct ddi_layout *out)
     vec_free(&r.setup.defines);
     vec_free(&r.roots);
     sal_index_free(&r.sal);
+    known_errors_free(&r.known);
     for (int a = 0; a < DDI_ARCH_COUNT; a++)
         prefix_names_free(&r.prefix[a]);
     pthread_cond_destroy(&r.job_done);

@@ -37,9 +37,11 @@ static struct ddi_record *new_record(struct ddi_layout *l, const struct cfg_reco
     dr->name = copy(l, r->name);
     dr->tag = copy(l, r->tag);
     dr->kind = r->kind;
+    dr->cxx_type = copy(l, r->cxx_type);
     dr->file = copy(l, r->file);
     dr->line = r->line;
     dr->anonymous = r->anonymous;
+    dr->referenced = r->referenced;
     return dr;
 }
 
@@ -50,6 +52,7 @@ static struct ddi_field *new_field(struct ddi_layout *l, const struct cfg_field 
     df->path = copy(l, f->path);
     df->type = copy(l, f->type);
     df->sal = copy(l, f->sal);
+    df->spelled = copy(l, f->spelled);
     df->array = copy(l, f->array);
     df->bit_width = f->bit_width;
     df->line = f->line;
@@ -144,6 +147,7 @@ static void merge_enums(struct ddi_layout *l, enum ddi_arch arch, unsigned versi
             de->tag = copy(l, e->tag);
             de->file = copy(l, e->file);
             de->line = e->line;
+            de->referenced = e->referenced;
             strmap_put(&l->merge_index, key, de);
             vec_push(&l->enums, de);
         }
@@ -190,8 +194,8 @@ static void merge_typedefs(struct ddi_layout *l, enum ddi_arch arch, unsigned ve
 static const char *signature(struct ddi_layout *l, const struct cfg_functype *f)
 {
     struct strbuf sb = {0};
-    sb_printf(&sb, "%s|%s|%s(", f->pointer_to ? f->pointer_to : "", f->result ? f->result : "",
-              f->sal ? f->sal : "");
+    sb_printf(&sb, "%s|%s|%s|%s(", f->pointer_to ? f->pointer_to : "", f->pointer ? "*" : "",
+              f->result ? f->result : "", f->sal ? f->sal : "");
     for (size_t i = 0; i < f->params.len; i++) {
         const struct cfg_param *p = f->params.items[i];
         sb_printf(&sb, "%s %s %s,", p->sal ? p->sal : "", p->type, p->name);
@@ -211,6 +215,7 @@ static void merge_functypes(struct ddi_layout *l, enum ddi_arch arch, unsigned v
             df = arena_alloc(&l->arena, sizeof *df);
             df->name = copy(l, f->name);
             df->pointer_to = copy(l, f->pointer_to);
+            df->pointer = f->pointer;
             df->result = copy(l, f->result);
             df->sal = copy(l, f->sal);
             df->file = copy(l, f->file);

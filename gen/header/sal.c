@@ -130,6 +130,12 @@ const char *sal_between(struct arena *a, const struct sal_index *ix, const struc
     return collect_text(a, t, lower_bound(t, begin_offset), lower_bound(t, name_offset), &ix->macros, 0);
 }
 
+const char *source_token_at(const struct source_tokens *t, unsigned offset)
+{
+    unsigned at = lower_bound(t, offset);
+    return at < t->count && t->offsets[at] == offset ? t->text[at] : NULL;
+}
+
 const struct source_tokens *sal_index_file(const struct sal_index *ix, const char *path)
 {
     return strmap_get(&ix->by_path, path);
@@ -145,10 +151,31 @@ struct build_ctx {
     struct vec files; /* CXFile */
 };
 
+/* The offset just past a preprocessor directive that starts at offset:
+ * the end of its line, or of the last line a trailing backslash continues
+ * it onto (`#if (A) && \` + `(B)`). */
+static size_t directive_end(const char *text, size_t size, size_t offset)
+{
+    size_t i = offset;
+    while (i < size) {
+        while (i < size && text[i] != '\n')
+            i++;
+        size_t last = i;
+        while (last > offset && (text[last - 1] == '\r'))
+            last--;
+        if (i >= size || last == offset || text[last - 1] != '\\')
+            return i;
+        i++; /* continued: the next line belongs to the directive too */
+    }
+    return size;
+}
+
 static void lex_file(struct sal_index *ix, CXTranslationUnit tu, CXFile file, struct source_tokens *out)
 {
     size_t size = 0;
-    clang_getFileContents(tu, file, &size);
+    const char *text = clang_getFileContents(tu, file, &size);
+    if (!text)
+        return; /* nothing to lex: the file has no tokens for SAL */
     CXSourceRange whole = clang_getRange(clang_getLocationForOffset(tu, file, 0),
                                          clang_getLocationForOffset(tu, file, (unsigned)size));
     CXToken *toks = NULL;
@@ -158,7 +185,8 @@ static void lex_file(struct sal_index *ix, CXTranslationUnit tu, CXFile file, st
     out->offsets = arena_alloc(&ix->arena, (n + 1) * sizeof *out->offsets);
     out->text = arena_alloc(&ix->arena, (n + 1) * sizeof *out->text);
     out->in_directive = arena_alloc(&ix->arena, n + 1);
-    unsigned last_line = 0, directive_line = 0;
+    unsigned last_line = 0;
+    size_t directive_until = 0; /* tokens before this offset belong to a directive */
     for (unsigned i = 0; i < n; i++) {
         CXFile f;
         unsigned line, col, off;
@@ -168,10 +196,10 @@ static void lex_file(struct sal_index *ix, CXTranslationUnit tu, CXFile file, st
         out->text[i] = arena_strdup(&ix->arena, clang_getCString(s));
         clang_disposeString(s);
         /* A '#' first on its line starts a directive, which runs to the end
-         * of the line (continued lines are rare in these headers). */
-        if (line != last_line && !strcmp(out->text[i], "#"))
-            directive_line = line;
-        out->in_directive[i] = line == directive_line;
+         * of its line and of every line a backslash continues it onto. */
+        if (line != last_line && off >= directive_until && !strcmp(out->text[i], "#"))
+            directive_until = directive_end(text, size, off);
+        out->in_directive[i] = off < directive_until;
         last_line = line;
     }
     if (toks)
@@ -246,8 +274,9 @@ static enum CXChildVisitResult visit_macro(CXCursor c, CXCursor parent, CXClient
         return CXChildVisit_Continue;
     unsigned first = lower_bound(t, begin), last = lower_bound(t, end);
     /* Token `first` is the macro's own name; the body follows. */
-    const char *sal =
-        first < last ? collect_text(&b->ix->arena, t, first + 1, last + 1, &b->ix->macros, 1) : NULL;
+    /* A body that ends the file has no token at `last` (fuzz: sal_corpus/crash-*). */
+    unsigned stop = last < t->count ? last + 1 : t->count;
+    const char *sal = first < last ? collect_text(&b->ix->arena, t, first + 1, stop, &b->ix->macros, 1) : NULL;
     if (sal)
         strmap_put(&b->ix->macros, arena_strdup(&b->ix->arena, t->text[first]), (void *)sal);
     return CXChildVisit_Continue;

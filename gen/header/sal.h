@@ -35,6 +35,9 @@ void sal_index_build(struct sal_index *ix, CXTranslationUnit tu, int (*in_scope)
 void sal_index_free(struct sal_index *ix);
 const struct source_tokens *sal_index_file(const struct sal_index *ix, const char *path);
 
+/* The token that starts at offset, or NULL. */
+const char *source_token_at(const struct source_tokens *t, unsigned offset);
+
 /* True for identifiers shaped like SAL annotations (_In_, __drv_x). */
 int sal_is_annotation(const char *ident);
 

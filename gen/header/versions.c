@@ -5,6 +5,7 @@
 #include "../util/diag.h"
 
 #include <clang-c/Index.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +127,48 @@ static int report_fatal(CXTranslationUnit tu)
     return fatal;
 }
 
+struct outside {
+    const struct extract_scope *scope;
+    int found;
+};
+
+static void visit_outside(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+    struct outside *o = data;
+    CXString name = clang_getFileName(file);
+    /* "km/../../x.h" names a file outside km/: compare resolved paths. */
+    char resolved[PATH_MAX];
+    const char *path = clang_getCString(name);
+    if (path && realpath(path, resolved))
+        path = resolved;
+    const char *res = o->scope->resource_dir;
+    size_t rn = res ? strlen(res) : 0;
+    int inside = !path || depth == 0 || !strncmp(path, "/ddigen-virtual/", 16) ||
+                 extract_scope_has_root(path, o->scope) || (rn && !strncmp(path, res, rn));
+    if (!inside) {
+        CXFile from;
+        unsigned line, col, off;
+        clang_getExpansionLocation(stack[0], &from, &line, &col, &off);
+        CXString from_name = clang_getFileName(from);
+        ddigen_error(from ? clang_getCString(from_name) : NULL, line,
+                     "includes %s, which is outside the kit's include folders and -I: its declarations would "
+                     "enter the layout unchecked (add its folder with -I if it belongs to the build)", path);
+        clang_disposeString(from_name);
+        o->found = 1;
+    }
+    clang_disposeString(name);
+}
+
+/* Every header the translation unit opened lies in the kit's folders, the
+ * user's -I or clang's own: an include that resolves elsewhere (a path that
+ * climbs out of the kit) is reported. */
+static int report_outside_includes(CXTranslationUnit tu, const struct extract_scope *scope)
+{
+    struct outside o = {scope, 0};
+    clang_getInclusions(tu, visit_outside, &o);
+    return o.found;
+}
+
 static int check_requested_exist(const struct vec *requested, const struct found *f)
 {
     int rc = 0;
@@ -148,7 +191,8 @@ static int check_requested_exist(const struct vec *requested, const struct found
  * its aliases so the spec never parses the same configuration twice. */
 static void store_versions(struct found *f, const struct vec *requested, struct ddi_layout *out)
 {
-    qsort(f->items, f->n, sizeof f->items[0], by_value_then_name);
+    if (f->n > 1) /* none found: items is NULL, which qsort may not get */
+        qsort(f->items, f->n, sizeof f->items[0], by_value_then_name);
     for (unsigned i = 0; i < f->n; i++) {
         if (!is_requested(requested, f->items[i].name))
             continue;
@@ -185,6 +229,8 @@ int discover_versions(const char *main_name, const char *main_text, struct vec *
         return -1;
     }
     int rc = report_fatal(tu) ? -1 : 0;
+    if (rc == 0 && report_outside_includes(tu, scope))
+        rc = -1;
     struct arena scratch = {0};
     struct found *f = calloc(1, sizeof *f);
     f->a = &scratch;

@@ -25,6 +25,7 @@ struct item {
     xmlNodePtr node;   /* the element (live) or the <retired-ids> entry */
     int retired;
     int used;
+    struct item *alternative; /* the same enum value listed again for other versions */
 };
 
 struct scope {
@@ -100,13 +101,35 @@ static unsigned long parse_id(const char *v)
     return *end ? 0 : id;
 }
 
+/* An enumerator whose number differs by version is listed once per
+ * number (`..._MAX = 8` / `7` / `6` in three #if branches): one name,
+ * one enum value, one ID. */
+static int is_value_alternative(const struct item *first, const struct item *again)
+{
+    return first->kind == K_VALUE && !first->retired && !again->retired;
+}
+
+static void add_alternative(struct book *b, struct item *first, struct item *again)
+{
+    if (again->id && first->id && again->id != first->id) {
+        ddigen_error(b->name, line_of(again->node), "%s has id %lu here and id %lu on line %u; the values of one "
+                     "name share one id", describe(&b->a, again), again->id, first->id, line_of(first->node));
+        b->errors++;
+        return;
+    }
+    struct item **tail = &first->alternative;
+    while (*tail)
+        tail = &(*tail)->alternative;
+    *tail = again;
+}
+
 static void book_add(struct book *b, enum item_kind kind, const char *scope, const char *key, xmlNodePtr node,
                      int retired, int need_id)
 {
     struct scope *s = book_scope(b, kind, scope, 1);
     struct item *it = arena_alloc(&b->a, sizeof *it);
     *it = (struct item){kind, scope ? arena_strdup(&b->a, scope) : NULL, arena_strdup(&b->a, key),
-                        parse_id(sx_get(node, "id")), node, retired, 0};
+                        parse_id(sx_get(node, "id")), node, retired, 0, NULL};
     if (!it->id && need_id) {
         ddigen_error(b->name, line_of(node), "%s has no valid id (an integer >= 1); %s",
                      describe(&b->a, it),
@@ -116,6 +139,10 @@ static void book_add(struct book *b, enum item_kind kind, const char *scope, con
         return;
     }
     struct item *dup = strmap_get(&s->by_key, it->key);
+    if (dup && is_value_alternative(dup, it)) {
+        add_alternative(b, dup, it);
+        return;
+    }
     if (dup) {
         ddigen_error(b->name, line_of(node), "%s is listed twice (also line %u)", describe(&b->a, it),
                      line_of(dup->node));
@@ -256,7 +283,8 @@ static void assign_scope(struct book *prev, struct scope *now, enum item_kind ki
             it->id = ++next;
             st->added++;
         }
-        set_id(it->node, it->id);
+        for (struct item *n = it; n; n = n->alternative)
+            set_id(n->node, it->id);
     }
 }
 
@@ -357,10 +385,14 @@ int spec_assign_ids(xmlDocPtr spec, xmlDocPtr prev, const char *prev_name, struc
         rc = -1;
         goto done;
     }
+    now.name = "new spec";
     xmlNodePtr layout = sx_part(spec, "layout");
     if (layout)
         book_read_layout(&now, layout, 0);
-    now.name = "new spec";
+    if (now.errors) {
+        rc = -1; /* an item listed twice: no ID can be given to it */
+        goto done;
+    }
     struct book *p = prev ? &old : NULL;
     assign_scope(p, &now.records, K_RECORD, NULL, st);
     assign_scope(p, &now.enums, K_ENUM, NULL, st);

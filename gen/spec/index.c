@@ -48,6 +48,13 @@ static struct sfield *add_field(struct spec_index *ix, xmlNodePtr n, struct srec
             prev->same_path = f;
         }
     }
+    const char *spelled = sx_get(n, "spelled");
+    if (spelled && f->path && f->name && *f->name) {
+        size_t prefix = strlen(f->path) - strlen(f->name);
+        const char *as_written = arena_printf(&ix->a, "%.*s%s", (int)prefix, f->path, spelled);
+        if (!strmap_get(&top->by_spelled, as_written))
+            strmap_put(&top->by_spelled, as_written, f);
+    }
     xmlNodePtr nested = sx_child(n, "record");
     if (nested)
         f->nested = add_record(ix, nested, top, f);
@@ -145,6 +152,7 @@ void spec_index_free(struct spec_index *ix)
         vec_free(&r->fields);
         vec_free(&r->all);
         strmap_free(&r->by_path);
+        strmap_free(&r->by_spelled);
     }
     vec_free(&ix->all_records);
     for (size_t i = 0; i < ix->enum_list.len; i++)
@@ -167,6 +175,11 @@ struct srec *spec_index_record(const struct spec_index *ix, const char *name)
 struct sfield *spec_index_field(const struct srec *top, const char *path)
 {
     return path ? strmap_get(&top->top->by_path, path) : NULL;
+}
+
+struct sfield *spec_index_field_spelled(const struct srec *top, const char *path)
+{
+    return path ? strmap_get(&top->top->by_spelled, path) : NULL;
 }
 
 /* "const struct _X" -> "_X"; NULL for pointers and arrays. */

@@ -36,6 +36,7 @@ struct srec {
     struct vec fields;       /* direct children, struct sfield* */
     struct vec all;          /* top-level only: every field, all depths, document order */
     struct strmap by_path;   /* top-level only: path -> first struct sfield* */
+    struct strmap by_spelled; /* top-level only: path as written before a macro made the name */
 };
 
 struct svalue {
@@ -83,6 +84,9 @@ void spec_index_free(struct spec_index *ix);
 struct srec *spec_index_record(const struct spec_index *ix, const char *name);
 /* The first field of top (any depth) with this C designator, or NULL. */
 struct sfield *spec_index_field(const struct srec *top, const char *path);
+/* The field whose designator, written as in the header before a macro
+ * made its name (DXGK_ALLOC_RESERVED0 for Reserved0), is path; or NULL. */
+struct sfield *spec_index_field_spelled(const struct srec *top, const char *path);
 /* The record a field type names (typedefs followed, const/struct/union
  * dropped; pointers are not followed), or NULL. */
 struct srec *spec_index_type_record(const struct spec_index *ix, const char *type);

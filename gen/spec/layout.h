@@ -46,6 +46,7 @@ struct ddi_field {
     const char *canonical[DDI_ARCH_COUNT];
     const char *sal;         /* annotations on the declaration, or NULL */
     const char *array;       /* extents "64" or "2 3", or NULL */
+    const char *spelled;     /* declarator as written when a macro made the name, or NULL */
     int bit_width;           /* -1 when not a bitfield */
     unsigned line;
     struct ddi_where where;
@@ -57,9 +58,11 @@ struct ddi_record {
     const char *name;        /* typedef or tag name; for nested ones a dotted path */
     const char *tag;         /* struct tag, or NULL */
     const char *kind;        /* "struct" or "union" */
+    const char *cxx_type;    /* C++ spelling (Outer::_TAG) when declared inside a record */
     const char *file;
     unsigned line;
     int anonymous;           /* an anonymous member (C11) */
+    int referenced;          /* outside the DDI headers, pulled in by a reference (MDL) */
     struct ddi_where where;
     struct ddi_values sizes; /* a = size, b = alignment, in bytes */
     struct vec fields;       /* struct ddi_field*, declaration order */
@@ -76,6 +79,7 @@ struct ddi_enum {
     const char *tag;
     const char *file;
     unsigned line;
+    int referenced;
     struct ddi_where where;
     struct vec values;       /* struct ddi_enumerator* */
 };
@@ -98,6 +102,7 @@ struct ddi_param {
 struct ddi_functype {
     const char *name;        /* DXGKDDI_BUILDPAGINGBUFFER or a PFN typedef */
     const char *pointer_to;  /* for PDXGKDDI_X: the function typedef it points to */
+    int pointer;             /* typedef R (CC *NAME)(...): NAME is a pointer to this signature */
     const char *result;
     const char *sal;         /* annotations before the declarator */
     const char *file;

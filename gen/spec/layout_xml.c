@@ -118,6 +118,7 @@ static void write_field(struct writer *w, xmlNodePtr parent, const struct ddi_fi
         set(n, "bits", bits);
     }
     set(n, "array", f->array);
+    set(n, "spelled", f->spelled);
     set(n, "sal", f->sal);
     set_u64(n, "line", f->line);
     set_where(w, n, &f->where);
@@ -138,8 +139,11 @@ static void write_record(struct writer *w, xmlNodePtr parent, const struct ddi_r
     set(n, "name", r->name);
     set(n, "kind", r->kind);
     set(n, "tag", r->tag);
+    set(n, "cxx-type", r->cxx_type);
     if (r->anonymous)
         set(n, "anonymous", "true");
+    if (r->referenced)
+        set(n, "referenced", "true");
     set(n, "file", r->file);
     set_u64(n, "line", r->line);
     set_where(w, n, &r->where);
@@ -158,6 +162,8 @@ static void write_enum(struct writer *w, xmlNodePtr parent, const struct ddi_enu
     xmlNodePtr n = child(parent, "enum");
     set(n, "name", e->name);
     set(n, "tag", e->tag);
+    if (e->referenced)
+        set(n, "referenced", "true");
     set(n, "file", e->file);
     set_u64(n, "line", e->line);
     set_where(w, n, &e->where);
@@ -188,6 +194,8 @@ static void write_functype(struct writer *w, xmlNodePtr parent, const struct ddi
     xmlNodePtr n = child(parent, "function-type");
     set(n, "name", f->name);
     set(n, "pointer-to", f->pointer_to);
+    if (f->pointer)
+        set(n, "pointer", "true");
     set(n, "result", f->result);
     set(n, "sal", f->sal);
     set(n, "file", f->file);

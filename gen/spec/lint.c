@@ -448,6 +448,9 @@ static void lint_page(struct linter *l, xmlNodePtr merge, xmlNodePtr page)
     }
     const char *hfile = top ? top->file : en ? en->file : NULL;
     unsigned hline = top ? top->line : en ? en->line : 0;
+    /* The header's name (the typedef), not the page's, which may be the
+     * tag (_DXGKARG_X): one name per record in every finding. */
+    const char *who = top ? top->name : en ? en->name : name;
     for (xmlNodePtr m = sx_child(page, "match"); m; m = sx_next(m, "match")) {
         const char *how = sx_get(m, "how");
         if (strcmp(how, "none") != 0) {
@@ -458,9 +461,9 @@ static void lint_page(struct linter *l, xmlNodePtr merge, xmlNodePtr page)
             continue;
         }
         const char *doc = sx_get(m, "doc") ? sx_get(m, "doc") : arena_printf(&l->out->a, "#%s", sx_get(m, "ordinal"));
-        add(l, K_DOC_FIELD_MISSING, arena_printf(&l->out->a, "%s.%s", name, doc), source,
+        add(l, K_DOC_FIELD_MISSING, arena_printf(&l->out->a, "%s.%s", who, doc), source,
             (unsigned)sx_get_ulong(m, "line", 0), hfile, hline, "%s %s.%s is documented but the header has no such %s in any DDI version",
-            en ? "value" : "field", name, doc, en ? "value" : "member");
+            en ? "value" : "field", who, doc, en ? "value" : "member");
     }
     for (xmlNodePtr r = sx_child(page, "rule"); r; r = sx_next(r, "rule")) {
         const char *rk = sx_get(r, "kind");
@@ -471,7 +474,7 @@ static void lint_page(struct linter *l, xmlNodePtr merge, xmlNodePtr page)
             if (sx_get(o, "resolved"))
                 add(l, K_OPERAND_UNRESOLVED, arena_printf(&l->out->a, "%s/%s", sx_get(r, "ref"), sx_get(o, "value")),
                     source, (unsigned)sx_get_ulong(r, "line", 0), hfile, hline,
-                    "rule %s names %s, which is not a field of %s", sx_get(r, "ref"), sx_get(o, "value"), name);
+                    "rule %s names %s, which is not a field of %s", sx_get(r, "ref"), sx_get(o, "value"), who);
         if (!strcmp(rk, "bit") && top)
             check_bit(l, page, r, dr, record);
         else if (!strcmp(rk, "direction") && top)
@@ -592,7 +595,8 @@ void lint_run(xmlDocPtr spec, const struct lint_options *opt, struct lint_result
     lint_undocumented(&l, merge);
     lint_discriminators(&l, merge);
     lint_overrides(&l, merge);
-    qsort(out->findings.items, out->findings.len, sizeof *out->findings.items, by_location);
+    if (out->findings.len > 1) /* no findings: items is NULL, which qsort may not get */
+        qsort(out->findings.items, out->findings.len, sizeof *out->findings.items, by_location);
     for (size_t i = 0; i < out->findings.len; i++)
         out->counts[((struct lint_finding *)out->findings.items[i])->severity]++;
     strmap_free(&l.doc_pages);

@@ -218,6 +218,10 @@ static struct resolved resolve_path(struct merger *m, struct srec *top, const ch
         r.how = "exact";
         return r;
     }
+    if ((r.field = spec_index_field_spelled(top, path))) {
+        r.how = "macro-name";
+        return r;
+    }
     if (strstr(path, "(unnamed")) {
         struct srec *nested = spec_index_record(&m->ix, arena_printf(&m->a, "%s.%s", top->name, path));
         if (nested && nested->holder && nested->top == top) {
@@ -257,6 +261,11 @@ static struct resolved resolve_operand(struct merger *m, struct srec *top, const
         if (f) {
             r.field = f;
             r.how = "exact";
+            return r;
+        }
+        if ((f = spec_index_field_spelled(top, cand))) {
+            r.field = f;
+            r.how = "macro-name";
             return r;
         }
         if ((f = resolve_through_types(m, top, cand, 0))) {

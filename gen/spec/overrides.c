@@ -2,6 +2,7 @@
  * (the grammar is self-contained, so it compiles from memory). */
 #include "overrides.h"
 
+#include "schema.h"
 #include "specxml.h"
 
 #include "../util/diag.h"
@@ -80,15 +81,10 @@ int overrides_load(struct overrides *o, const char *path)
     size_t len;
     if (ddigen_read_file(path, &text, &len) != 0)
         return -1;
-    xmlSetStructuredErrorFunc((void *)path, report);
-    o->doc = xmlReadMemory(text, (int)len, path, NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
-    xmlSetStructuredErrorFunc(NULL, NULL);
+    o->doc = spec_read_xml(path, text, len);
     free(text);
-    if (!o->doc) {
-        if (!ddigen_diag_global.errors)
-            ddigen_error(path, 0, "not a well-formed XML document");
+    if (!o->doc)
         return -1;
-    }
     if (validate(o->doc, path) != 0)
         return -1;
     for (xmlNodePtr n = sx_child(xmlDocGetRootElement(o->doc), NULL); n; n = sx_next(n, NULL)) {

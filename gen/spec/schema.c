@@ -4,12 +4,15 @@
  * references by name are served through a libxml2 input callback. */
 #include "schema.h"
 
+#include "semantic.h"
+
 #include "../util/diag.h"
 #include "../util/output.h"
 
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
 #include <libxml/xmlIO.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <pthread.h>
@@ -132,7 +135,62 @@ static void compile_schema(void)
     xmlFreeDoc(doc);
 }
 
-static int validate(xmlDocPtr doc, const char *name)
+/* Where a generated element came from: the nearest line= and file= (a
+ * layout record) or source= (a docs page) on it or its ancestors. */
+static void origin_of(xmlNodePtr node, const char **file, long *line)
+{
+    *file = NULL;
+    *line = 0;
+    for (xmlNodePtr up = node; up && up->type == XML_ELEMENT_NODE; up = up->parent) {
+        for (xmlAttrPtr a = up->properties; a; a = a->next) {
+            const char *v = a->children && a->children->type == XML_TEXT_NODE ? (const char *)a->children->content
+                                                                               : NULL;
+            if (!v)
+                continue;
+            if (!*line && !strcmp((const char *)a->name, "line"))
+                *line = atol(v);
+            else if (!*file && (!strcmp((const char *)a->name, "file") || !strcmp((const char *)a->name, "source")))
+                *file = v;
+        }
+        if (*file)
+            return;
+    }
+}
+
+/* Errors in a document ddigen generated are ddigen's bugs: they name the
+ * input the offending element was made from, so the bug can be reproduced. */
+static void report_generated_error(void *ctx, xmlErrorPtr err)
+{
+    const char *out = ctx;
+    if (!err || err->level < XML_ERR_ERROR)
+        return;
+    char msg[1024], where[1024] = "";
+    snprintf(msg, sizeof msg, "%s", err->message ? err->message : "invalid");
+    size_t n = strlen(msg);
+    while (n && msg[n - 1] == '\n')
+        msg[--n] = '\0';
+    const char *file = NULL;
+    long line = 0;
+    xmlNodePtr node = err->node;
+    if (node && node->type == XML_ELEMENT_NODE) {
+        describe_element(where, sizeof where, node);
+        origin_of(node, &file, &line);
+    }
+    if (file)
+        ddigen_error(file, (unsigned)(line > 0 ? line : 0),
+                     "internal error: %s, made from here, does not match the schema: %s%s", out, msg, where);
+    else
+        ddigen_error(out, 0, "internal error: does not match the schema: %s%s", msg, where);
+}
+
+static void find_failing_pages(xmlDocPtr doc, const char *path);
+
+static void quiet_error(void *ctx, xmlErrorPtr err)
+{
+    (void)ctx, (void)err;
+}
+
+static int validate(xmlDocPtr doc, const char *name, xmlStructuredErrorFunc report)
 {
     pthread_once(&schema_once, compile_schema);
     if (!schema) {
@@ -140,27 +198,59 @@ static int validate(xmlDocPtr doc, const char *name)
         return -1;
     }
     xmlRelaxNGValidCtxtPtr vc = xmlRelaxNGNewValidCtxt(schema);
-    xmlRelaxNGSetValidStructuredErrors(vc, report_xml_error, (void *)name);
+    xmlRelaxNGSetValidStructuredErrors(vc, report, (void *)name);
     int rc = xmlRelaxNGValidateDoc(vc, doc);
     xmlRelaxNGFreeValidCtxt(vc);
     return rc == 0 ? 0 : -1;
 }
 
-xmlDocPtr spec_parse_and_validate(const char *name, const char *text, size_t len)
+/* A DOCTYPE's internal subset can declare entities that expand a small
+ * file into minutes of work; specs and overrides are plain XML, so the
+ * parse stops at the declaration instead of capping the expansion. */
+static void refuse_doctype(void *ctx, const xmlChar *name, const xmlChar *external_id, const xmlChar *system_id)
 {
+    (void)name, (void)external_id, (void)system_id;
+    xmlParserCtxtPtr pc = ctx;
+    int *seen = pc->_private;
+    *seen = pc->input ? pc->input->line : 1;
+    xmlStopParser(pc);
+}
+
+xmlDocPtr spec_read_xml(const char *name, const char *text, size_t len)
+{
+    if (len > INT_MAX) {
+        ddigen_error(name, 0, "too large (%zu bytes) for an XML file ddigen reads", len);
+        return NULL;
+    }
     xmlParserCtxtPtr pc = xmlNewParserCtxt();
     if (!pc)
         return NULL;
+    int doctype_line = 0;
+    pc->_private = &doctype_line;
+    pc->sax->internalSubset = refuse_doctype;
+    unsigned errors_before = ddigen_diag_global.errors;
     xmlSetStructuredErrorFunc((void *)name, report_xml_error);
     xmlDocPtr doc = xmlCtxtReadMemory(pc, text, (int)len, name, NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
     xmlSetStructuredErrorFunc(NULL, NULL);
     xmlFreeParserCtxt(pc);
-    if (!doc) {
-        if (!ddigen_diag_global.errors)
-            ddigen_error(name, 0, "not a well-formed XML document");
+    if (doctype_line) {
+        xmlFreeDoc(doc);
+        ddigen_error(name, (unsigned)doctype_line,
+                     "a DOCTYPE is not allowed here (its entities could expand without bound); "
+                     "ddigen reads plain XML");
         return NULL;
     }
-    if (validate(doc, name) != 0) {
+    if (!doc && ddigen_diag_global.errors == errors_before)
+        ddigen_error(name, 0, "not a well-formed XML document");
+    return doc;
+}
+
+xmlDocPtr spec_parse_and_validate(const char *name, const char *text, size_t len)
+{
+    xmlDocPtr doc = spec_read_xml(name, text, len);
+    if (!doc)
+        return NULL;
+    if (validate(doc, name, report_xml_error) != 0 || spec_check_semantics(doc, name) != 0) {
         xmlFreeDoc(doc);
         return NULL;
     }
@@ -182,7 +272,8 @@ int spec_write(xmlDocPtr doc, const char *path)
 {
     /* Validate what is about to be written, so an invalid spec never lands
      * (a failure here is a bug in ddigen, not in its input). */
-    if (validate(doc, path) != 0) {
+    if (validate(doc, path, report_generated_error) != 0) {
+        find_failing_pages(doc, path);
         ddigen_error(path, 0, "internal error: the spec does not match the schema; nothing written");
         return -1;
     }
@@ -194,4 +285,49 @@ int spec_write(xmlDocPtr doc, const char *path)
     int rc = ddigen_write_file(path, buf, (size_t)len);
     xmlFree(buf);
     return rc;
+}
+
+/* libxml2 does not always say which element failed (attribute errors come
+ * without a node), so a failing document is validated again one <page> at
+ * a time: the page that fails alone names the input that caused the bug. */
+static void find_failing_pages(xmlDocPtr doc, const char *path)
+{
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next) {
+        if (part->type != XML_ELEMENT_NODE || strcmp((const char *)part->name, "docs"))
+            continue;
+        for (xmlNodePtr page = part->children; page; page = page->next) {
+            if (page->type != XML_ELEMENT_NODE)
+                continue;
+            xmlDocPtr one = xmlNewDoc((const xmlChar *)"1.0");
+            xmlNodePtr r = xmlNewDocNode(one, NULL, root->name, NULL);
+            xmlDocSetRootElement(one, r);
+            xmlSetProp(r, (const xmlChar *)"version", (const xmlChar *)"1");
+            xmlNodePtr d = xmlNewChild(r, NULL, part->name, NULL);
+            xmlAddChild(d, xmlDocCopyNode(page, one, 1));
+            xmlChar *source = xmlGetProp(page, (const xmlChar *)"source");
+            if (validate(one, "", quiet_error) != 0)
+                ddigen_error(source ? (const char *)source : path, 0,
+                             "internal error: the doc model made from this page does not match the schema "
+                             "(writing %s)", path);
+            xmlFree(source);
+            xmlFreeDoc(one);
+        }
+    }
+}
+
+int spec_write_text(const char *path, const char *text, size_t len)
+{
+    xmlDocPtr doc = len <= INT_MAX ? xmlReadMemory(text, (int)len, path, NULL,
+                                                   XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_HUGE)
+                                   : NULL;
+    int rc = doc ? validate(doc, path, report_generated_error) : -1;
+    if (rc != 0 && doc)
+        find_failing_pages(doc, path);
+    xmlFreeDoc(doc);
+    if (rc != 0) {
+        ddigen_error(path, 0, "internal error: the output does not match the schema; nothing written");
+        return -1;
+    }
+    return ddigen_write_file(path, text, len);
 }

@@ -6,6 +6,9 @@
 #include <libxml/tree.h>
 #include <stddef.h>
 
+/* Parses XML text ddigen is given (specs, overrides): no DOCTYPE, no
+ * network. Returns the document, or NULL after reporting file:line errors. */
+xmlDocPtr spec_read_xml(const char *name, const char *text, size_t len);
 /* Parses and validates XML text (name is used in messages). Returns the
  * document, or NULL after reporting "name:line: error: ..." lines. */
 xmlDocPtr spec_parse_and_validate(const char *name, const char *text, size_t len);
@@ -14,5 +17,10 @@ xmlDocPtr spec_load(const char *path);
 /* Serializes doc canonically (2-space indent, UTF-8), validates the bytes,
  * then writes them atomically to path. 0 or -1. */
 int spec_write(xmlDocPtr doc, const char *path);
+
+/* Checks serialized XML that a stage generated against the schema, then
+ * writes it atomically; on a mismatch nothing is written and the error names
+ * the input the offending element came from. 0 or -1. */
+int spec_write_text(const char *path, const char *text, size_t len);
 
 #endif

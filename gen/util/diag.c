@@ -44,6 +44,32 @@ void ddigen_vreport(enum ddigen_severity sev, const char *file, unsigned line,
     pthread_mutex_unlock(&diag_lock);
 }
 
+void ddigen_report_foreign(enum ddigen_severity sev, const char *label, const char *file, unsigned line,
+                           unsigned col, const char *fmt, ...)
+{
+    struct ddigen_diag *d = &ddigen_diag_global;
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&diag_lock);
+    if (sev == DDIGEN_ERROR)
+        d->errors++;
+    else if (sev == DDIGEN_WARNING)
+        d->warnings++;
+    if (sev == DDIGEN_ERROR || d->verbose) {
+        if (file && line && col)
+            fprintf(stderr, "%s:%u:%u: ", file, line, col);
+        else if (file && line)
+            fprintf(stderr, "%s:%u: ", file, line);
+        else
+            fprintf(stderr, "%s: ", file ? file : "ddigen");
+        fprintf(stderr, "%s: ", label);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+    }
+    pthread_mutex_unlock(&diag_lock);
+    va_end(ap);
+}
+
 void ddigen_report(enum ddigen_severity sev, const char *file, unsigned line,
                    const char *fmt, ...)
 {

@@ -23,6 +23,11 @@ void ddigen_report(enum ddigen_severity sev, const char *file, unsigned line,
                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void ddigen_vreport(enum ddigen_severity sev, const char *file, unsigned line,
                     const char *fmt, va_list ap);
+/* A diagnostic of another tool (clang) at file:line:col, printed under
+ * that tool's own severity name (label: "warning", "error", "fatal error")
+ * and counted as sev; printed whenever sev is an error, else with -v. */
+void ddigen_report_foreign(enum ddigen_severity sev, const char *label, const char *file, unsigned line,
+                           unsigned col, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* A progress line on stderr unless quiet. */
 void ddigen_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

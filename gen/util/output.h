@@ -3,15 +3,26 @@
 #ifndef DDIGEN_OUTPUT_H
 #define DDIGEN_OUTPUT_H
 
+#include "arena.h"
+
 #include <stddef.h>
 
-/* Writes len bytes to path atomically ("-" means stdout). Returns 0, or -1
+/* Writes len bytes to path atomically ("-" means stdout). A symlink is
+ * followed and its target replaced; a device, FIFO or socket is written in
+ * place; a replaced file keeps its mode. Temporary files a killed run left
+ * beside the target (PATH.tmp.PID, PID dead) are removed. Returns 0, or -1
  * after reporting the error with the path. */
 int ddigen_write_file(const char *path, const void *data, size_t len);
 
 /* Reads a whole file into a NUL-terminated malloc'd buffer; -1 on error
  * (reported). */
 int ddigen_read_file(const char *path, char **data, size_t *len);
+
+/* A new temporary folder or file $TMPDIR/ddigen-KIND-PID-XXXXXX (name in
+ * a), after removing those of the same kind whose process is dead. NULL or
+ * -1 after reporting the error. */
+char *ddigen_temp_dir(struct arena *a, const char *kind);
+int ddigen_temp_file(struct arena *a, const char *kind, char **path);
 
 /* Creates a directory and its parents; 0 or -1 (reported). */
 int ddigen_make_dirs(const char *path);

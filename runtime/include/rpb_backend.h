@@ -16,6 +16,10 @@ typedef struct rpb_backend_ctx {
     int (*cpu_va_to_loc)(void *user, const void *cpu_va, uint64_t bytes, pb_loc *out);
     void *user;
     uint8_t *pending_write64; /* packet whose count write64_end commits */
+    /* Optional (x64): save / restore the AVX state for the engine's wide loops
+     * (pb_backend_ops.vector_save); 0 from save means saved. */
+    int (*vector_save)(void *user, pb_vector_state *state);
+    void (*vector_restore)(void *user, pb_vector_state *state);
 } rpb_backend_ctx;
 
 /* Defaults match the RPB1 document: 4 MiB copies and fills, 64-byte submission

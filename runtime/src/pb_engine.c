@@ -202,6 +202,10 @@ static const char *config_problem(const pb_config *config, uint32_t *largest_fix
         return "pb_config.segment_count:at-most-31";
     if (config->level_count > PB_MAX_LEVELS)
         return "pb_config.level_count:at-most-6";
+    if (config->wide_vectors > PB_WIDE_OFF)
+        return "pb_config.wide_vectors:known-value";
+    if (b->pte_split.flag_bits && b->pte_split.page_shift >= 64u)
+        return "pb_config.backend.pte_split.page_shift:below-64";
     *largest_fixed = largest_fixed_step(config);
     /* A fresh buffer must take any single step plus its padding, or a call
      * could return INSUFFICIENT forever without progress. In 64 bits: a
@@ -229,12 +233,19 @@ NTSTATUS pb_engine_init(pb_engine *engine, const pb_config *config)
     engine->transfer_open = 0;
     engine->largest_fixed = 0;
     engine->ready = 0;
+    engine->wide = 0;
+    engine->wide_min = 0;
     problem = config_problem(config, &largest);
     if (problem) {
         pb_report(engine, NULL, problem, PB_RULE_INVALID);
         return PB_STATUS_INVALID_ARGS;
     }
     engine->largest_fixed = largest;
+    /* AVX2 needs the CPU (and the OS's YMM saving), the backend's hooks to save
+     * the state in kernel mode, and the configuration's consent. */
+    engine->wide = config->wide_vectors == PB_WIDE_AUTO && config->backend.ops->vector_save &&
+                   config->backend.ops->vector_restore && pb_cpu_has_avx2();
+    engine->wide_min = config->wide_min_entries ? config->wide_min_entries : PB_WIDE_MIN_ENTRIES_DEFAULT;
     engine->ready = 1;
     return STATUS_SUCCESS;
 }

@@ -121,17 +121,34 @@ typedef struct pb_qword_source {
     uint32_t run_free; /* no run of PB_MIN_GENERATOR_RUN anywhere: literals need no scan */
 } pb_qword_source;
 
-/* Emits entries [r->token, total) of src to dst + 8 * index. Advances r->token;
- * returns PB_STEP_DONE or PB_STEP_FULL. */
 /* What validation and run detection need from a DXGK_PTE array, in one pass. */
 typedef struct pb_pte_summary {
     uint64_t any;           /* OR of every Flags word */
     uint32_t uniform;       /* every Flags word equals p[0].Flags */
     uint32_t run_candidate; /* 0: no PTEGEN-sized run anywhere (1 may be a coincidence) */
+    uint64_t zero_no_valid; /* pb_encode_ptes_checked only: PB_DXGK_PTE_ZERO if an entry has Zero without Valid */
 } pb_pte_summary;
 
-void pb_pte_summarize(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s);
+#define PB_DXGK_PTE_VALID 0x1ull
+#define PB_DXGK_PTE_ZERO 0x2ull
 
+/* PB_DXGK_PTE_ZERO if some entry of p[0..n) has Zero without Valid, else 0;
+ * one flag word at a time (for tables whose flags differ). */
+uint64_t pb_pte_zero_without_valid(const DXGK_PTE *p, uint32_t n);
+
+/* wide: the caller saved the extended state, AVX2 may run (pb_pte_ctx.wide). */
+void pb_pte_summarize_vec(const DXGK_PTE *p, uint32_t n, uint32_t wide, pb_pte_summary *s);
+void pb_pte_summarize(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s); /* wide = 0 */
+
+/* pb_encode_ptes_split and pb_pte_summarize_vec in one pass over in[0..n):
+ * out as the former writes it, *s as the latter fills it, plus zero_no_valid.
+ * The DMA path's first call checks the entries while it encodes them into
+ * payload that only becomes part of the buffer when the check passes. */
+void pb_encode_ptes_checked(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc,
+                            uint64_t *out, pb_pte_summary *s);
+
+/* Emits entries [r->token, total) of src to dst + 8 * index. Advances r->token;
+ * returns PB_STEP_DONE or PB_STEP_FULL. */
 pb_step pb_emit_qwords(pb_run *r, pb_loc dst, uint32_t total, const pb_qword_source *src);
 
 /* Per-operation encoders (pb_copy.c, pb_tables.c, pb_notes.c). */

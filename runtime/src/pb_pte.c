@@ -1,9 +1,12 @@
 /* The two loops every UPDATE_PAGE_TABLE spends its time in: the pass over the
- * DXGK_PTE array that validation needs before anything is written, and the
- * encoding of the entries into GPU PTEs. Both read 16 bytes per entry (twice
- * what a memcpy of the output reads), so both are vectorised: with SSE2 on x64,
- * which the x64 kernel allows without saving state (unlike AVX), and in plain C
- * with the same results elsewhere (tests run both). */
+ * DXGK_PTE array that validation needs, and the encoding of the entries into GPU
+ * PTEs, plus their fusion (one pass that encodes while it summarises, for the DMA
+ * path, where a refused call may leave scratch in the unused tail of the buffer).
+ * All read 16 bytes per entry (twice what a memcpy of the output reads), so all
+ * are vectorised: with SSE2 on x64, which the x64 kernel allows without saving
+ * state; with AVX2 when the engine saved the extended state for a large call
+ * (pb_pte_ctx.wide); and in plain C with the same results elsewhere (tests run
+ * all three). */
 #include "pb_internal.h"
 
 #if (defined(_M_X64) || defined(_M_AMD64) || defined(__x86_64__)) && !defined(_M_ARM64EC) && !defined(PB_NO_SIMD)
@@ -13,13 +16,84 @@
 #define PB_SSE2 0
 #endif
 
+/* AVX2 functions carry a target attribute, so the engine builds without -mavx2
+ * (or /arch:AVX2) and runs the 256-bit loops only where the engine chose to:
+ * after CPUID said AVX2 is there and the backend saved the extended state. */
+#if PB_SSE2 && !defined(PB_NO_AVX2)
+#define PB_AVX2 1
+#include <immintrin.h>
+#if defined(__clang__) && defined(_MSC_VER) && !defined(__AVX2__)
+/* clang before 15 in MSVC mode leaves the AVX headers out of immintrin.h
+ * unless -mavx is given; MSVC itself always declares them. */
+#include <avxintrin.h>
+#include <avx2intrin.h>
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define PB_TARGET_AVX2 __attribute__((target("avx2")))
+#define PB_TARGET_XSAVE __attribute__((target("xsave")))
+#else
+#define PB_TARGET_AVX2
+#define PB_TARGET_XSAVE
+#endif
+#if defined(_MSC_VER)
+#include <intrin.h>
+#else
+#include <cpuid.h>
+#endif
+#else
+#define PB_AVX2 0
+#endif
+
+/* ---- CPU features ------------------------------------------------------------- */
+
+#if PB_AVX2
+static void pb_cpuid(int leaf, int r[4])
+{
+#if defined(_MSC_VER)
+    __cpuidex(r, leaf, 0);
+#else
+    unsigned a, b, c, d;
+    __cpuid_count((unsigned)leaf, 0u, a, b, c, d);
+    r[0] = (int)a;
+    r[1] = (int)b;
+    r[2] = (int)c;
+    r[3] = (int)d;
+#endif
+}
+
+PB_TARGET_XSAVE static uint64_t pb_xcr0(void)
+{
+    return (uint64_t)_xgetbv(0);
+}
+#endif
+
+uint32_t pb_cpu_has_avx2(void)
+{
+#if PB_AVX2
+    int r[4];
+    pb_cpuid(0, r);
+    if (r[0] < 7)
+        return 0;
+    pb_cpuid(1, r);
+    if (!(r[2] & (1 << 27)) || !(r[2] & (1 << 28))) /* OSXSAVE and AVX */
+        return 0;
+    if ((pb_xcr0() & 6u) != 6u) /* the OS context-switches XMM and YMM state */
+        return 0;
+    pb_cpuid(7, r);
+    return (uint32_t)((unsigned)r[1] >> 5) & 1u;
+#else
+    return 0;
+#endif
+}
+
 /* ---- summary pass -------------------------------------------------------------- */
 
 /* Runs of PB_MIN_GENERATOR_RUN (12) equal-flag, consecutive-page entries are the
  * only ones a PTEGEN takes. Such a run starting at s covers the 8-aligned b =
  * s rounded up to 8 (b <= s + 7) and b + 4 (<= s + 11), whose pages then differ
  * by exactly 4: testing b and b + 4 for every 8-aligned b finds every run (and
- * a few coincidences, which only cost the exact scan later). */
+ * a few coincidences, which only cost the exact scan later). Every loop below
+ * keeps that phase: its blocks start at multiples of 8 from where it started. */
 static void summarize_scalar(const DXGK_PTE *p, uint32_t from, uint32_t n, pb_pte_summary *s)
 {
     uint64_t any = 0, differ = 0, cand = 0;
@@ -46,7 +120,7 @@ static void summarize_scalar(const DXGK_PTE *p, uint32_t from, uint32_t n, pb_pt
  * for the run filter. Returns how many entries it covered (a multiple of 8). */
 static uint32_t summarize_sse2(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s)
 {
-    const __m128i four = _mm_set_epi64x(4, 0);
+    const __m128i four = _mm_set_epi32(0, 4, 0, 0);
     __m128i any = _mm_setzero_si128(), all = _mm_set1_epi32(-1), cand = _mm_setzero_si128();
     uint64_t any_lanes[2], all_lanes[2];
     uint32_t i;
@@ -55,13 +129,14 @@ static uint32_t summarize_sse2(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s)
         const __m128i e0 = _mm_loadu_si128(q), e1 = _mm_loadu_si128(q + 1), e2 = _mm_loadu_si128(q + 2),
                       e3 = _mm_loadu_si128(q + 3), e4 = _mm_loadu_si128(q + 4), e5 = _mm_loadu_si128(q + 5),
                       e6 = _mm_loadu_si128(q + 6), e7 = _mm_loadu_si128(q + 7);
-        /* entry 4 minus entry 0: the high half (pages) is 4 when a run may cover both */
-        const __m128i eq = _mm_cmpeq_epi32(_mm_sub_epi64(e4, e0), four);
+        /* entry 4 minus entry 0: the low dword of the page half is 4 when a run
+         * may cover both (the high dword is not compared: a few more coincidences) */
+        const __m128i eq = _mm_cmpeq_epi32(_mm_sub_epi32(e4, e0), four);
         any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(_mm_or_si128(e0, e1), _mm_or_si128(e2, e3)),
                                              _mm_or_si128(_mm_or_si128(e4, e5), _mm_or_si128(e6, e7))));
         all = _mm_and_si128(all, _mm_and_si128(_mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3)),
                                                _mm_and_si128(_mm_and_si128(e4, e5), _mm_and_si128(e6, e7))));
-        cand = _mm_or_si128(cand, _mm_and_si128(eq, _mm_shuffle_epi32(eq, 0xB1))); /* both dwords of a half */
+        cand = _mm_or_si128(cand, eq);
     }
     if (i == 0)
         return 0;
@@ -69,23 +144,65 @@ static uint32_t summarize_sse2(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s)
     _mm_storeu_si128((__m128i *)(void *)all_lanes, all);
     s->any |= any_lanes[0];
     s->uniform &= (uint32_t)(any_lanes[0] == all_lanes[0] && all_lanes[0] == p[0].Flags);
-    s->run_candidate |= (uint32_t)((_mm_movemask_epi8(cand) & 0xFF00) != 0); /* the page half only */
+    s->run_candidate |= (uint32_t)((_mm_movemask_epi8(cand) & 0x0F00) != 0); /* low dword of the page half */
     return i;
 }
 #endif
 
-void pb_pte_summarize(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s)
+#if PB_AVX2
+/* Two entries per register ({F, P} in each 128-bit lane), eight per step: the
+ * same OR/AND reduction, and the run test for entries b, b + 4 (and, in the
+ * upper lane, b + 1, b + 5, which only adds coincidences). */
+PB_TARGET_AVX2 static uint32_t summarize_avx2(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s)
+{
+    const __m256i four = _mm256_set1_epi64x(4);
+    __m256i any = _mm256_setzero_si256(), all = _mm256_set1_epi32(-1), cand = _mm256_setzero_si256();
+    uint64_t any_lanes[4], all_lanes[4];
+    uint32_t i;
+    for (i = 0; i + 8u <= n; i += 8u) {
+        const __m256i *q = (const __m256i *)(const void *)(p + i);
+        const __m256i a0 = _mm256_loadu_si256(q), a1 = _mm256_loadu_si256(q + 1), a2 = _mm256_loadu_si256(q + 2),
+                      a3 = _mm256_loadu_si256(q + 3);
+        any = _mm256_or_si256(any, _mm256_or_si256(_mm256_or_si256(a0, a1), _mm256_or_si256(a2, a3)));
+        all = _mm256_and_si256(all, _mm256_and_si256(_mm256_and_si256(a0, a1), _mm256_and_si256(a2, a3)));
+        cand = _mm256_or_si256(cand, _mm256_cmpeq_epi64(_mm256_sub_epi64(a2, a0), four));
+    }
+    if (i == 0)
+        return 0;
+    _mm256_storeu_si256((__m256i *)(void *)any_lanes, any);
+    _mm256_storeu_si256((__m256i *)(void *)all_lanes, all);
+    s->any |= any_lanes[0] | any_lanes[2];
+    s->uniform &= (uint32_t)((any_lanes[0] | any_lanes[2]) == (all_lanes[0] & all_lanes[2]) &&
+                             all_lanes[0] == p[0].Flags);
+    s->run_candidate |= (uint32_t)((_mm256_movemask_pd(_mm256_castsi256_pd(cand)) & 0xA) != 0); /* page lanes */
+    return i;
+}
+#endif
+
+void pb_pte_summarize_vec(const DXGK_PTE *p, uint32_t n, uint32_t wide, pb_pte_summary *s)
 {
     uint32_t done = 0;
     s->any = 0;
     s->uniform = 1;
     s->run_candidate = 0;
+    s->zero_no_valid = 0;
     if (n == 0)
         return;
-#if PB_SSE2
-    done = summarize_sse2(p, n, s);
+#if PB_AVX2
+    if (wide)
+        done = summarize_avx2(p, n, s);
+    else
 #endif
+#if PB_SSE2
+        done = summarize_sse2(p, n, s);
+#endif
+    (void)wide;
     summarize_scalar(p, done, n, s);
+}
+
+void pb_pte_summarize(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s)
+{
+    pb_pte_summarize_vec(p, n, 0, s);
 }
 
 /* ---- split encoding ------------------------------------------------------------ */
@@ -97,6 +214,8 @@ typedef struct pte_flag_cache {
     uint64_t fa, ha; /* the most recent value */
     uint64_t fb, hb;
 } pte_flag_cache;
+
+#define PTE_BLOCK 16u
 
 #if PB_SSE2
 /* Two entries: {flags0, page0}, {flags1, page1} -> h | (page & m) << s. */
@@ -111,58 +230,186 @@ static PB_INLINE __m128i encode_pair(__m128i e0, __m128i e1, __m128i f, __m128i 
     *d = _mm_or_si128(*d, _mm_xor_si128(_mm_unpacklo_epi64(e0, e1), f));
     return encode_pages(e0, e1, h, m, s);
 }
-#endif
 
-/* Every entry has flag bits h: the engine checked the flags are uniform
- * (pb_pte_ctx.flags_uniform), so only the page numbers are read for the output. */
-static void encode_uniform(const pb_pte_split *fmt, uint64_t h, const DXGK_PTE *in, uint32_t n, uint64_t *out)
+static uint32_t uniform_sse2(uint64_t h, uint64_t mask, uint32_t shift, const DXGK_PTE *in, uint32_t n,
+                             uint64_t *out)
 {
-    const uint64_t mask = fmt->page_mask;
-    const uint32_t shift = fmt->page_shift;
-    uint32_t i = 0;
-#if PB_SSE2
     const __m128i vh = _mm_set1_epi64x((long long)h), vm = _mm_set1_epi64x((long long)mask),
                   vs = _mm_cvtsi32_si128((int)shift);
-    for (; i + 4u <= n; i += 4u) {
+    uint32_t i;
+    for (i = 0; i + 4u <= n; i += 4u) {
         const __m128i *q = (const __m128i *)(const void *)(in + i);
         __m128i *o = (__m128i *)(void *)(out + i);
         _mm_storeu_si128(o, encode_pages(_mm_loadu_si128(q), _mm_loadu_si128(q + 1), vh, vm, vs));
         _mm_storeu_si128(o + 1, encode_pages(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3), vh, vm, vs));
     }
+    return i;
+}
+
+/* Blocks of PTE_BLOCK entries from in[0] encoded on the assumption that their
+ * flags equal f, then checked once; stops before the first block where the
+ * assumption failed (the caller overwrites it). The run filter of every block
+ * it read is OR'd into *cand. Returns a multiple of PTE_BLOCK. */
+static uint32_t same_flag_blocks_sse2(uint64_t f, uint64_t h, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
+                                      uint32_t n, uint64_t *out, uint32_t *cand)
+{
+    const __m128i vf = _mm_set1_epi64x((long long)f), vh = _mm_set1_epi64x((long long)h),
+                  vm = _mm_set1_epi64x((long long)mask), vs = _mm_cvtsi32_si128((int)shift),
+                  four = _mm_set_epi32(0, 4, 0, 0);
+    __m128i c = _mm_setzero_si128();
+    uint32_t i;
+    for (i = 0; i + PTE_BLOCK <= n; i += PTE_BLOCK) {
+        const __m128i *q = (const __m128i *)(const void *)(in + i), *const q_end = q + PTE_BLOCK;
+        __m128i *o = (__m128i *)(void *)(out + i);
+        __m128i d = _mm_setzero_si128();
+        for (; q != q_end; q += 8, o += 4) {
+            const __m128i e0 = _mm_loadu_si128(q), e1 = _mm_loadu_si128(q + 1), e2 = _mm_loadu_si128(q + 2),
+                          e3 = _mm_loadu_si128(q + 3), e4 = _mm_loadu_si128(q + 4), e5 = _mm_loadu_si128(q + 5),
+                          e6 = _mm_loadu_si128(q + 6), e7 = _mm_loadu_si128(q + 7);
+            c = _mm_or_si128(c, _mm_cmpeq_epi32(_mm_sub_epi32(e4, e0), four)); /* as in summarize_sse2 */
+            _mm_storeu_si128(o, encode_pair(e0, e1, vf, vh, vm, vs, &d));
+            _mm_storeu_si128(o + 1, encode_pair(e2, e3, vf, vh, vm, vs, &d));
+            _mm_storeu_si128(o + 2, encode_pair(e4, e5, vf, vh, vm, vs, &d));
+            _mm_storeu_si128(o + 3, encode_pair(e6, e7, vf, vh, vm, vs, &d));
+        }
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_setzero_si128())) != 0xFFFF)
+            break; /* another flag word in this block */
+    }
+    *cand |= (uint32_t)((_mm_movemask_epi8(c) & 0x0F00) != 0);
+    return i;
+}
+#endif
+
+#if PB_AVX2
+/* Four entries from two registers of two: the page numbers come out of the
+ * in-lane unpack as entries 0, 2, 1, 3 and one permute puts them in order. */
+#define PB_AVX2_ENCODE(a, b, vh, vm, vs)                                                                            \
+    _mm256_permute4x64_epi64(                                                                                   \
+        _mm256_or_si256(vh, _mm256_sll_epi64(_mm256_and_si256(_mm256_unpackhi_epi64(a, b), vm), vs)), 0xD8)
+
+PB_TARGET_AVX2 static uint32_t uniform_avx2(uint64_t h, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
+                                            uint32_t n, uint64_t *out)
+{
+    const __m256i vh = _mm256_set1_epi64x((long long)h), vm = _mm256_set1_epi64x((long long)mask);
+    const __m128i vs = _mm_cvtsi32_si128((int)shift);
+    uint32_t i;
+    for (i = 0; i + 8u <= n; i += 8u) {
+        const __m256i *q = (const __m256i *)(const void *)(in + i);
+        __m256i *o = (__m256i *)(void *)(out + i);
+        const __m256i a0 = _mm256_loadu_si256(q), a1 = _mm256_loadu_si256(q + 1), a2 = _mm256_loadu_si256(q + 2),
+                      a3 = _mm256_loadu_si256(q + 3);
+        _mm256_storeu_si256(o, PB_AVX2_ENCODE(a0, a1, vh, vm, vs));
+        _mm256_storeu_si256(o + 1, PB_AVX2_ENCODE(a2, a3, vh, vm, vs));
+    }
+    return i;
+}
+
+/* same_flag_blocks_sse2 with 256-bit registers. */
+PB_TARGET_AVX2 static uint32_t same_flag_blocks_avx2(uint64_t f, uint64_t h, uint64_t mask, uint32_t shift,
+                                                     const DXGK_PTE *in, uint32_t n, uint64_t *out, uint32_t *cand)
+{
+    const __m256i vf = _mm256_set1_epi64x((long long)f), vh = _mm256_set1_epi64x((long long)h),
+                  vm = _mm256_set1_epi64x((long long)mask), four = _mm256_set1_epi64x(4);
+    const __m128i vs = _mm_cvtsi32_si128((int)shift);
+    __m256i c = _mm256_setzero_si256();
+    uint32_t i;
+    for (i = 0; i + PTE_BLOCK <= n; i += PTE_BLOCK) {
+        const __m256i *q = (const __m256i *)(const void *)(in + i);
+        __m256i *o = (__m256i *)(void *)(out + i);
+        const __m256i a0 = _mm256_loadu_si256(q), a1 = _mm256_loadu_si256(q + 1), a2 = _mm256_loadu_si256(q + 2),
+                      a3 = _mm256_loadu_si256(q + 3), a4 = _mm256_loadu_si256(q + 4), a5 = _mm256_loadu_si256(q + 5),
+                      a6 = _mm256_loadu_si256(q + 6), a7 = _mm256_loadu_si256(q + 7);
+        const __m256i d = _mm256_or_si256(
+            _mm256_or_si256(_mm256_xor_si256(_mm256_unpacklo_epi64(a0, a1), vf),
+                            _mm256_xor_si256(_mm256_unpacklo_epi64(a2, a3), vf)),
+            _mm256_or_si256(_mm256_xor_si256(_mm256_unpacklo_epi64(a4, a5), vf),
+                            _mm256_xor_si256(_mm256_unpacklo_epi64(a6, a7), vf)));
+        c = _mm256_or_si256(c, _mm256_or_si256(_mm256_cmpeq_epi64(_mm256_sub_epi64(a2, a0), four),
+                                               _mm256_cmpeq_epi64(_mm256_sub_epi64(a6, a4), four)));
+        _mm256_storeu_si256(o, PB_AVX2_ENCODE(a0, a1, vh, vm, vs));
+        _mm256_storeu_si256(o + 1, PB_AVX2_ENCODE(a2, a3, vh, vm, vs));
+        _mm256_storeu_si256(o + 2, PB_AVX2_ENCODE(a4, a5, vh, vm, vs));
+        _mm256_storeu_si256(o + 3, PB_AVX2_ENCODE(a6, a7, vh, vm, vs));
+        if (!_mm256_testz_si256(d, d))
+            break; /* another flag word in this block */
+    }
+    *cand |= (uint32_t)((_mm256_movemask_pd(_mm256_castsi256_pd(c)) & 0xA) != 0);
+    return i;
+}
+#endif
+
+#if !PB_SSE2
+/* The plain C form of the block loop (targets without the x64 vector loops). */
+static uint32_t same_flag_blocks_scalar(uint64_t f, uint64_t h, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
+                                        uint32_t n, uint64_t *out, uint32_t *cand)
+{
+    uint64_t c = 0;
+    uint32_t i, k;
+    for (i = 0; i + PTE_BLOCK <= n; i += PTE_BLOCK) {
+        const DXGK_PTE *PB_RESTRICT p = in + i;
+        uint64_t *PB_RESTRICT o = out + i;
+        uint64_t d = 0;
+        for (k = 0; k < PTE_BLOCK; k++) {
+            d |= p[k].Flags ^ f;
+            o[k] = h | ((p[k].PageAddress & mask) << shift);
+        }
+        for (k = 0; k < PTE_BLOCK; k += 8u) {
+            const uint64_t x = p[k + 4u].PageAddress - p[k].PageAddress - 4u;
+            c |= (x - 1u) & ~x;
+        }
+        if (d)
+            break;
+    }
+    *cand |= (uint32_t)(c >> 63);
+    return i;
+}
+#endif
+
+static uint32_t same_flag_blocks(const pb_pte_split *fmt, const pte_flag_cache *c, const DXGK_PTE *in, uint32_t n,
+                                 uint64_t *out, uint32_t wide, uint32_t *cand)
+{
+#if PB_AVX2
+    if (wide)
+        return same_flag_blocks_avx2(c->fa, c->ha, fmt->page_mask, fmt->page_shift, in, n, out, cand);
+#endif
+    (void)wide;
+#if PB_SSE2
+    return same_flag_blocks_sse2(c->fa, c->ha, fmt->page_mask, fmt->page_shift, in, n, out, cand);
+#else
+    return same_flag_blocks_scalar(c->fa, c->ha, fmt->page_mask, fmt->page_shift, in, n, out, cand);
+#endif
+}
+
+/* Every entry has flag bits h: the engine checked the flags are uniform
+ * (pb_pte_ctx.flags_uniform), so only the page numbers are read for the output. */
+static void encode_uniform(const pb_pte_split *fmt, uint64_t h, const DXGK_PTE *in, uint32_t n, uint32_t wide,
+                           uint64_t *out)
+{
+    const uint64_t mask = fmt->page_mask;
+    const uint32_t shift = fmt->page_shift;
+    uint32_t i = 0;
+#if PB_AVX2
+    if (wide)
+        i = uniform_avx2(h, mask, shift, in, n, out);
+#endif
+    (void)wide;
+#if PB_SSE2
+    i += uniform_sse2(h, mask, shift, in + i, n - i, out + i);
 #endif
     for (; i < n; i++)
         out[i] = h | ((in[i].PageAddress & mask) << shift);
 }
 
-#define PTE_BLOCK 16u
-
-/* Entries from in[0] while their flags equal c->fa. Blocks of PTE_BLOCK are
- * encoded on the assumption that they do, then checked once: a block where the
- * assumption failed is left to the caller, who overwrites it. Returns how many
- * entries were encoded. */
+/* Entries from in[0] while their flags equal c->fa: whole blocks, then one at a
+ * time. Returns how many entries were encoded. */
 static uint32_t encode_same_flags(const pb_pte_split *fmt, const pte_flag_cache *c, const DXGK_PTE *in, uint32_t n,
-                                  uint64_t *out)
+                                  uint32_t wide, uint64_t *out)
 {
     const uint64_t f = c->fa, h = c->ha, mask = fmt->page_mask;
     const uint32_t shift = fmt->page_shift;
-    uint32_t i = 0;
-#if PB_SSE2
-    const __m128i vf = _mm_set1_epi64x((long long)f), vh = _mm_set1_epi64x((long long)h),
-                  vm = _mm_set1_epi64x((long long)mask), vs = _mm_cvtsi32_si128((int)shift);
-    for (; i + PTE_BLOCK <= n; i += PTE_BLOCK) {
-        const __m128i *q = (const __m128i *)(const void *)(in + i), *const q_end = q + PTE_BLOCK;
-        __m128i *o = (__m128i *)(void *)(out + i);
-        __m128i d = _mm_setzero_si128();
-        for (; q != q_end; q += 4, o += 2) {
-            const __m128i e0 = _mm_loadu_si128(q), e1 = _mm_loadu_si128(q + 1), e2 = _mm_loadu_si128(q + 2),
-                          e3 = _mm_loadu_si128(q + 3);
-            _mm_storeu_si128(o, encode_pair(e0, e1, vf, vh, vm, vs, &d));
-            _mm_storeu_si128(o + 1, encode_pair(e2, e3, vf, vh, vm, vs, &d));
-        }
-        if (_mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_setzero_si128())) != 0xFFFF)
-            return i; /* another flag word in this block */
-    }
-#endif
+    uint32_t unused = 0, i = same_flag_blocks(fmt, c, in, n, out, wide, &unused);
+    if (n - i >= PTE_BLOCK)
+        return i; /* a block with another flag word */
     for (; i < n && in[i].Flags == f; i++)
         out[i] = h | ((in[i].PageAddress & mask) << shift);
     return i;
@@ -200,9 +447,37 @@ static void encode_mixed_flags(const pb_pte_split *fmt, const pb_pte_ctx *pc, pt
 /* After the vector loop stops on a flag change, this many entries go one at a
  * time; the window doubles while the flags keep changing (an alternating table
  * would otherwise pay for a failed vector block every window) and starts small
- * again once a vector block succeeds. */
+ * again once a vector block succeeds. Multiples of 8, so the run filter's
+ * phase survives a window. */
 #define PTE_MIXED_WINDOW_MIN 32u
 #define PTE_MIXED_WINDOW_MAX 1024u
+
+/* Encodes the m entries of a window one at a time; the vector loop resumes with
+ * the latest flag value. */
+static void encode_window(const pb_pte_split *fmt, const pb_pte_ctx *pc, pte_flag_cache *c, const DXGK_PTE *in,
+                          uint32_t m, uint64_t *out)
+{
+    if (fmt->encode_mixed) {
+        fmt->encode_mixed(fmt->ctx, in, m, pc, out);
+        c->fa = in[m - 1u].Flags;
+        c->ha = fmt->flag_bits(fmt->ctx, c->fa, pc);
+    } else {
+        encode_mixed_flags(fmt, pc, c, in, m, out);
+    }
+}
+
+static uint32_t next_window(uint32_t window, uint32_t same)
+{
+    if (same >= PTE_BLOCK)
+        return PTE_MIXED_WINDOW_MIN;
+    return window < PTE_MIXED_WINDOW_MAX ? window * 2u : window;
+}
+
+static void flag_cache_init(const pb_pte_split *fmt, const pb_pte_ctx *pc, uint64_t f, pte_flag_cache *c)
+{
+    c->fa = c->fb = f;
+    c->ha = c->hb = fmt->flag_bits(fmt->ctx, f, pc);
+}
 
 void pb_encode_ptes_split(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc,
                           uint64_t *out)
@@ -211,26 +486,72 @@ void pb_encode_ptes_split(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_t 
     uint32_t i = 0, window = PTE_MIXED_WINDOW_MIN;
     if (n == 0)
         return;
-    c.fa = c.fb = in[0].Flags;
-    c.ha = c.hb = fmt->flag_bits(fmt->ctx, c.fa, pc);
+    flag_cache_init(fmt, pc, in[0].Flags, &c);
     if (pc->flags_uniform) {
-        encode_uniform(fmt, c.ha, in, n, out);
+        encode_uniform(fmt, c.ha, in, n, pc->wide, out);
         return;
     }
     while (i < n) {
-        const uint32_t same = encode_same_flags(fmt, &c, in + i, n - i, out + i);
+        const uint32_t same = encode_same_flags(fmt, &c, in + i, n - i, pc->wide, out + i);
         i += same;
         if (i < n) { /* the flags changed: a window one entry at a time, then the vector loop again */
             const uint32_t m = n - i < window ? n - i : window;
-            window = same >= PTE_BLOCK ? PTE_MIXED_WINDOW_MIN : (window < PTE_MIXED_WINDOW_MAX ? window * 2u : window);
-            if (fmt->encode_mixed) {
-                fmt->encode_mixed(fmt->ctx, in + i, m, pc, out + i);
-                c.fa = in[i + m - 1u].Flags; /* the vector loop resumes with the latest value */
-                c.ha = fmt->flag_bits(fmt->ctx, c.fa, pc);
-            } else {
-                encode_mixed_flags(fmt, pc, &c, in + i, m, out + i);
-            }
+            window = next_window(window, same);
+            encode_window(fmt, pc, &c, in + i, m, out + i);
             i += m;
         }
     }
+}
+
+/* ---- fused check and encode ------------------------------------------------------ */
+
+uint64_t pb_pte_zero_without_valid(const DXGK_PTE *p, uint32_t n)
+{
+    uint64_t z = 0;
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        z |= p[i].Flags & ~(p[i].Flags << 1);
+    return z & PB_DXGK_PTE_ZERO;
+}
+
+void pb_encode_ptes_checked(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc,
+                            uint64_t *out, pb_pte_summary *s)
+{
+    pte_flag_cache c;
+    uint32_t i = 0, window = PTE_MIXED_WINDOW_MIN, cand = 0, uniform = 1;
+    uint64_t any = 0, znv = 0, f0;
+    s->any = 0;
+    s->uniform = 1;
+    s->run_candidate = 0;
+    s->zero_no_valid = 0;
+    if (n == 0)
+        return;
+    f0 = in[0].Flags;
+    flag_cache_init(fmt, pc, f0, &c);
+    while (i < n) {
+        const uint32_t same = same_flag_blocks(fmt, &c, in + i, n - i, out + i, pc->wide, &cand);
+        if (same) { /* every entry of these blocks has flags c.fa */
+            any |= c.fa;
+            znv |= c.fa & ~(c.fa << 1);
+            uniform &= (uint32_t)(c.fa == f0);
+            i += same;
+        }
+        if (i < n) { /* a block with another flag word, or the tail: one at a time, then summarised from L1 */
+            const uint32_t m = n - i < window ? n - i : window;
+            pb_pte_summary w;
+            window = next_window(window, same);
+            encode_window(fmt, pc, &c, in + i, m, out + i);
+            pb_pte_summarize_vec(in + i, m, pc->wide, &w);
+            any |= w.any;
+            cand |= w.run_candidate;
+            uniform &= w.uniform & (uint32_t)(in[i].Flags == f0);
+            if (w.any & PB_DXGK_PTE_ZERO)
+                znv |= pb_pte_zero_without_valid(in + i, m);
+            i += m;
+        }
+    }
+    s->any = any;
+    s->uniform = uniform;
+    s->run_candidate = cand;
+    s->zero_no_valid = znv & PB_DXGK_PTE_ZERO;
 }

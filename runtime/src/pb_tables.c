@@ -124,7 +124,7 @@ static uint32_t pte_literal_encode(const pb_qword_source *s, uint32_t i, uint32_
         const uint32_t end = max - n > PTE_WINDOW ? n + PTE_WINDOW : max;
         const uint32_t stop = max - end > PB_MIN_GENERATOR_RUN - 1u ? end + PB_MIN_GENERATOR_RUN - 1u : max;
         pb_pte_summary window;
-        pb_pte_summarize(p + n, stop - n, &window);
+        pb_pte_summarize_vec(p + n, stop - n, s->pte.wide, &window);
         if (window.run_candidate) {
             /* Exact: the first start in [max(n, 1), end) of a run ending below max. */
             const uint32_t lo = n ? n : 1u;
@@ -199,61 +199,65 @@ static void contiguous_encode(const pb_qword_source *s, uint32_t i, uint32_t n, 
 #define UPF_USE64KB 0x8u
 #define UPF_RESERVED 0xFFFFFFE0u /* bit 4 is NativeFence in recent kits */
 
-#define PTE_VALID 0x1ull
-#define PTE_ZERO 0x2ull
 #define PTE_LARGE 0x400ull
 #define PTE_PT_SIZE 0x60000ull
 #define PTE_RESERVED 0xFFFFFFFFFFF00000ull
 
 enum { UPT_CPU_VIRTUAL = 0, UPT_GPU_VIRTUAL = 1, UPT_GPU_PHYSICAL = 2 };
 
-/* Checks the DXGK_PTE rules over p[0..n) before anything is written (a refused
- * call writes nothing, so this runs over the whole table on the first call of
- * the operation). One summary pass (pb_pte_summarize) gives the union of the
- * flag words, from which the rules are picked, whether they are all equal, and
- * whether any PTEGEN run can exist; *checked (may be NULL) receives it, so the
- * emitter can encode straight through. The per-entry Zero-without-Valid test
- * needs a second pass only when the flags differ and some entry has Zero set. */
-static pb_step check_ptes(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, const DXGK_PTE *p, uint32_t n,
-                          pb_pte_summary *checked)
+/* The DXGK_PTE rule broken by entries whose flag words OR to any, with
+ * zero_no_valid set when one of them has Zero without Valid; NULL if none. */
+static const char *pte_rule(const pb_engine *e, const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u, uint64_t any,
+                            uint64_t zero_no_valid)
 {
-    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
-    uint64_t any, zero_without_valid = 0, reserved, large, pt_size;
+    if (!(e->cfg.adapter_caps & PB_ADAPTER_ZERO_IN_PTE))
+        zero_no_valid |= any & PB_DXGK_PTE_ZERO;
+    if (any & PTE_RESERVED)
+        return "DXGK_PTE.Reserved:zero";
+    if (zero_no_valid)
+        return "DXGK_PTE.Zero:requires-valid-and-ZeroInPteSupported";
+    if ((any & PTE_LARGE) && (u->PageTableLevel == 0 || !(e->cfg.adapter_caps & PB_ADAPTER_LARGE_PAGE)))
+        return "DXGK_PTE.LargePage:non-leaf-and-LargePageSupported";
+    if ((any & PTE_PT_SIZE) && (u->PageTableLevel != 1 || (e->cfg.adapter_caps & PB_ADAPTER_DUAL_PTE)))
+        return "DXGK_PTE.PageTablePageSize:level-1-outside-dual-pte";
+    return NULL;
+}
+
+/* Zero without Valid among p[0..n), given their summary: read from the summary
+ * when the flags are uniform, a second pass only when they differ and some
+ * entry has Zero set. */
+static uint64_t zero_no_valid(const DXGK_PTE *p, uint32_t n, const pb_pte_summary *sum)
+{
+    if (!(sum->any & PB_DXGK_PTE_ZERO))
+        return 0;
+    if (sum->uniform)
+        return sum->any & ~(sum->any << 1) & PB_DXGK_PTE_ZERO;
+    return pb_pte_zero_without_valid(p, n);
+}
+
+/* Checks the DXGK_PTE rules over p[0..n) before anything is written. One
+ * summary pass (pb_pte_summarize_vec) gives the union of the flag words, from
+ * which the rules are picked, whether they are all equal, and whether any
+ * PTEGEN run can exist; *checked (may be NULL) receives it, so the emitter can
+ * encode straight through. */
+static pb_step check_ptes(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, const DXGK_PTE *p, uint32_t n,
+                          uint32_t wide, pb_pte_summary *checked)
+{
     pb_pte_summary sum;
-    uint32_t i;
-    pb_pte_summarize(p, n, &sum);
-    any = sum.any;
-    if (any & PTE_ZERO) {
-        if (sum.uniform)
-            zero_without_valid = any & ~(any << 1);
-        else
-            for (i = 0; i < n; i++)
-                zero_without_valid |= p[i].Flags & ~(p[i].Flags << 1);
-    }
+    const char *rule;
+    pb_pte_summarize_vec(p, n, wide, &sum);
+    sum.zero_no_valid = zero_no_valid(p, n, &sum);
     if (checked)
         *checked = sum;
-    reserved = any & PTE_RESERVED;
-    large = any & PTE_LARGE;
-    pt_size = any & PTE_PT_SIZE;
-    zero_without_valid &= PTE_ZERO;
-    if (!(e->cfg.adapter_caps & PB_ADAPTER_ZERO_IN_PTE))
-        zero_without_valid |= any & PTE_ZERO;
-    if (reserved)
-        pb_report(e, a, "DXGK_PTE.Reserved:zero", PB_RULE_INVALID);
-    else if (zero_without_valid)
-        pb_report(e, a, "DXGK_PTE.Zero:requires-valid-and-ZeroInPteSupported", PB_RULE_INVALID);
-    else if (large && (u->PageTableLevel == 0 || !(e->cfg.adapter_caps & PB_ADAPTER_LARGE_PAGE)))
-        pb_report(e, a, "DXGK_PTE.LargePage:non-leaf-and-LargePageSupported", PB_RULE_INVALID);
-    else if (pt_size && (u->PageTableLevel != 1 || (e->cfg.adapter_caps & PB_ADAPTER_DUAL_PTE)))
-        pb_report(e, a, "DXGK_PTE.PageTablePageSize:level-1-outside-dual-pte", PB_RULE_INVALID);
-    else
+    rule = pte_rule(e, &a->UpdatePageTable, sum.any, sum.zero_no_valid);
+    if (!rule)
         return PB_STEP_DONE;
+    pb_report(e, a, rule, PB_RULE_INVALID);
     return PB_STEP_INVALID;
 }
 
-/* *checked (may be NULL): the summary of the main entry array, when it was checked. */
-static pb_step validate_upt(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, int check_entries,
-                            pb_pte_summary *checked)
+/* The rules on the arguments other than the entries. */
+static pb_step validate_upt_args(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a)
 {
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
     const char *rule = NULL;
@@ -277,16 +281,26 @@ static pb_step validate_upt(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, in
         rule = UPT_RULE(".pPageTableEntries64KB:DualPteSupported-only");
     else if (u->pPageTableEntries64KB && (u->Flags.Value & UPF_REPEAT))
         rule = UPT_RULE(".pPageTableEntries64KB:not-with-Repeat");
-    if (rule) {
-        pb_report(e, a, rule, PB_RULE_INVALID);
-        return PB_STEP_INVALID;
-    }
-    if (!check_entries || n == 0)
+    if (!rule)
         return PB_STEP_DONE;
-    if (check_ptes(e, a, u->pPageTableEntries, (u->Flags.Value & UPF_REPEAT) ? 1u : n,
-                   (u->Flags.Value & UPF_REPEAT) ? NULL : checked) != PB_STEP_DONE)
+    pb_report(e, a, rule, PB_RULE_INVALID);
+    return PB_STEP_INVALID;
+}
+
+/* The entry rules over the 64 KiB companion array (dual-PTE), and over the main
+ * array unless main_checked_elsewhere (the fused path checks it as it encodes).
+ * *checked (may be NULL): the main array's summary when this checked it. */
+static pb_step check_upt_entries(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, int main_checked_elsewhere,
+                                 uint32_t wide, pb_pte_summary *checked)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
+    const uint32_t n = u->NumPageTableEntries, repeat = (u->Flags.Value & UPF_REPEAT) != 0;
+    if (n == 0)
+        return PB_STEP_DONE;
+    if (!main_checked_elsewhere &&
+        check_ptes(e, a, u->pPageTableEntries, repeat ? 1u : n, wide, repeat ? NULL : checked) != PB_STEP_DONE)
         return PB_STEP_INVALID;
-    if (u->pPageTableEntries64KB && check_ptes(e, a, u->pPageTableEntries64KB, n, NULL) != PB_STEP_DONE)
+    if (u->pPageTableEntries64KB && check_ptes(e, a, u->pPageTableEntries64KB, n, wide, NULL) != PB_STEP_DONE)
         return PB_STEP_INVALID;
     return PB_STEP_DONE;
 }
@@ -331,12 +345,13 @@ static void dual_encode(const pb_qword_source *s, uint32_t i, uint32_t n, uint64
     }
 }
 
-static void upt_source(pb_run *r, pb_qword_source *s, int dual)
+static void upt_source(pb_run *r, pb_qword_source *s, int dual, uint32_t wide)
 {
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &r->a->UpdatePageTable;
     s->r = r;
     s->pte.level = u->PageTableLevel;
     s->pte.flags_uniform = 0;
+    s->pte.wide = wide;
     s->pte.use_64kb = (u->Flags.Value & UPF_USE64KB) != 0;
     s->pte.table_64kb = (uint32_t)dual;
     s->literal_encode = NULL;
@@ -374,7 +389,7 @@ static pb_step upt_cpu_apply(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, p
             continue;
         base = dual ? table + e->cfg.backend.dual_pte_offset + ((u->StartIndex + dual_first(u)) / 16u) * 8u
                     : table + (uint64_t)u->StartIndex * 8u;
-        upt_source(r, &s, dual);
+        upt_source(r, &s, dual, 0);
         while (i < total) {
             uint32_t n = total - i < 64u ? total - i : 64u;
             s.encode(&s, i, n, v);
@@ -392,7 +407,8 @@ NTSTATUS pb_update_page_table_cpu(pb_engine *e, DXGKARG_BUILDPAGINGBUFFER *a)
 {
     pb_run r;
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
-    if (validate_upt(e, a, 1, NULL) != PB_STEP_DONE)
+    /* Writes outside the DMA buffer: everything is checked before the first. */
+    if (validate_upt_args(e, a) != PB_STEP_DONE || check_upt_entries(e, a, 0, 0, NULL) != PB_STEP_DONE)
         return PB_STATUS_INVALID_ARGS;
     if ((uint32_t)u->UpdateMode != UPT_CPU_VIRTUAL || u->PageTableAddress.CpuVirtual == NULL) {
         pb_report(e, a, UPT_RULE(".UpdateMode:cpu-virtual-when-pDmaBuffer-null"), PB_RULE_INVALID);
@@ -427,7 +443,87 @@ static int upt_table_loc(pb_run *r, pb_loc *loc)
     }
 }
 
-pb_step pb_op_update_page_table(pb_run *r)
+/* The summary of p[i..) merged into the one of p[0..i). */
+static void merge_summary(pb_pte_summary *all, const pb_pte_summary *part, uint64_t part_first_flags,
+                          uint64_t first_flags)
+{
+    all->any |= part->any;
+    all->uniform &= part->uniform & (uint32_t)(part_first_flags == first_flags);
+    all->run_candidate |= part->run_candidate;
+    all->zero_no_valid |= part->zero_no_valid;
+}
+
+/* The first call of a DMA-path update, when the backend's PTE is split-shaped:
+ * the entries are checked while they are encoded, straight into WRITE64
+ * payloads at the cursor. Packets hold multiples of 8 entries (the run
+ * filter's phase), the last one exactly what is left; entries that do not fit
+ * this buffer are checked by a summary pass. On a broken rule the call is
+ * refused with the cursor where it was: what was encoded is scratch in the
+ * unused tail, never submitted. When the check finds a possible PTEGEN run the
+ * packets are dropped the same way and the caller emits from entry 0 knowing
+ * the summary. Otherwise r->token is the number of entries emitted. */
+static pb_step upt_fused_first_call(pb_run *r, pb_loc loc, uint32_t wide, pb_pte_summary *checked)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &r->a->UpdatePageTable;
+    const DXGK_PTE *p = u->pPageTableEntries;
+    const uint32_t n = u->NumPageTableEntries;
+    const pb_backend *be = r->be;
+    const pb_cursor start = r->cur;
+    const uint32_t packets = r->packets;
+    pb_pte_ctx pc;
+    pb_pte_summary sum, part;
+    const char *rule;
+    uint32_t i = 0;
+    pc.level = u->PageTableLevel;
+    pc.use_64kb = (u->Flags.Value & UPF_USE64KB) != 0;
+    pc.table_64kb = 0;
+    pc.flags_uniform = 0;
+    pc.wide = wide;
+    sum.any = 0;
+    sum.uniform = 1;
+    sum.run_candidate = 0;
+    sum.zero_no_valid = 0;
+    while (i < n) {
+        const uint32_t room = pb_write64_room(r);
+        const uint32_t k = room >= n - i ? n - i : room & ~7u;
+        uint64_t *payload;
+        if (k == 0)
+            break;
+        payload = be->ops->write64_begin(be->ctx, &r->cur, pb_loc_make(loc.space, loc.addr + (uint64_t)i * 8u), k);
+        pb_encode_ptes_checked(&be->pte_split, p + i, k, &pc, payload, &part);
+        be->ops->write64_end(be->ctx, &r->cur, k);
+        r->packets++;
+        merge_summary(&sum, &part, p[i].Flags, p[0].Flags);
+        i += k;
+    }
+    if (i < n) { /* emitted by later calls, checked now */
+        pb_pte_summarize_vec(p + i, n - i, wide, &part);
+        part.zero_no_valid = zero_no_valid(p + i, n - i, &part);
+        merge_summary(&sum, &part, p[i].Flags, p[0].Flags);
+    }
+    rule = pte_rule(r->e, u, sum.any, sum.zero_no_valid);
+    *checked = sum;
+    if (rule || sum.run_candidate) {
+        r->cur = start; /* the encoded packets stay behind the cursor as scratch */
+        r->packets = packets;
+        r->token = 0;
+        return rule ? pb_rule(r, rule, PB_RULE_INVALID) : PB_STEP_DONE;
+    }
+    r->token = i;
+    return PB_STEP_DONE;
+}
+
+/* Whether this call may fuse the entry check with the encoding: a first call on
+ * the DMA path (refusing it leaves only scratch in the tail), literal entries,
+ * and a backend whose encode_ptes the engine can run itself. */
+static int upt_fusable(const pb_run *r)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &r->a->UpdatePageTable;
+    return u->NumPageTableEntries && !(u->Flags.Value & UPF_REPEAT) &&
+           r->be->pte_split.flag_bits != NULL;
+}
+
+static pb_step upt_emit(pb_run *r, uint32_t wide)
 {
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &r->a->UpdatePageTable;
     const uint32_t n = u->NumPageTableEntries, n64 = dual_count(u);
@@ -435,22 +531,30 @@ pb_step pb_op_update_page_table(pb_run *r)
     pb_loc loc;
     pb_step st;
     pb_pte_summary checked; /* known on the first call only, from the entry check */
+    const int first = r->token == 0;
+    int fused;
     checked.any = 0;
     checked.uniform = 0;
     checked.run_candidate = 1; /* unknown: scan */
-    if (validate_upt(r->e, r->a, r->token == 0, &checked) != PB_STEP_DONE)
-        return PB_STEP_INVALID;
     if (r->token > n + n64)
         return pb_rule(r, "DXGKARG_BUILDPAGINGBUFFER.MultipassOffset:within-operation", PB_RULE_INVALID);
     if (!upt_table_loc(r, &loc)) {
-        /* CPU_VIRTUAL without a GPU alias: the table is written now, in call order. */
-        if (r->token == 0 && (st = upt_cpu_apply(r->e, r->a, r)) != PB_STEP_DONE)
-            return st;
+        /* CPU_VIRTUAL without a GPU alias: the table is written now, in call
+         * order, so everything is checked first. */
+        if (first && (check_upt_entries(r->e, r->a, 0, wide, NULL) != PB_STEP_DONE ||
+                      upt_cpu_apply(r->e, r->a, r) != PB_STEP_DONE))
+            return PB_STEP_INVALID;
         r->token = n + n64;
         return PB_STEP_DONE;
     }
+    /* A refused call leaves pDmaBuffer as it was (finish), whatever r->cur says. */
+    fused = first && upt_fusable(r);
+    if (fused && upt_fused_first_call(r, loc, wide, &checked) != PB_STEP_DONE)
+        return PB_STEP_INVALID;
+    if (first && check_upt_entries(r->e, r->a, fused, wide, &checked) != PB_STEP_DONE)
+        return PB_STEP_INVALID;
     if (r->token < n) {
-        upt_source(r, &s, 0);
+        upt_source(r, &s, 0, wide);
         s.run_free = checked.run_candidate ^ 1u;
         s.pte.flags_uniform = checked.uniform;
         if ((st = pb_emit_qwords(r, loc, n, &s)) != PB_STEP_DONE)
@@ -459,13 +563,31 @@ pb_step pb_op_update_page_table(pb_run *r)
     if (n64) { /* tokens n .. n + n64 - 1 are companion entries */
         pb_loc loc64 = pb_loc_make(loc.space, loc.addr - (uint64_t)u->StartIndex * 8u + r->be->dual_pte_offset +
                                                   ((u->StartIndex + dual_first(u)) / 16u) * 8u);
-        upt_source(r, &s, 1);
+        upt_source(r, &s, 1, wide);
         r->token -= n;
         st = pb_emit_qwords(r, loc64, n64, &s);
         r->token += n;
         return st;
     }
     return PB_STEP_DONE;
+}
+
+pb_step pb_op_update_page_table(pb_run *r)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &r->a->UpdatePageTable;
+    const uint32_t total = u->NumPageTableEntries + dual_count(u);
+    pb_vector_state state;
+    uint32_t wide = 0;
+    pb_step st;
+    if (validate_upt_args(r->e, r->a) != PB_STEP_DONE)
+        return PB_STEP_INVALID;
+    /* AVX2 only for calls with enough entries left to repay saving the state. */
+    if (r->e->wide && r->token < total && total - r->token >= r->e->wide_min)
+        wide = r->be->ops->vector_save(r->be->ctx, &state) == 0;
+    st = upt_emit(r, wide);
+    if (wide)
+        r->be->ops->vector_restore(r->be->ctx, &state);
+    return st;
 }
 
 /* ---- aperture segments ---- */

@@ -182,10 +182,25 @@ static int rpb_cpu_va_to_loc(void *ctx, const void *cpu_va, uint64_t bytes, pb_l
     return x->cpu_va_to_loc ? x->cpu_va_to_loc(x->user, cpu_va, bytes, out) : -1;
 }
 
+/* The platform saves the extended state (KeSaveExtendedProcessorState in a
+ * driver); without its hook every save fails and the engine stays on SSE2. */
+static int rpb_vector_save(void *ctx, pb_vector_state *state)
+{
+    rpb_backend_ctx *x = ctx;
+    return x->vector_save ? x->vector_save(x->user, state) : -1;
+}
+
+static void rpb_vector_restore(void *ctx, pb_vector_state *state)
+{
+    rpb_backend_ctx *x = ctx;
+    if (x->vector_restore)
+        x->vector_restore(x->user, state);
+}
+
 static const pb_backend_ops k_rpb_ops = {
     rpb_size_of, rpb_pad,    rpb_copy,  rpb_fill32, rpb_write64_begin, rpb_write64_end,  rpb_ptegen,
     rpb_tlb_inval, rpb_barrier, rpb_fence64, rpb_touch, rpb_note, rpb_encode_ptes, rpb_aperture_pte,
-    rpb_cpu_write64, rpb_cpu_va_to_loc,
+    rpb_cpu_write64, rpb_cpu_va_to_loc, rpb_vector_save, rpb_vector_restore,
 };
 
 void rpb_backend_init(pb_backend *backend, rpb_backend_ctx *ctx)
@@ -199,4 +214,5 @@ void rpb_backend_init(pb_backend *backend, rpb_backend_ctx *ctx)
     backend->max_ptegen = RPB_DEFAULT_MAX_PTEGEN;
     backend->dual_pte_offset = RPB_DUAL_PTE_OFFSET;
     backend->caps = PB_CAP_SWIZZLE_NEEDS_IDLE;
+    rpb_pte_format(&backend->pte_split, ctx); /* encode_ptes is exactly that: the engine may fuse */
 }

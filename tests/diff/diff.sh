@@ -34,7 +34,7 @@ rc=$?
 [ $rc -eq 12 ] && ok "fixture releases: changes, one incompatible (exit 12)" || fail "fixture releases: exit $rc, wanted 12"
 golden_check "fixture release report" fixture-releases.txt
 incompatible=$(grep -c "source-breaking\]\|ABI-breaking\]" "$work/out.txt")
-grep -q "changed         enum value DXGK_WDDMVERSION::DXGKDDI_WDDM_LATEST: 12544 -> 12800 \[ABI-breaking\]" "$work/out.txt" &&
+grep -q "changed         enum value DXGK_WDDMVERSION::DXGKDDI_WDDM_LATEST: 12544 -> 12800 in VISTA-WDDM3_1 \[ABI-breaking\]" "$work/out.txt" &&
     [ "$incompatible" -eq 1 ] && ok "the only incompatible change is DXGKDDI_WDDM_LATEST" ||
     fail "incompatible changes other than DXGKDDI_WDDM_LATEST ($incompatible)"
 for must in "added           version WDDM3_2" "operation DXGK_BUILDPAGINGBUFFER_OPERATION::DXGK_OPERATION_MAP_MMU" \

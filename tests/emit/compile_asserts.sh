@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compiles the generated ddi_layout_asserts.h against a fixture WDK release
-# with clang for i686/x86_64/aarch64-pc-windows-msvc at every DDI version
-# of the spec, proves the bitfield masks by checking that clang -O2 folds
+# with clang for i686/x86_64/aarch64-pc-windows-msvc, as C and as C++, at
+# every DDI version of the spec and with none given (the kit's default),
+# proves the bitfield masks by checking that clang -O2 folds
 # ddi_layout_bitfield_failure() to NULL, and checks that a corrupted copy of
 # the release (one field moved, two bits swapped) fails naming the field.
 #   compile_asserts.sh DDIGEN CLANG WDK_DIR WORK
@@ -22,19 +23,23 @@ cat >"$work/tu.c" <<'TU'
 #include "ddi_layout_asserts.h"
 const char *ddigen_probe_bitfields(void) { return ddi_layout_bitfield_failure(); }
 TU
+cp "$work/tu.c" "$work/tu.cpp"
 
 # clang rejects the WDK's static_assert(FIELD_OFFSET(...) == n) in C (MSVC
 # accepts it); the header itself is not under test here, so that one
 # assertion is compiled out.
-compile() { # wdk arch-triple arch-define version extra-args...
-    local root=$1 triple=$2 define=$3 version=$4 overlay=$work/overlay.json
+compile() { # wdk arch-triple arch-define version(or default) extra-args... [tu.cpp last]
+    local root=$1 triple=$2 define=$3 version=$4 overlay=$work/overlay.json tu=$work/tu.c
     [ "$root" = "$wdk" ] || overlay=$work/overlay-bad.json
     shift 4
+    local vdef=-DDXGKDDI_INTERFACE_VERSION="$version"
+    [ "$version" = default ] && vdef=-DDDIGEN_KIT_DEFAULT_VERSION
+    if [ "${1:-}" = c++ ]; then tu=$work/tu.cpp; shift; fi
     "$clang" -target "$triple-pc-windows-msvc" -fms-extensions -fms-compatibility \
         -fms-compatibility-version=19.38 -nostdlibinc -D"$define" -D_KERNEL_MODE \
-        -DDXGKDDI_INTERFACE_VERSION="$version" '-Dstatic_assert(...)=' -Wall -Wextra \
+        "$vdef" '-Dstatic_assert(...)=' -Wall -Wextra \
         -ivfsoverlay "$overlay" -I"$root/km" -I"$root/shared" -I"$root/um" \
-        -I"$work/include" "$@" "$work/tu.c"
+        -I"$work/include" "$@" "$tu"
 }
 
 check_config() { # triple define version -> prints FAIL lines
@@ -44,6 +49,13 @@ check_config() { # triple define version -> prints FAIL lines
     fi
     if grep -q "ddi_layout_asserts.h" "$log"; then
         echo "FAIL $triple $v: warnings in the generated header"; grep -A3 "ddi_layout_asserts.h" "$log" | head
+        return
+    fi
+    if ! compile "$wdk" "$triple" "$define" "$v" c++ -fsyntax-only >"$log" 2>&1; then
+        echo "FAIL $triple $v: the asserts do not compile as C++"; grep -B2 -A3 error "$log" | head -20; return
+    fi
+    if grep -q "ddi_layout_asserts.h" "$log"; then
+        echo "FAIL $triple $v: warnings in the generated header (C++)"; grep -A3 "ddi_layout_asserts.h" "$log" | head
         return
     fi
     # The bitfield checks fold to a constant: NULL when every mask holds.
@@ -61,7 +73,7 @@ before=$failures
 jobs=$(nproc 2>/dev/null || echo 2)
 for a in $archs; do
     triple=${a%%:*} define=${a##*:}
-    for v in $versions; do
+    for v in $versions default; do
         configs=$((configs + 1))
         while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
         check_config "$triple" "$define" "$v" >"$work/result-$configs.txt" &
@@ -72,7 +84,7 @@ for r in "$work"/result-*.txt; do
     if [ -s "$r" ]; then cat "$r"; failures=$((failures + 1)); fi
 done
 [ $failures -eq "$before" ] &&
-    ok "asserts compile and bitfield masks hold for $configs configurations (3 archs x $((configs / 3)) versions)"
+    ok "asserts compile as C and C++ and bitfield masks hold for $configs configurations (3 archs x $((configs / 3 - 1)) versions and the kit's default)"
 
 # A corrupted copy: one field moved, two flag bits swapped.
 bad="$work/corrupted"

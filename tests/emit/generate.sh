@@ -25,5 +25,24 @@ done
 grep -q '<record name="DXGKARG_BUILDPAGINGBUFFER" id="[0-9]*"' "$work/d/spec/ddi.xml" &&
     ok "with docs: records carry stable IDs" || fail "with docs: no stable IDs"
 "$ddigen" validate "$work/d/spec/ddi.xml" && ok "with docs: spec is valid" || fail "with docs: invalid spec"
+grep -q '<record name="DXGKARG_BUILDPAGINGBUFFER" id="[0-9]*"' "$work/a/spec/ddi.xml" &&
+    ok "headers only: records carry stable IDs too" || fail "headers only: no stable IDs"
+
+# --previous without --docs keeps the IDs (it used to be ignored): the
+# previous spec with one record's ID moved far away keeps that ID.
+sed 's/<record name="DXGKARG_BUILDPAGINGBUFFER" id="[0-9]*"/<record name="DXGKARG_BUILDPAGINGBUFFER" id="9000"/' \
+    "$work/a/spec/ddi.xml" >"$work/previous.xml"
+"$ddigen" generate --wdk "$wdk" --previous "$work/previous.xml" -q -o "$work/p" &&
+    grep -q '<record name="DXGKARG_BUILDPAGINGBUFFER" id="9000"' "$work/p/spec/ddi.xml" &&
+    ok "--previous without --docs keeps stable IDs" || fail "--previous without --docs: IDs not kept"
+
+# lint errors fail the run only with --werror (the fixture pages of
+# tests/fixtures/lint have planted errors).
+lintdocs=$(dirname "$docs")/lint
+"$ddigen" generate --wdk "$wdk" --docs "$lintdocs" -q -o "$work/l" 2>/dev/null &&
+    ok "lint errors: exit 0 by default" || fail "lint errors: nonzero exit without --werror"
+"$ddigen" generate --wdk "$wdk" --docs "$lintdocs" --werror -q -o "$work/w" 2>"$work/werror.txt"
+[ $? -eq 1 ] && grep -q "error-level lint findings (--werror)" "$work/werror.txt" &&
+    ok "lint errors: exit 1 with --werror" || fail "lint errors: --werror did not fail the run"
 echo "$passed passed, $failures failed"
 [ $failures -eq 0 ]

@@ -47,6 +47,11 @@ check "emit refuses a broken spec" 1 "broken_spec.xml:6: error" \
 check "emit with a missing templates folder" 1 "cannot open the templates folder" \
     "$ddigen" emit --spec "$inputs/broken_spec.xml" --templates "$work/none" -o "$work/gen"
 check "unknown command" 2 "unknown command 'frobnicate'" "$ddigen" frobnicate
+# a record whose members libclang would measure in quadratic time (issue 10)
+python3 -c "print('#define DXGKDDI_INTERFACE_VERSION_A 1'); print('typedef struct _WIDE {');
+print(''.join('    unsigned int F%d;\\n' % i for i in range(100000)) + '} WIDE;')" >"$work/wide.h"
+check "record of 100,000 members refused at its line" 1 "wide.h:2: error: record WIDE has more than 1024 members" \
+    "$ddigen" layout --header "$work/wide.h" --arch x64 -q -o "$work/kept.xml"
 
 if [ "$(cat "$work/kept.xml")" != "$keep" ]; then
     echo "FAIL a failed run changed an existing output file"; failures=$((failures + 1))

@@ -22,6 +22,15 @@ static int ingest(void **state)
     return rc;
 }
 
+static const struct ddi_functype *functype(const char *name)
+{
+    for (size_t i = 0; i < layout.functypes.len; i++)
+        if (!strcmp(((struct ddi_functype *)layout.functypes.items[i])->name, name))
+            return layout.functypes.items[i];
+    fail_msg("function type %s not found", name);
+    return NULL;
+}
+
 static int release(void **state)
 {
     (void)state;
@@ -188,6 +197,101 @@ static void enum_values_by_version(void **state)
     assert_int_equal(c->where.versions[DDI_ARCH_ARM64], 4);
 }
 
+/* UINT : 29 behind a version condition: fields without a name, one per
+ * width, gated like any other field. */
+static void unnamed_bitfields(void **state)
+{
+    (void)state;
+    const struct ddi_record *mode = record("UNIT_MODE");
+    const struct ddi_field *pad29 = NULL, *pad30 = NULL;
+    for (size_t i = 0; i < mode->fields.len; i++) {
+        const struct ddi_field *f = mode->fields.items[i];
+        if (!f->name[0] && f->bit_width == 29)
+            pad29 = f;
+        if (!f->name[0] && f->bit_width == 30)
+            pad30 = f;
+    }
+    assert_non_null(pad29);
+    assert_non_null(pad30);
+    assert_null(pad29->nested);
+    assert_int_equal(pad29->where.versions[DDI_ARCH_X64], 2);
+    assert_int_equal(pad30->where.versions[DDI_ARCH_X64], 5);
+    assert_int_equal(offset_on(pad29, DDI_ARCH_X86, 1), 3);
+    assert_int_equal(offset_on(pad30, DDI_ARCH_X86, 0), 2);
+}
+
+/* UINT UNIT_SPARE_BIT : 1 with #define UNIT_SPARE_BIT Spare. */
+static void names_made_by_macros(void **state)
+{
+    (void)state;
+    const struct ddi_field *spare = find_field(record("UNIT_MODE"), "Spare", 1);
+    assert_non_null(spare);
+    assert_string_equal(spare->spelled, "UNIT_SPARE_BIT");
+    assert_null(find_field(record("UNIT_MODE"), "Fast", 1)->spelled);
+}
+
+/* A condition continued with a backslash is not code: the SAL of the
+ * field after it is its own. */
+static void continued_condition_is_not_sal(void **state)
+{
+    (void)state;
+    const struct ddi_field *windows = find_field(record("UNIT_OUTER"), "pWindows", -1);
+    assert_non_null(windows);
+    assert_string_equal(windows->sal, "_Field_size_(Count)");
+}
+
+/* struct _UNIT_WINDOW declared inside UNIT_OUTER: _UNIT_OUTER::_UNIT_WINDOW
+ * in C++. */
+static void tag_declared_inside_a_record(void **state)
+{
+    (void)state;
+    const struct ddi_record *window = record("_UNIT_WINDOW");
+    assert_string_equal(window->cxx_type, "_UNIT_OUTER::_UNIT_WINDOW");
+    assert_null(record("UNIT_OUTER")->cxx_type);
+}
+
+/* UNIT_LIMIT_MAX = 7 / 8 / 9 in three branches: one name, three values,
+ * each with its versions. */
+static void enumerator_value_per_version(void **state)
+{
+    (void)state;
+    const struct ddi_enum *e = NULL;
+    for (size_t i = 0; i < layout.enums.len; i++)
+        if (!strcmp(((struct ddi_enum *)layout.enums.items[i])->name, "UNIT_LIMIT"))
+            e = layout.enums.items[i];
+    assert_non_null(e);
+    uint64_t seen = 0;
+    for (size_t i = 0; i < e->values.len; i++) {
+        const struct ddi_enumerator *v = e->values.items[i];
+        if (strcmp(v->name, "UNIT_LIMIT_MAX") != 0)
+            continue;
+        assert_int_equal(v->where.versions[DDI_ARCH_X86], 1ull << (v->value - 7));
+        seen |= v->where.versions[DDI_ARCH_X86];
+    }
+    assert_int_equal(seen, 7);
+}
+
+/* typedef NTSTATUS (APIENTRY *X)(...): a signature with its parameters,
+ * not a pointer to NTSTATUS. */
+static void callback_pointer_typedefs(void **state)
+{
+    (void)state;
+    const struct ddi_functype *notify = functype("UNITDDI_NOTIFY");
+    assert_true(notify->pointer);
+    assert_null(notify->pointer_to);
+    assert_string_equal(notify->result, "NTSTATUS");
+    assert_int_equal(notify->params.len, 2);
+    assert_string_equal(((struct ddi_param *)notify->params.items[0])->sal, "_In_");
+    const struct ddi_functype *query = functype("PFNUNIT_QUERY");
+    assert_true(query->pointer);
+    assert_string_equal(query->sal, "_Check_return_");
+    assert_int_equal(query->params.len, 3);
+    const struct ddi_param *out = query->params.items[1];
+    assert_string_equal(out->name, "pOut");
+    assert_string_equal(out->sal, "_Out_writes_bytes_(Size)");
+    assert_false(functype("PUNITDDI_BUILD")->pointer);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -198,6 +302,12 @@ int main(void)
         cmocka_unit_test(pragma_pack_and_arrays),
         cmocka_unit_test(sal_on_fields_and_parameters),
         cmocka_unit_test(enum_values_by_version),
+        cmocka_unit_test(unnamed_bitfields),
+        cmocka_unit_test(names_made_by_macros),
+        cmocka_unit_test(continued_condition_is_not_sal),
+        cmocka_unit_test(tag_declared_inside_a_record),
+        cmocka_unit_test(enumerator_value_per_version),
+        cmocka_unit_test(callback_pointer_typedefs),
     };
     return cmocka_run_group_tests_name("header_units", tests, ingest, release);
 }

@@ -30,6 +30,22 @@ for kind in page-unmatched doc-field-missing field-undocumented bit-mismatch bit
             operand-unresolved override-stale; do
     grep -q "\[$kind\]" "$work/lint.txt" && echo "ok   finding kind $kind" || { echo "FAIL no $kind finding"; failures=$((failures + 1)); }
 done
+# Members documented by the name the header writes before a macro renames
+# them (DXGK_SCHEDHINT_RESERVED0 -> Reserved0) match their fields.
+if [ "$(grep -c 'how="macro-name"' "$work/spec.xml")" -eq 2 ] && ! grep -q SCHEDHINT_RESERVED "$work/lint.txt"; then
+    echo "ok   members named through a macro match their fields, no finding"
+else
+    echo "FAIL members named through a macro:"; grep SCHEDHINT_RESERVED "$work/lint.txt" | head -3
+    failures=$((failures + 1))
+fi
+# A page titled with the tag (_DXGKARG_X): findings name the typedef.
+if grep -q "DXGKARG_SETSCHEDULINGHINT.Deadline is documented" "$work/lint.txt" &&
+    ! grep -q "_DXGKARG_SETSCHEDULINGHINT\.Deadline" "$work/lint.txt"; then
+    echo "ok   findings name a record by its typedef when the page uses the tag"
+else
+    echo "FAIL findings name the record by the page's tag:"; grep -n "Deadline" "$work/lint.txt" | head -3
+    failures=$((failures + 1))
+fi
 # The interpreter that has jsonschema (Debian's python3-jsonschema is for
 # /usr/bin/python3; another python3 may come first on PATH).
 py=python3

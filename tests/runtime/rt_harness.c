@@ -2,6 +2,8 @@
  * driver loop with its invariant checks, and the random operation generator. */
 #include "rt_harness.h"
 
+#include "pbsim_vector.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +56,8 @@ static void on_rule(void *ctx, const char *rule_id, pb_severity sev, const DXGKA
     rt_world *w = ctx;
     (void)a;
     snprintf(w->last_rule, sizeof w->last_rule, "%s", rule_id);
+    if (w->fault)
+        w->fault(w);
     if (sev == PB_RULE_INVALID)
         w->rules_invalid++;
     else
@@ -145,6 +149,27 @@ static void layout_of(pbsim_layout *l)
     l->dual_pte = 1;
 }
 
+/* RT_ENGINE picks the engine variant a whole test binary runs on: "wide" (AVX2
+ * on every UPDATE_PAGE_TABLE call, through the host state-save hooks, where the
+ * CPU has it), "classic" (no split PTE description: the entries are checked,
+ * then encoded) or unset (fused check + encode on the baseline vectors). */
+static void engine_variant(rt_world *w)
+{
+    const char *v = getenv("RT_ENGINE");
+    if (!v || !*v)
+        return;
+    if (strcmp(v, "wide") == 0) {
+        w->rctx.vector_save = pbsim_vector_save;
+        w->rctx.vector_restore = pbsim_vector_restore;
+        w->cfg.wide_min_entries = 1;
+    } else if (strcmp(v, "classic") == 0) {
+        memset(&w->cfg.backend.pte_split, 0, sizeof w->cfg.backend.pte_split);
+    } else {
+        fprintf(stderr, "RT_ENGINE=%s: expected wide or classic\n", v);
+        exit(1);
+    }
+}
+
 static void config_of(rt_world *w, uint32_t buffer_size)
 {
     uint32_t s;
@@ -168,6 +193,7 @@ static void config_of(rt_world *w, uint32_t buffer_size)
     w->cfg.index_bits[1] = 9;
     w->cfg.report = on_rule;
     w->cfg.report_ctx = w;
+    engine_variant(w);
 }
 
 static void refill_canary(rt_world *w)
@@ -180,7 +206,7 @@ int rt_world_init(rt_world *w, uint64_t seed, uint32_t buffer_size)
     pbsim_layout l;
     memset(w, 0, offsetof(rt_world, arena));
     layout_of(&l);
-    if (pbsim_init(&w->sim, &l) || pbsim_init(&w->oracle, &l))
+    if (pbsim_init(&w->sim, &l) || pbsim_init(&w->oracle, &l) || pbsim_init(&w->before, &l))
         return -1;
     w->buf_raw = aligned_alloc(4096, (RT_MAX_BUFFER + RT_CANARY_TAIL + 4095u) & ~4095u);
     if (!w->buf_raw)
@@ -233,6 +259,7 @@ void rt_world_free(rt_world *w)
 {
     pbsim_free(&w->sim);
     pbsim_free(&w->oracle);
+    pbsim_free(&w->before);
     free(w->buf_raw);
     w->buf_raw = NULL;
 }
@@ -286,13 +313,14 @@ int rt_set_buffer_size(rt_world *w, uint32_t size)
     return pb_engine_init(&w->engine, &w->cfg) == STATUS_SUCCESS ? 0 : failf(w, "engine rejected buffer %u", size);
 }
 
-static int untouched_from(rt_world *w, uint32_t from)
+/* Offset of the first byte in [from, to) that differs from before the call, or to. */
+static uint32_t changed_in(const rt_world *w, uint32_t from, uint32_t to)
 {
     uint32_t i;
-    for (i = from; i < RT_MAX_BUFFER + RT_CANARY_TAIL; i++)
-        if (w->buf[i] != RT_CANARY)
-            return 0;
-    return 1;
+    for (i = from; i < to; i++)
+        if (w->buf[i] != w->buf_before[i])
+            return i;
+    return to;
 }
 
 /* Everything except the in/out fields must survive a call unchanged. */
@@ -336,37 +364,54 @@ static int one_call(rt_world *w, DXGKARG_BUILDPAGINGBUFFER *a, NTSTATUS *st, uin
         a->DmaSize = w->buf_size - w->used;
     }
     before = *a;
+    memcpy(w->buf_before, w->buf, sizeof w->buf_before);
     *st = pb_build_paging_buffer(&w->engine, a);
     w->calls++;
     if (!args_same(&before, a))
         return failf(w, "call modified arguments other than pDmaBuffer/MultipassOffset");
+    if (changed_in(w, 0, w->used) < w->used)
+        return failf(w, "byte %u, written by an earlier call, changed", changed_in(w, 0, w->used));
     if (cpu_now) {
         *advance = 0;
+        if (changed_in(w, w->used, RT_MAX_BUFFER + RT_CANARY_TAIL) < RT_MAX_BUFFER + RT_CANARY_TAIL)
+            return failf(w, "CPU-path call wrote into the DMA buffer");
         return a->pDmaBuffer == NULL ? 0 : failf(w, "CPU-path call set pDmaBuffer");
     }
+    if (changed_in(w, w->buf_size, RT_MAX_BUFFER + RT_CANARY_TAIL) < RT_MAX_BUFFER + RT_CANARY_TAIL)
+        return failf(w, "byte %u, past DmaSize, changed", changed_in(w, w->buf_size, RT_MAX_BUFFER + RT_CANARY_TAIL));
     if ((uint8_t *)a->pDmaBuffer < w->buf + w->used || (uint8_t *)a->pDmaBuffer > w->buf + w->buf_size)
         return failf(w, "pDmaBuffer moved outside [start, start + DmaSize]");
     *advance = (uint32_t)((uint8_t *)a->pDmaBuffer - (w->buf + w->used));
-    if (!untouched_from(w, w->used + *advance))
-        return failf(w, "bytes written past the advanced pDmaBuffer (or past DmaSize)");
+    /* Bytes in [pDmaBuffer, start + DmaSize) are unused tail: scratch allowed. */
     if (*advance % w->cfg.backend.submit_align)
         return failf(w, "call output %u is not a multiple of submit_align", *advance);
     return 0;
 }
 
+/* The refusal contract: cursor and MultipassOffset unchanged, a rule reported,
+ * nothing outside the DMA buffer's unused tail changed (one_call checks the
+ * buffer itself; here: simulated memory, which CPU-path writes reach, and the
+ * argument arrays). */
 static int expect_refused(rt_world *w, DXGKARG_BUILDPAGINGBUFFER *a)
 {
     NTSTATUS st;
     uint32_t adv, rules = w->rules_invalid;
     uint32_t mpo = a->MultipassOffset;
+    char why[200];
+    pbsim_copy_memory(&w->before, &w->sim);
+    memcpy(w->arena_before, w->arena, w->arena_used);
     if (one_call(w, a, &st, &adv))
         return -1;
     if (st != PB_STATUS_INVALID_ARGS)
         return failf(w, "invalid arguments (op %u) accepted with status 0x%08x", (unsigned)a->Operation, (unsigned)st);
     if (adv || a->MultipassOffset != mpo)
-        return failf(w, "refused call wrote %u bytes or moved MultipassOffset", adv);
+        return failf(w, "refused call advanced the cursor by %u bytes or moved MultipassOffset", adv);
     if (w->rules_invalid == rules)
         return failf(w, "refused call reported no rule");
+    if (!pbsim_equal(&w->sim, &w->before, why, sizeof why))
+        return failf(w, "refused call changed memory outside the DMA buffer: %s", why);
+    if (memcmp(w->arena_before, w->arena, w->arena_used))
+        return failf(w, "refused call changed its argument arrays");
     return 0;
 }
 
@@ -406,6 +451,8 @@ int rt_op(rt_world *w, DXGKARG_BUILDPAGINGBUFFER *a, int expect_invalid)
         }
         if (st != STATUS_SUCCESS && st != STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER)
             return failf(w, "op %u: status 0x%08x (rule %s)", (unsigned)a->Operation, (unsigned)st, w->last_rule);
+        if (pbsim_vector_open())
+            return failf(w, "the engine saved the vector state and did not restore it before returning");
         if (a->MultipassOffset < last_mpo)
             return failf(w, "MultipassOffset went back from %u to %u", last_mpo, a->MultipassOffset);
         w->used += adv;

@@ -44,9 +44,12 @@ typedef struct rt_rng {
 uint64_t rt_next(rt_rng *r);
 uint64_t rt_below(rt_rng *r, uint64_t n); /* uniform-ish in [0, n), n > 0 */
 
-typedef struct rt_world {
+typedef struct rt_world rt_world;
+
+struct rt_world {
     pbsim_machine sim;
     pbsim_machine oracle;
+    pbsim_machine before;            /* memory before a call that must be refused */
     pboracle_env oenv;
     rpb_backend_ctx rctx;
     pb_config cfg;
@@ -66,10 +69,16 @@ typedef struct rt_world {
     uint64_t aperture_pfn[RT_APERTURE_PAGES];
     int pending_flush;               /* the last operation updated page tables */
     uint32_t pending_s, pending_n;
+    /* Test hook, run inside the engine's rule report (so during the call):
+     * planted faults prove the harness catches writes outside the tail. */
+    void (*fault)(rt_world *w);
     /* argument storage for one operation */
     _Alignas(16) uint8_t arena[RT_ARENA_BYTES];
     size_t arena_used;
-} rt_world;
+    /* snapshots taken around each call (not cleared by reset) */
+    uint8_t buf_before[RT_MAX_BUFFER + RT_CANARY_TAIL];
+    uint8_t arena_before[RT_ARENA_BYTES];
+};
 
 /* Creates the world with deterministic memory from seed; paging buffers of buffer_size. */
 int rt_world_init(rt_world *w, uint64_t seed, uint32_t buffer_size);
@@ -79,8 +88,13 @@ void rt_world_free(rt_world *w);
 /* Changes the paging buffer size (submits what is pending first). */
 int rt_set_buffer_size(rt_world *w, uint32_t size);
 
-/* Runs one operation through engine and oracle. expect_invalid: the arguments
- * break a rule and must be refused with nothing written. Returns 0 or -1 with
+/* Runs one operation through engine and oracle. Every call must leave the DMA
+ * buffer outside its unused tail [cursor, cursor + DmaSize) as it was (what
+ * earlier calls wrote, and everything past DmaSize); scratch bytes in the tail
+ * beyond the returned cursor are allowed. expect_invalid: the arguments break a
+ * rule and the call must be refused: cursor and MultipassOffset unchanged, a
+ * rule reported, and no memory outside the tail changed (simulated memory,
+ * CPU-visible page tables, the argument arrays). Returns 0 or -1 with
  * w->failure set. */
 int rt_op(rt_world *w, DXGKARG_BUILDPAGINGBUFFER *a, int expect_invalid);
 /* Submits the pending buffer and compares simulator and oracle byte for byte. */

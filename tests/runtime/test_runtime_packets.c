@@ -344,6 +344,24 @@ static void test_config_checks(void **state)
     expect_refused(&e, "pb_config.level_count:at-most-6");
     e.cfg.level_count = 2;
 
+    /* AVX2: a known switch, and on only with the CPU, both hooks and consent. */
+    e.cfg.wide_vectors = 2;
+    expect_refused(&e, "pb_config.wide_vectors:known-value");
+    e.cfg.wide_vectors = PB_WIDE_AUTO;
+    expect_accepted(&e);
+    assert_int_equal(e.engine.wide, pb_cpu_has_avx2()); /* the reference backend forwards both hooks */
+    assert_int_equal(e.engine.wide_min, PB_WIDE_MIN_ENTRIES_DEFAULT);
+    e.cfg.wide_vectors = PB_WIDE_OFF;
+    e.cfg.wide_min_entries = 100;
+    expect_accepted(&e);
+    assert_int_equal(e.engine.wide, 0);
+    assert_int_equal(e.engine.wide_min, 100);
+    e.cfg.wide_vectors = PB_WIDE_AUTO;
+    e.cfg.backend.pte_split.page_shift = 64;
+    expect_refused(&e, "pb_config.backend.pte_split.page_shift:below-64");
+    e.cfg.backend.pte_split.page_shift = RPB_PTE_PAGE_SHIFT;
+    expect_accepted(&e);
+
     /* Incomplete backends. */
     ops = *e.cfg.backend.ops;
     ops.ptegen = NULL;

@@ -1,4 +1,4 @@
-/* The two UPDATE_PAGE_TABLE hot loops against naive references, on the flag
+/* The UPDATE_PAGE_TABLE hot loops against naive references, on the flag
  * patterns that steer them (uniform, alternating, three values, long stretches
  * with a change at every position, a change in the last entry) and at every
  * length around their 4-, 8- and 16-entry blocks:
@@ -6,13 +6,18 @@
  *    so the two-value flag cache runs, and with flags_uniform on uniform tables)
  *    equals rpb_pte_pack per entry;
  *  - pb_pte_summarize gives the exact OR of the flags and uniformity, and never
- *    says "no run" when a PTEGEN-sized run exists (every start, every length).
- * Built twice: with the SSE2 loops and with PB_NO_SIMD (the plain C ones). */
+ *    says "no run" when a PTEGEN-sized run exists (every start, every length);
+ *  - pb_encode_ptes_checked, the fused check + encode of the DMA path, writes
+ *    the same values and the same summary, plus the exact Zero-without-Valid.
+ * Every check runs with the baseline loops and again with the AVX2 loops
+ * (pb_pte_ctx.wide) when the CPU has AVX2. Built twice: with the x64 vector
+ * loops and with PB_NO_SIMD (the plain C ones). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -69,49 +74,95 @@ static void fill(DXGK_PTE *p, uint32_t n, int pattern, uint32_t at, uint64_t see
     }
 }
 
+/* The vector widths to test: the baseline, and AVX2 when this CPU runs it. */
+static uint32_t width_count(void)
+{
+    static int said;
+    if (pb_cpu_has_avx2())
+        return 2;
+    if (!said++)
+        print_message("no AVX2 on this CPU (or a build without x64 vectors): AVX2 loops not run\n");
+    return 1;
+}
+
+static pb_pte_ctx pte_ctx(uint32_t level, uint32_t use_64kb, uint32_t uniform, uint32_t wide)
+{
+    pb_pte_ctx pc;
+    memset(&pc, 0, sizeof pc);
+    pc.level = level;
+    pc.use_64kb = use_64kb;
+    pc.flags_uniform = uniform;
+    pc.wide = wide;
+    return pc;
+}
+
+static void check_values(const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc, const uint64_t *out)
+{
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        if (out[i] != expected_pte(&in[i], pc))
+            fail_msg("entry %u of %u (wide %u): 0x%016llx, expected 0x%016llx", i, n, pc->wide,
+                     (unsigned long long)out[i], (unsigned long long)expected_pte(&in[i], pc));
+    assert_int_equal(out[n], 0xC0FFEEull); /* nothing past the last entry */
+}
+
+static void split_format(pb_pte_split *fmt, int with_mixed)
+{
+    rpb_pte_format(fmt, NULL);
+    if (!with_mixed)
+        fmt->encode_mixed = NULL; /* the core's two-value flag cache instead */
+}
+
+static void check_summary_of(const DXGK_PTE *p, uint32_t n, const pb_pte_summary *s, int with_zero);
+
+/* pb_encode_ptes_split, and the fused pb_encode_ptes_checked when the flags
+ * are not promised uniform (the fused pass is what finds out). */
 static void check_encoding(const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc, int with_mixed)
 {
     uint64_t out[MAX_N + 1];
-    uint32_t i;
+    pb_pte_split fmt;
+    split_format(&fmt, with_mixed);
     out[n] = 0xC0FFEEull;
-    if (with_mixed) {
+    if (with_mixed)
         rpb_encode_ptes(NULL, in, n, pc, out);
-    } else {
-        pb_pte_split fmt;
-        rpb_pte_format(&fmt, NULL);
-        fmt.encode_mixed = NULL; /* the core's two-value flag cache instead */
+    else
         pb_encode_ptes_split(&fmt, in, n, pc, out);
+    check_values(in, n, pc, out);
+    if (!pc->flags_uniform) {
+        pb_pte_summary s;
+        memset(out, 0x5A, sizeof(uint64_t) * n);
+        pb_encode_ptes_checked(&fmt, in, n, pc, out, &s);
+        check_values(in, n, pc, out);
+        check_summary_of(in, n, &s, 1);
     }
-    for (i = 0; i < n; i++)
-        if (out[i] != expected_pte(&in[i], pc))
-            fail_msg("entry %u of %u: 0x%016llx, expected 0x%016llx", i, n, (unsigned long long)out[i],
-                     (unsigned long long)expected_pte(&in[i], pc));
-    assert_int_equal(out[n], 0xC0FFEEull); /* nothing past the last entry */
 }
 
 static void test_encode_matches_per_entry_pack(void **state)
 {
     static DXGK_PTE in[MAX_N];
-    const pb_pte_ctx leaf = {0, 0, 0, 0}, level1_64k = {1, 1, 0, 0}, leaf_uniform = {0, 0, 0, 1};
-    uint32_t n, at;
+    uint32_t n, at, wide;
     int pattern, mixed;
     (void)state;
-    for (pattern = 0; pattern < PATTERNS; pattern++)
-        for (n = 0; n <= 70u; n++)
-            for (at = 0; at <= n; at += (pattern == ONE_CHANGE || pattern == RANDOM_RUNS) ? 1u : n + 1u)
-                for (mixed = 0; mixed <= 1; mixed++) {
-                    fill(in, n, pattern, at, n * 131u + at);
-                    check_encoding(in, n, &leaf, mixed);
-                    check_encoding(in, n, &level1_64k, mixed);
-                    if (pattern == UNIFORM) /* the engine's promise, when it checked */
-                        check_encoding(in, n, &leaf_uniform, mixed);
-                }
-    for (pattern = 0; pattern < PATTERNS; pattern++)
-        for (mixed = 0; mixed <= 1; mixed++) {
-            fill(in, MAX_N, pattern, 333u, 7u + (uint64_t)pattern);
-            check_encoding(in, MAX_N, &leaf, mixed);
-            check_encoding(in + 1, MAX_N - 1u, &leaf, mixed); /* entries off their 32-byte pairing */
-        }
+    for (wide = 0; wide < width_count(); wide++) {
+        const pb_pte_ctx leaf = pte_ctx(0, 0, 0, wide), level1_64k = pte_ctx(1, 1, 0, wide),
+                         leaf_uniform = pte_ctx(0, 0, 1, wide);
+        for (pattern = 0; pattern < PATTERNS; pattern++)
+            for (n = 0; n <= 70u; n++)
+                for (at = 0; at <= n; at += (pattern == ONE_CHANGE || pattern == RANDOM_RUNS) ? 1u : n + 1u)
+                    for (mixed = 0; mixed <= 1; mixed++) {
+                        fill(in, n, pattern, at, n * 131u + at);
+                        check_encoding(in, n, &leaf, mixed);
+                        check_encoding(in, n, &level1_64k, mixed);
+                        if (pattern == UNIFORM) /* the engine's promise, when it checked */
+                            check_encoding(in, n, &leaf_uniform, mixed);
+                    }
+        for (pattern = 0; pattern < PATTERNS; pattern++)
+            for (mixed = 0; mixed <= 1; mixed++) {
+                fill(in, MAX_N, pattern, 333u, 7u + (uint64_t)pattern);
+                check_encoding(in, MAX_N, &leaf, mixed);
+                check_encoding(in + 1, MAX_N - 1u, &leaf, mixed); /* entries off their 32-byte pairing */
+            }
+    }
 }
 
 /* ---- summary pass ---- */
@@ -127,20 +178,39 @@ static int has_generator_run(const DXGK_PTE *p, uint32_t n)
     return 0;
 }
 
-static void check_summary(const DXGK_PTE *p, uint32_t n)
+/* s against the exact values; with_zero: s->zero_no_valid too (fused pass only). */
+static void check_summary_of(const DXGK_PTE *p, uint32_t n, const pb_pte_summary *s, int with_zero)
 {
-    pb_pte_summary s;
-    uint64_t any = 0;
+    uint64_t any = 0, znv = 0;
     uint32_t i, uniform = 1;
     for (i = 0; i < n; i++) {
         any |= p[i].Flags;
+        znv |= p[i].Flags & ~(p[i].Flags << 1) & 2u;
         uniform &= (uint32_t)(p[i].Flags == p[0].Flags);
     }
-    pb_pte_summarize(p, n, &s);
-    assert_true(s.any == any);
-    assert_int_equal(s.uniform, uniform);
-    if (has_generator_run(p, n) && !s.run_candidate)
+    assert_true(s->any == any);
+    assert_int_equal(s->uniform, uniform);
+    if (with_zero)
+        assert_true(s->zero_no_valid == znv);
+    if (has_generator_run(p, n) && !s->run_candidate)
         fail_msg("a %u-entry run in %u entries was not flagged", PB_MIN_GENERATOR_RUN, n);
+}
+
+/* The summary pass at every width, and the fused pass. */
+static void check_summary(const DXGK_PTE *p, uint32_t n)
+{
+    static uint64_t out[MAX_N + 1];
+    pb_pte_summary s;
+    pb_pte_split fmt;
+    uint32_t wide;
+    for (wide = 0; wide < width_count(); wide++) {
+        const pb_pte_ctx pc = pte_ctx(0, 0, 0, wide);
+        pb_pte_summarize_vec(p, n, wide, &s);
+        check_summary_of(p, n, &s, 0);
+        split_format(&fmt, 1);
+        pb_encode_ptes_checked(&fmt, p, n, &pc, out, &s);
+        check_summary_of(p, n, &s, 1);
+    }
 }
 
 static void test_summary_exact_and_never_misses_a_run(void **state)
@@ -162,20 +232,26 @@ static void test_summary_exact_and_never_misses_a_run(void **state)
                 for (i = 0; i < len; i++)
                     p[start + i].PageAddress = 0x5000u + i;
                 check_summary(p, n);
-                if (len >= PB_MIN_GENERATOR_RUN) {
-                    pb_pte_summary s;
-                    pb_pte_summarize(p, n, &s);
-                    assert_true(s.run_candidate);
-                }
+
             }
     /* Scattered pages: the filter stays quiet (no coincidence in 36 random bits). */
     fill(p, MAX_N, ALTERNATING, 0, 5u);
     {
         pb_pte_summary s;
-        pb_pte_summarize(p, MAX_N, &s);
-        assert_false(s.run_candidate);
-        assert_false(s.uniform);
+        uint32_t wide;
+        for (wide = 0; wide < width_count(); wide++) {
+            pb_pte_summarize_vec(p, MAX_N, wide, &s);
+            assert_false(s.run_candidate);
+            assert_false(s.uniform);
+        }
     }
+    /* Zero without Valid, alone among valid entries, at every position. */
+    for (n = 1; n <= 70u; n++)
+        for (start = 0; start < n; start++) {
+            fill(p, n, start % 2u ? UNIFORM : ALTERNATING, 0, n + start);
+            p[start].Flags = 0x2u;
+            check_summary(p, n);
+        }
 }
 
 int main(void)

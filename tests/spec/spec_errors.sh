@@ -16,6 +16,20 @@ expect() { # name status expected-text command...
     if grep -qF -- "$text" "$work/out.txt"; then echo "ok   $name"; else
         echo "FAIL $name: no '$text' in:"; cat "$work/out.txt"; failures=$((failures + 1)); fi
 }
+# A record listed twice: an error, so exit 1 and the old output kept (it
+# used to print the error, exit 0 and write a spec without IDs).
+python3 - "$layout" "$work/twice.xml" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+start = s.index('    <record name="DXGK_PTE" ')
+end = s.index('\n    </record>\n', start) + len('\n    </record>\n')
+open(sys.argv[2], 'w').write(s[:end] + s[start:end] + s[end:])
+PY
+printf 'kept' > "$work/kept.xml"
+expect "a record listed twice" 1 "record DXGK_PTE is listed twice" \
+    "$ddigen" spec -q --layout "$work/twice.xml" -o "$work/kept.xml"
+[ "$(cat "$work/kept.xml")" = kept ] && echo "ok   ... and the existing output is kept" ||
+    { echo "FAIL a failed spec run replaced its output"; failures=$((failures + 1)); }
 # (libxml2 gives an element the line where its start tag ends)
 # a layout whose record lost its kind: schema error at the record's line
 sed '0,/<record name="CM_FULL_RESOURCE_DESCRIPTOR" kind="struct"/s//<record name="CM_FULL_RESOURCE_DESCRIPTOR" kind="klass"/' \

@@ -41,11 +41,12 @@ static void committed_specs_are_canonical(void **state)
     globfree(&g);
 }
 
+/* A union: every member sits at offset 0, which a struct may not do. */
 static const char small_layout[] =
     "<ddi-spec version=\"1\"><layout>"
     "<arch name=\"x64\" triple=\"x86_64-pc-windows-msvc\" macro=\"_M_AMD64\"/>"
     "<version name=\"DXGKDDI_INTERFACE_VERSION_WDDM2_0\" short=\"WDDM2_0\" value=\"0x5023\"/>"
-    "<record name=\"A\" kind=\"struct\" file=\"a.h\" line=\"1\"><size arch=\"x64\" bytes=\"8\" align=\"4\"/>"
+    "<record name=\"A\" kind=\"union\" file=\"a.h\" line=\"1\"><size arch=\"x64\" bytes=\"8\" align=\"4\"/>"
     "%s"
     "</record>"
     "<enum name=\"E\" file=\"a.h\" line=\"9\"><value name=\"E_ONE\" value=\"1\"/>%s</enum>"

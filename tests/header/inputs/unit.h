@@ -7,7 +7,10 @@
 #define _IRQL_requires_(x)
 #define _In_reads_bytes_(n)
 #define _When_(c, a)
+#define _Check_return_
+#define _Out_writes_bytes_(n)
 #define APIENTRY __stdcall
+#define CALLBACK __stdcall
 #define IN_CONST_HANDLE _In_ const HANDLE
 #define IN_PUNIT_ARGS _In_ UNIT_ARGS *
 
@@ -90,3 +93,50 @@ UNITDDI_BUILD(
     _When_(pContext != 0, _In_reads_bytes_(Size)) const void *pData
     );
 typedef UNITDDI_BUILD *PUNITDDI_BUILD;
+
+/* Shapes of older parts of a kit: a name made by a macro, padding without
+ * a name, a condition continued on the next line, a tag declared inside
+ * another record, an enumerator per version, callback pointer typedefs. */
+#define UNIT_SPARE_BIT Spare
+
+typedef struct _UNIT_MODE {
+    UINT Fast : 1;
+    UINT UNIT_SPARE_BIT : 1;
+#if (DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_MID) && \
+    (DXGKDDI_INTERFACE_VERSION < DXGKDDI_INTERFACE_VERSION_NEW)
+    UINT Slow : 1;
+    UINT : 29;
+#else
+    UINT : 30;
+#endif
+} UNIT_MODE;
+
+typedef struct _UNIT_OUTER {
+    UINT Count;
+    struct _UNIT_WINDOW {
+        UINT First;
+        UINT Last;
+    } Window;
+#if defined(_UNIT_PREVIEW_) || \
+    (DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_OLD)
+    _Field_size_(Count) struct _UNIT_WINDOW *pWindows;
+#endif
+} UNIT_OUTER;
+
+typedef enum _UNIT_LIMIT {
+    UNIT_LIMIT_NONE = 0,
+#if (DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_NEW)
+    UNIT_LIMIT_MAX = 9
+#elif (DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_MID)
+    UNIT_LIMIT_MAX = 8
+#else
+    UNIT_LIMIT_MAX = 7
+#endif
+} UNIT_LIMIT;
+
+typedef NTSTATUS (APIENTRY *UNITDDI_NOTIFY)(IN_CONST_HANDLE hDevice, _In_ UINT Code);
+typedef _Check_return_ NTSTATUS (APIENTRY CALLBACK *PFNUNIT_QUERY)(
+    _In_ HANDLE hDevice,
+    _Out_writes_bytes_(Size) void *pOut,
+    _In_ UINT Size
+    );

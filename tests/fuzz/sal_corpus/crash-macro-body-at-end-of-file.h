@@ -1,0 +1,1 @@
+#define IN_CONST_PTR _In_#define _ conIst voi
