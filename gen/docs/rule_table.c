@@ -288,6 +288,24 @@ static bool act_implies(struct sentence *s, const struct match *m, const struct 
     return true;
 }
 
+/* "Callers should not set X unless Y is also set": X (named, wherever
+ * the sentence stands) requires Y. */
+static bool act_implies_named(struct sentence *s, const struct match *m, const struct rule_pattern *rp)
+{
+    (void)rp;
+    const char *from[1], *names[8];
+    if (match_names(s, m, 'F', from, 1) != 1 || sentence_field_of(s, sentence_leaf(from[0])) < 0)
+        return false;
+    size_t n = match_names(s, m, 'L', names, 8), made = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp(names[i], from[0]))
+            continue;
+        op(s, add(s, DOCS_RULE_IMPLIES, from[0], names[i]), "requires", names[i]);
+        made++;
+    }
+    return made > 0;
+}
+
 /* The subject (or the {G} field) is NULL under a condition. */
 static bool act_null_when(struct sentence *s, const struct match *m, const struct rule_pattern *rp)
 {
@@ -510,6 +528,22 @@ static bool act_nonzero(struct sentence *s, const struct match *m, const struct 
 
 /* ---- structural kinds ---------------------------------------------------- */
 
+/* Does a field of the page other than the subject stand right before the
+ * sentence's "must" / "should" (so the rule is that field's)? */
+static bool names_other_actor(const struct sentence *s)
+{
+    long modal = phrase_from(s, 0, "must");
+    if (modal < 0)
+        modal = phrase_from(s, 0, "should");
+    if (modal < 1)
+        return false;
+    size_t i = (size_t)modal - 1;
+    if (tok_is(s, i, "member") || tok_is(s, i, "field") || tok_is(s, i, "flag"))
+        i = i ? i - 1 : i;
+    const struct tok *t = &s->t[i];
+    return t->field >= 0 && strcmp(sentence_leaf(t->text), sentence_leaf(s->subject));
+}
+
 static bool act_reserved(struct sentence *s, const struct match *m, const struct rule_pattern *rp)
 {
     (void)m, (void)rp;
@@ -521,6 +555,9 @@ static bool act_reserved(struct sentence *s, const struct match *m, const struct
         return false;
     bool zero = (has(s, "zero") || has(s, "zeroed") || has(s, "to 0") || has(s, "be 0")) &&
                 (has(s, "must") || has(s, "should") || has(s, "set to"));
+    /* "If X is NULL, Size must be zero": a condition on another member */
+    if (zero && !reserved && (tok_is(s, 0, "if") || tok_is(s, 0, "when") || names_other_actor(s)))
+        return false;
     if (zero && (has(s, "other member") || has(s, "other members")) && !reserved)
         return false;
     static const char *const reserved_phrases[] = {"this member is reserved", "is reserved and", "reserved for",
@@ -624,6 +661,18 @@ static bool act_units(struct sentence *s, const struct match *m, const struct ru
 
 /* "the fifth bit", "the second through sixth bits", "the eighth and ninth
  * bits", "(0x00000010)". */
+/* "the eighth and ninth bits", "the eighth through the twelfth bits":
+ * two ordinals joined by "and" / "through" right before "bits" at b. */
+static bool ordinal_pair_before(const struct sentence *s, size_t b)
+{
+    if (b < 3 || operand_ordinal(s->t[b - 1].lc) < 0)
+        return false;
+    size_t i = b - 2;
+    if (tok_is(s, i, "the") && i > 1)
+        i--;
+    return (tok_is(s, i, "and") || tok_is(s, i, "through")) && i > 0 && operand_ordinal(s->t[i - 1].lc) >= 0;
+}
+
 static bool act_bit(struct sentence *s, const struct match *m, const struct rule_pattern *rp)
 {
     (void)m, (void)rp;
@@ -631,8 +680,7 @@ static bool act_bit(struct sentence *s, const struct match *m, const struct rule
     if (b < 0) {
         /* "bits" only after two ordinals: "the eighth and ninth bits" */
         b = phrase_from(s, 0, "bits");
-        if (b < 3 || operand_ordinal(s->t[b - 1].lc) < 0 || operand_ordinal(s->t[b - 3].lc) < 0 ||
-            !(tok_is(s, (size_t)b - 2, "and") || tok_is(s, (size_t)b - 2, "through")))
+        if (b >= 0 && !ordinal_pair_before(s, (size_t)b))
             b = -1;
     }
     if (b < 0 || s->field < 0)
@@ -648,8 +696,9 @@ static bool act_bit(struct sentence *s, const struct match *m, const struct rule
         last = o, at_last = i;
     }
     int width = 1;
+    long thru = phrase_from(s, (size_t)at_first, "through");
     bool joined = at_last > at_first &&
-                  (phrase_from(s, (size_t)at_first, "through") == at_first + 1 ||
+                  ((thru == at_first + 1 && (at_last == thru + 1 || (at_last == thru + 2 && tok_is(s, (size_t)thru + 1, "the")))) ||
                    (phrase_from(s, (size_t)at_first, "and") == at_first + 1 && at_last == at_first + 2 &&
                     tok_is(s, (size_t)b, "bits")));
     if (first >= 0 && last > first && joined)
@@ -852,6 +901,12 @@ const struct rule_pattern docs_rule_patterns[] = {
     {"do not set {S} unless {L} is|are also? set", act_implies, NULL, G_DISC,
      "Do not set this flag unless the Sealed member is also set.", "Locked", "Sealed Locked",
      "Locked implies requires=Sealed"},
+    {"^ {A} must|should not set {F} unless {L} is|are also? set", act_implies_named, NULL, G_DISC,
+     "Callers should not set Glossy unless Polished is also set.", "-", "Glossy Polished",
+     "Glossy implies requires=Polished"},
+    {"^ set {S} only if|when {L} is|are also? set", act_implies, NULL, G_DISC,
+     "Set this flag only when the Sealed flag is set as well.", "Locked", "Sealed Locked",
+     "Locked implies requires=Sealed"},
     {"{S} should|can|may|must be set only if|when {*} setting {F} {*} to {V}", act_implies, NULL, G_DISC,
      "This member should be set only if the caller reports it by setting the Shape member of the outline to "
      "WIDGET_SHAPE_OVAL.",
@@ -889,11 +944,20 @@ const struct rule_pattern docs_rule_patterns[] = {
      "Fast Staged", "Fast implies requires=Staged"},
 
     /* -- discriminator: when a member is valid or used ------------------ */
-    {"{S} is|are valid only if|when {L} is|are set", act_disc, "1", G_DISC,
+    {"{S} is|are valid|meaningful|relevant|applicable|used|honored only if|when {L} is|are set", act_disc, "1", G_DISC,
+     "The Angle member is meaningful only if the Rotate flag is set in Options.", "Angle", "Angle Rotate",
+     "Angle discriminator field=Rotate value=1"},
+    {"{S} is|are valid|meaningful|relevant|applicable|used|honored only if|when {L} is|are set", act_disc, "1", G_DISC,
      "The Angle member is valid only when the Rotate or Mirror bit-field flag is set.", "Angle",
      "Angle Rotate Mirror", "Angle discriminator field=Rotate field=Mirror value=1"},
-    {"only valid if|when {F} is {V}", act_disc, NULL, G_DISC, "Only valid when Depth is nonzero.", "Gain",
+    {"valid|meaningful|relevant|applicable|honored only if|when {F} is not zero|0|NULL", act_disc, "nonzero", G_DISC,
+     "Meaningful only when Depth is not 0.", "Gain", "Gain Depth", "Gain discriminator field=Depth value=nonzero"},
+    {"valid|meaningful|relevant|applicable|honored only if|when {F} is {V}", act_disc, NULL, G_DISC,
+     "Relevant only when Depth is nonzero.", "Gain", "Gain Depth", "Gain discriminator field=Depth value=nonzero"},
+    {"only valid|meaningful|relevant|applicable|honored if|when {F} is {V}", act_disc, NULL, G_DISC, "Only valid when Depth is nonzero.", "Gain",
      "Gain Depth", "Gain discriminator field=Depth value=nonzero"},
+    {"only valid|meaningful|relevant|applicable|honored|used if|when {F} is not zero|0|NULL", act_disc, "nonzero", G_DISC,
+     "Only meaningful if Depth is not zero.", "Gain", "Gain Depth", "Gain discriminator field=Depth value=nonzero"},
     {"^ structure? used only? when|if {F} is|specifies {V}", act_disc, NULL, G_DISC,
      "Used only when Kind is WIDGET_KIND_ROUND.", "Round", "Kind Round", "Round discriminator field=Kind value=WIDGET_KIND_ROUND"},
     {"used when|if {F} is|specifies {V}", act_disc, NULL, G_DISC,
@@ -903,6 +967,17 @@ const struct rule_pattern docs_rule_patterns[] = {
      "This value is ignored when Origin != NULL.", "Lower", "Origin Lower", "Lower discriminator field=Origin value=NULL"},
     {"{S} is|are ignored when|if {F} is|are set", act_disc, "0", G_DISC,
      "This member is ignored if the Fixed flag is set.", "Slack", "Fixed Slack", "Slack discriminator field=Fixed value=0"},
+    {"^ ignored when|if {F} is {V}", act_disc, "neg", G_DISC,
+     "Ignored when pStore is NULL.", "StoreOffset", "pStore StoreOffset",
+     "StoreOffset discriminator field=pStore value=nonzero"},
+    {"^ {S} is|are ignored when|if {F} is {V}", act_disc, "neg", G_DISC,
+     "This member is ignored if pStore is NULL.", "StoreOffset", "pStore StoreOffset",
+     "StoreOffset discriminator field=pStore value=nonzero"},
+    {"^ ignored unless {L} is|are set", act_disc, "1", G_DISC,
+     "Ignored unless the Tinted flag is set.", "Tint", "Tinted Tint", "Tint discriminator field=Tinted value=1"},
+    {"^ {S} is|are ignored unless {L} is|are set", act_disc, "1", G_DISC,
+     "This member is ignored unless the Tinted flag is set.", "Tint",
+     "Tinted Tint", "Tint discriminator field=Tinted value=1"},
     {"where {F} is specified|set {*} {S} is ignored", act_disc, "0", G_DISC,
      "For boxed widgets (where the Boxed bit-field flag is set in Options), this member is ignored.", "Margin",
      "Options Boxed Margin", "Margin discriminator field=Boxed value=0"},
@@ -950,9 +1025,13 @@ const struct rule_pattern docs_rule_patterns[] = {
     {"{L} are|is mutually exclusive", act_exclusive_set, NULL, G_EXCL,
      "The Red, Green, and Blue flags are mutually exclusive.", "-", "Red Green Blue",
      "- exclusive with=Red with=Green with=Blue"},
-    {"{L} cannot both be set", act_exclusive_set, NULL, G_EXCL,
+    {"{L} cannot|can't both be set", act_exclusive_set, NULL, G_EXCL,
      "The Loud and Quiet members cannot both be set at the same time.", "Loud", "Loud Quiet",
      "- exclusive with=Loud with=Quiet"},
+    {"{L} must|may not both be set", act_exclusive_set, NULL, G_EXCL,
+     "Loud and Quiet must not both be set.", "-", "Loud Quiet", "- exclusive with=Loud with=Quiet"},
+    {"at most one of {L} can|may be set", act_exclusive_set, NULL, G_EXCL,
+     "At most one of Red, Green and Blue may be set.", "-", "Red Green Blue", "- exclusive with=Red with=Green with=Blue"},
     {"{L} cannot be set at? the? same? time|simultaneously", act_exclusive_set, NULL, G_EXCL,
      "Loud and Quiet cannot be set simultaneously.", "Loud", "Loud Quiet", "- exclusive with=Loud with=Quiet"},
     {"cannot|can't be? used|set|combined in? combination? with {L}", act_exclusive_with, NULL, G_EXCL,
@@ -1061,6 +1140,8 @@ const struct rule_pattern docs_rule_patterns[] = {
      "Start Length Limit", "Limit range expr=Start+Length<=Limit"},
     {"between the? {X} and {Y}", act_range_between, NULL, G_RANGE, "The level must be between 1 and 8.", "Level", "Level",
      "Level range min=1 max=8"},
+    {"in the range [of] [from] {X} through|to|and {Y}", act_range_between, NULL, G_RANGE,
+     "The level must be in the range 1 through 8.", "Level", "Level", "Level range min=1 max=8"},
     {"number in|from {X} to {Y}", act_range_between, NULL, G_RANGE,
      "The lane is a number in 0 to (Lanes - 1) for a laned widget.", "Lane", "Lane Lanes",
      "Lane range min=0 max=Lanes-1"},

@@ -331,6 +331,30 @@ static void test_rules_table_row_and_direction_conflict(void **state)
     free(xml);
 }
 
+/* Ordinal bit ranges as pages write them, with and without "the". */
+static void test_rules_ordinal_bits(void **state)
+{
+    (void)state;
+    char *xml = md_xml("### -field Wide\n\nSame as setting the eighth and ninth bits.\n\n"
+                       "### -field Spare\n\nThe third through the sixth bits are spare.\n\n");
+    assert_has(xml, "T.Wide:bit");
+    assert_has(xml, "name=\"index\" value=\"7\"/>\n          <operand name=\"width\" value=\"2\"");
+    assert_has(xml, "T.Spare:bit");
+    assert_has(xml, "name=\"index\" value=\"2\"/>\n          <operand name=\"width\" value=\"4\"");
+    free(xml);
+}
+
+/* "must be zero" said of the member beside it is that member's rule. */
+static void test_rules_zero_of_another_member(void **state)
+{
+    (void)state;
+    char *xml = md_xml("### -field pItems\n\nThe items. If pItems is NULL, ItemCount must be zero.\n\n"
+                       "### -field ItemCount\n\nHow many.\n\n");
+    assert_lacks(xml, "T.pItems:reserved-zero");
+    assert_has(xml, "T.ItemCount:zero-when");
+    free(xml);
+}
+
 static void test_rules_enum_do_not_use(void **state)
 {
     (void)state;
@@ -485,6 +509,8 @@ int main(void)
         cmocka_unit_test(test_rules_both_implies_enum),
         cmocka_unit_test(test_rules_table_row_and_direction_conflict),
         cmocka_unit_test(test_rules_enum_do_not_use),
+        cmocka_unit_test(test_rules_ordinal_bits),
+        cmocka_unit_test(test_rules_zero_of_another_member),
         cmocka_unit_test(test_unterminated_front_matter),
         cmocka_unit_test(test_bad_yaml),
         cmocka_unit_test(test_unterminated_fence),
