@@ -456,10 +456,13 @@ static bool act_value(struct sentence *s, const struct match *m, const struct ru
     } else if (!strcmp(value, "0")) {
         zero_when(s, s->subject, cond, strength);
     } else if (!strcmp(value, "NULL")) {
-        if (!tok_is(s, m->slot['C' - 'A'].a, "when"))
+        /* the condition's words after "when" (tokens, not a byte offset
+         * into its text: "when" alone would step past the string) */
+        const struct capture *c = &m->slot['C' - 'A'];
+        if (!tok_is(s, c->a, "when") || c->b < c->a + 2)
             return false;
         r = add(s, DOCS_RULE_NULL_WHEN, s->subject, NULL);
-        op(s, r, "when", match_text(s, m, 'C') + 5);
+        op(s, r, "when", sentence_span(s, (size_t)c->a + 1, (size_t)c->b - 1));
     } else if (!cond[0]) {
         r = add(s, DOCS_RULE_RANGE, s->subject, NULL);
         op(s, r, "min", value);
