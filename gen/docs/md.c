@@ -576,6 +576,7 @@ static void add_para(struct md_reader *r, const char *text, size_t n, unsigned l
             char *copy = arena_strndup(&p->arena, text, n);
             size_t skip = docs_body_marker(copy, &d, &opt);
             if (skip) {
+                f->marker_line = line, f->body_dir = d, f->body_optional = opt;
                 if (f->dir == DOCS_DIR_NONE && d != DOCS_DIR_NONE) {
                     f->dir = d;
                     f->dir_source = "body";

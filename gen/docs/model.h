@@ -69,6 +69,9 @@ struct docs_field {
     enum docs_dir dir;
     bool optional;
     const char *dir_source; /* "heading", "body", "marker" or NULL */
+    unsigned marker_line;   /* line of a marker at the start of the body, 0 if none */
+    enum docs_dir body_dir; /* the body marker's direction (may contradict the heading's) */
+    bool body_optional;     /* the body marker said optional */
     bool anonymous_union;   /* "X.(unnamed union)" */
     unsigned line;
     unsigned ordinal;        /* 1-based order among unnamed descriptions */

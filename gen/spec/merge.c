@@ -630,6 +630,14 @@ static void write_rule(struct merger *m, xmlNodePtr pe, xmlNodePtr rule, struct 
             if (d->value->id)
                 sx_set_ulong(r, "value-id", d->value->id);
             m->st->rules_attached++;
+        } else if (!d && strmap_get(&m->ix.values, subject)) {
+            /* a row of a value table on a struct page ("X | Supported in
+             * Windows 7") is about that enum value, not the field */
+            const struct svalue *v = strmap_get(&m->ix.values, subject);
+            sx_set(r, "value", v->name);
+            if (v->id)
+                sx_set_ulong(r, "value-id", v->id);
+            m->st->rules_attached++;
         } else {
             sx_set(r, "resolved", "no");
         }

@@ -4,6 +4,8 @@
 #endif
 #include "docs_test_util.h"
 
+#include <ctype.h>
+
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
 #include <stdio.h>
@@ -115,4 +117,13 @@ int dt_shared_present(const char *path, const char *what)
         return 1;
     printf("SKIPPED: %s not found at %s (the ../shared folder beside the checkout is absent)\n", what, path);
     return 0;
+}
+
+void dt_canon(const char *in, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (; *in && n + 1 < cap; in++)
+        if (*in != ' ' && *in != '(' && *in != ')')
+            out[n++] = (char)tolower((unsigned char)*in);
+    out[n] = '\0';
 }

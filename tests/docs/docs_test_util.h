@@ -16,6 +16,9 @@ int dt_validate_text(const char *xml, size_t len, const char *rng_path);
 char *dt_capture_stderr(void (*fn)(void *), void *arg);
 /* Reads a whole file or returns NULL. */
 char *dt_slurp(const char *path, size_t *len);
+/* Copies in lower case without spaces or parentheses ("(Lanes - 1)" and
+ * "lanes-1" compare equal). */
+void dt_canon(const char *in, char *out, size_t cap);
 /* Is the shared data folder there? Prints a skip message when not. */
 int dt_shared_present(const char *path, const char *what);
 

@@ -301,8 +301,9 @@ static void test_rules_both_implies_enum(void **state)
         "### -field Kind\n\nThe kind.\n\n"
         "### -field Mdl\n\nUsed only when Kind is WIDGET_KIND_MDL.\n\n"
         "### -field Size\n\nThis value must be a multiple of PAGE_SIZE.\n");
-    assert_has(xml, "T.FlipA:exclusive:FlipB");
-    assert_has(xml, "T.GpuMmu:exclusive:IoMmu");
+    /* a set of members that exclude each other is one rule on their record */
+    assert_has(xml, "T:exclusive:FlipA+FlipB");
+    assert_has(xml, "T:exclusive:GpuMmu+IoMmu");
     assert_has(xml, "T.Aware:implies:MultiEngine");
     assert_has(xml, "T.Cached2:implies:Aware");
     assert_has(xml, "T.Mode:range");
@@ -311,6 +312,46 @@ static void test_rules_both_implies_enum(void **state)
     assert_has(xml, "name=\"value\" value=\"WIDGET_KIND_MDL\"");
     assert_has(xml, "T.Size:align:size");
     assert_has(xml, "name=\"unit\" value=\"page\"");
+    free(xml);
+}
+
+/* Issue 11: a value-table row is about the value; a body marker that
+ * contradicts the heading is kept beside it. */
+static void test_rules_table_row_and_direction_conflict(void **state)
+{
+    (void)state;
+    char *xml = md_xml("### -field Kind [in]\n\n[out] The kind of widget, one of:\n\n"
+                       "| Value | Meaning |\n|---|---|\n"
+                       "| WIDGET_KIND_ROUND | A round one. Supported starting with Windows 10. |\n");
+    assert_has(xml, "T.WIDGET_KIND_ROUND:availability");
+    assert_lacks(xml, "T.Kind:availability");
+    assert_has(xml, "T.Kind:direction\"");
+    assert_has(xml, "T.Kind:direction:body");
+    assert_has(xml, "name=\"value\" value=\"out\"");
+    free(xml);
+}
+
+/* Ordinal bit ranges as pages write them, with and without "the". */
+static void test_rules_ordinal_bits(void **state)
+{
+    (void)state;
+    char *xml = md_xml("### -field Wide\n\nSame as setting the eighth and ninth bits.\n\n"
+                       "### -field Spare\n\nThe third through the sixth bits are spare.\n\n");
+    assert_has(xml, "T.Wide:bit");
+    assert_has(xml, "name=\"index\" value=\"7\"/>\n          <operand name=\"width\" value=\"2\"");
+    assert_has(xml, "T.Spare:bit");
+    assert_has(xml, "name=\"index\" value=\"2\"/>\n          <operand name=\"width\" value=\"4\"");
+    free(xml);
+}
+
+/* "must be zero" said of the member beside it is that member's rule. */
+static void test_rules_zero_of_another_member(void **state)
+{
+    (void)state;
+    char *xml = md_xml("### -field pItems\n\nThe items. If pItems is NULL, ItemCount must be zero.\n\n"
+                       "### -field ItemCount\n\nHow many.\n\n");
+    assert_lacks(xml, "T.pItems:reserved-zero");
+    assert_has(xml, "T.ItemCount:zero-when");
     free(xml);
 }
 
@@ -466,7 +507,10 @@ int main(void)
         cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_rules_set_and_forbid),
         cmocka_unit_test(test_rules_both_implies_enum),
+        cmocka_unit_test(test_rules_table_row_and_direction_conflict),
         cmocka_unit_test(test_rules_enum_do_not_use),
+        cmocka_unit_test(test_rules_ordinal_bits),
+        cmocka_unit_test(test_rules_zero_of_another_member),
         cmocka_unit_test(test_unterminated_front_matter),
         cmocka_unit_test(test_bad_yaml),
         cmocka_unit_test(test_unterminated_fence),

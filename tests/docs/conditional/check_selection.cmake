@@ -1,0 +1,21 @@
+# The pages labels.txt scores are exactly the ones select_pages.py picks
+# (skipped with a message when ../shared is absent).
+if(NOT EXISTS "${SHARED}/ddi-docs")
+  message(STATUS "skip: ${SHARED}/ddi-docs absent")
+  return()
+endif()
+execute_process(COMMAND ${PYTHON} ${DIR}/select_pages.py ${SHARED}
+  OUTPUT_VARIABLE picked RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "select_pages.py failed (${rc})")
+endif()
+string(REGEX REPLACE "[0-9]+ ([^\n]+)" "\\1" picked "${picked}")
+file(STRINGS ${DIR}/labels.txt lines REGEX "^page ")
+set(labelled "")
+foreach(l IN LISTS lines)
+  string(SUBSTRING "${l}" 5 -1 p)
+  string(APPEND labelled "${p}\n")
+endforeach()
+if(NOT picked STREQUAL labelled)
+  message(FATAL_ERROR "labels.txt pages differ from select_pages.py:\n${picked}\nvs\n${labelled}")
+endif()
