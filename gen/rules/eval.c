@@ -4,6 +4,7 @@
  * architecture and DDI version instead of from a C compiler. */
 #include "rules.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,14 +21,13 @@ static int elem(xmlNodePtr n, const char *name)
     return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
-static int holds(const struct rules_plan *plan, xmlNodePtr n, int version)
+int rules_versions_hold(const struct rules_plan *plan, const char *text, int version)
 {
-    xmlChar *v = xmlGetProp(n, BAD_CAST "versions");
-    if (!v)
+    if (!text)
         return 1;
     int in = 0;
     char buf[128];
-    for (const char *p = (const char *)v; *p && !in;) {
+    for (const char *p = text; *p && !in;) {
         while (*p == ' ')
             p++;
         size_t k = strcspn(p, " ");
@@ -41,6 +41,13 @@ static int holds(const struct rules_plan *plan, xmlNodePtr n, int version)
         in = first >= 0 && version >= first && version <= last;
         p += k;
     }
+    return in;
+}
+
+static int holds(const struct rules_plan *plan, xmlNodePtr n, int version)
+{
+    xmlChar *v = xmlGetProp(n, BAD_CAST "versions");
+    int in = rules_versions_hold(plan, (const char *)v, version);
     xmlFree(v);
     return in;
 }

@@ -363,11 +363,14 @@ static const char *lower_rule(struct lower *l, xmlNodePtr rec, xmlNodePtr mrule,
                               struct rules_check *c)
 {
     const char *kind = c->kind, *field = prop(l, mrule, "field"), *reason = NULL;
+    /* A subject matched through a named type (DiscardContent.Flags.Reserved)
+     * has its field= relative to that type's record; the page's subject is
+     * the designator from this record. */
+    if (field && drule && prop(l, mrule, "record"))
+        field = prop(l, drule, "subject");
     const char *fixed = unchecked_reason(kind);
     if (fixed)
         return fixed;
-    if (prop(l, mrule, "record"))
-        return "constrains a field of another record";
     int set_rule = streq(kind, "exclusive") && !field; /* "A, B and C are mutually exclusive" */
     if (!field && !set_rule)
         return "names no field of the record";

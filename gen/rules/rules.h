@@ -127,6 +127,8 @@ const struct rules_record *rules_find(const struct rules_plan *plan, const char 
 
 /* Version index of a short or full version name, or -1. */
 int rules_version_index(const struct rules_plan *plan, const char *name);
+/* Whether a versions attribute ("WIN8-WDDM2_0 WDDM3_2", NULL = all) holds version index v. */
+int rules_versions_hold(const struct rules_plan *plan, const char *text, int v);
 /* Short-name ranges ("WIN8-WDDM2_0 WDDM3_2") of a version set; "" when all. */
 void rules_versions_text(const struct rules_plan *plan, uint64_t set, char *buf, size_t size);
 
