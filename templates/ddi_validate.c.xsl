@@ -59,6 +59,12 @@
             <xsl:with-param name="dir" select="string(.)"/>
             <xsl:with-param name="member" select="string($case/@member)"/>
           </xsl:call-template>
+          <!-- the exported member validator; the record's switch calls the
+               static body directly, which the compiler inlines -->
+          <xsl:variable name="fn" select="concat('ddi_validate_', $rec/@name, '__', $case/@member, '_', .)"/>
+          <xsl:value-of select="concat('&#10;unsigned long ', $fn, '(const ', $type,
+                                       ' *a, ddi_violation *first, unsigned long flags)&#10;{&#10;',
+                                       '    return ', $fn, '_(a, first, flags);&#10;}&#10;')"/>
         </xsl:for-each>
         <xsl:call-template name="close-guard"/>
       </xsl:for-each>
@@ -82,7 +88,13 @@
     <xsl:variable name="suffix">
       <xsl:if test="$member != ''"><xsl:value-of select="concat('__', $member)"/></xsl:if>
     </xsl:variable>
-    <xsl:value-of select="concat('&#10;unsigned long ddi_validate_', $rec/@name, $suffix, '_', $dir, '(const ', $type,
+    <xsl:variable name="storage">
+      <xsl:if test="$member != ''">static __inline </xsl:if>
+    </xsl:variable>
+    <xsl:variable name="body">
+      <xsl:if test="$member != ''">_</xsl:if>
+    </xsl:variable>
+    <xsl:value-of select="concat('&#10;', $storage, 'unsigned long ddi_validate_', $rec/@name, $suffix, '_', $dir, $body, '(const ', $type,
                                  ' *a, ddi_violation *first, unsigned long flags)&#10;{&#10;',
                                  '    unsigned long n = 0;&#10;    (void)a;&#10;    (void)first;&#10;    (void)flags;&#10;')"/>
     <xsl:if test="$member = ''">
@@ -130,7 +142,7 @@
         <xsl:call-template name="open-guard"/>
         <xsl:value-of select="concat('    case ', @number, 'ull:&#10;')"/>
         <xsl:if test="@member">
-          <xsl:value-of select="concat('        n += ddi_validate_', $rec/@name, '__', @member, '_', $dir, '(a, first, flags);&#10;')"/>
+          <xsl:value-of select="concat('        n += ddi_validate_', $rec/@name, '__', @member, '_', $dir, '_(a, first, flags);&#10;')"/>
         </xsl:if>
         <xsl:text>        break;&#10;</xsl:text>
         <xsl:call-template name="close-guard"/>
