@@ -126,12 +126,19 @@ static int report(struct tally *t, const char *id, const char *field, unsigned l
 /* One check; returns nonzero to stop. */
 static int eval_check(struct reader *r, const struct rules_check *c, struct tally *t)
 {
+    int truncated_before = r->truncated;
+    r->truncated = 0;
     unsigned long long v = c->subject.depth ? read_field(r, &c->subject) : 0;
     int any = 0, all = 1, count = v != 0;
     for (int i = 0; i < c->npartners; i++) {
         int set = read_field(r, &c->partner[i]) != 0;
         any |= set, all &= set, count += set;
     }
+    /* A field past the end of the bytes is unknown, not zero: no verdict. */
+    int missing = r->truncated;
+    r->truncated |= truncated_before;
+    if (missing)
+        return 0;
     int bad = 0;
     switch (c->op) {
     case RULES_OP_ZERO: bad = v != 0; break;
@@ -206,8 +213,12 @@ unsigned long rules_eval(const struct rules_plan *plan, const struct rules_recor
         /* the selector's value is checked in its own direction; its member in both */
         if (c->dir & dir)
             stop = eval_check(&r, c, &t);
+        int truncated_before = r.truncated;
+        r.truncated = 0;
         unsigned long long sel = read_field(&r, &c->subject);
-        for (size_t k = 0; k < c->ncases && !stop; k++)
+        int unknown = r.truncated; /* no selector in the bytes: no member to check */
+        r.truncated |= truncated_before;
+        for (size_t k = 0; k < c->ncases && !stop && !unknown; k++)
             if ((unsigned long long)c->cases[k].number == sel && c->cases[k].member &&
                 (c->cases[k].versions >> r.version & 1))
                 stop = eval_checks(&r, rec, dir, c->cases[k].member, &t);
