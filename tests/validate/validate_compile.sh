@@ -4,9 +4,15 @@
 # aarch64-pc-windows-msvc and host gcc/clang, -ffreestanding -Wall -Wextra
 # -Werror, the .c files as C and the header also as C++, at every DDI
 # version of the spec and with none given (the kit's default).
+# QUICK=1: only the oldest and newest version and the default (for the
+# real pages, which are read in place and may be absent).
 #   validate_compile.sh DDIGEN CLANG WDK_DIR DOCS_DIR OVERRIDES WORK
 set -u
 ddigen=$1 clang=$2 wdk=$3 docs=$4 overrides=$5 work=$6
+if [ ! -d "$docs" ]; then
+    echo "skipped: $docs is not there (the real pages live beside the checkout)"
+    exit 0
+fi
 rm -rf "$work" && mkdir -p "$work"
 runtime_inc=$(cd "$(dirname "$0")/../../runtime/include" && pwd)
 
@@ -20,6 +26,9 @@ grep -q 'ddi_validate_DXGKARG_BUILDPAGINGBUFFER_in(' "$inc/ddi_validate.c" ||
     { echo "FAIL no BuildPagingBuffer validator"; exit 1; }
 "$ddigen" overlay --wdk "$wdk" -o "$work/overlay.json"
 versions=$(grep -o '<version name="[A-Za-z0-9_]*"' "$work/gen/spec/ddi.xml" | sed 's/.*name="\(.*\)"/\1/')
+if [ "${QUICK:-0}" = 1 ]; then
+    versions=$(printf '%s\n%s\n' "$(echo "$versions" | head -1)" "$(echo "$versions" | tail -1)")
+fi
 
 cat >"$work/tu.c" <<'TU'
 #include <ntddk.h>
