@@ -49,7 +49,7 @@
         <xsl:text> */&#10;</xsl:text>
       </xsl:if>
       <xsl:call-template name="open-guard"/>
-      <xsl:for-each select="selector/case[@member and not(@member = preceding-sibling::case/@member)]">
+      <xsl:for-each select="selector/case[not(@never)]/call[not(@never) and not(@member = ../preceding-sibling::case/call/@member)]">
         <xsl:variable name="case" select="."/>
         <xsl:call-template name="open-guard"/>
         <xsl:for-each select="$dirs">
@@ -98,7 +98,7 @@
                                  ' *a, ddi_violation *first, unsigned long flags)&#10;{&#10;',
                                  '    unsigned long n = 0;&#10;    (void)a;&#10;    (void)first;&#10;    (void)flags;&#10;')"/>
     <xsl:if test="$member = ''">
-      <xsl:apply-templates select="$rec/selector" mode="switch">
+      <xsl:apply-templates select="$rec/selector[not(@never)]" mode="switch">
         <xsl:with-param name="rec" select="$rec"/>
         <xsl:with-param name="dir" select="$dir"/>
       </xsl:apply-templates>
@@ -137,13 +137,15 @@
     <xsl:variable name="report" select="@dir = 'both' or @dir = $dir"/>
     <xsl:call-template name="open-guard"/>
     <xsl:value-of select="concat('    /* ', @id, ' */&#10;    switch (', @observed, ') {&#10;')"/>
-    <xsl:for-each select="case[not(@number = preceding-sibling::case/@number)]">
-      <xsl:if test="$report or @member">
+    <xsl:for-each select="case[not(@never) and not(@number = preceding-sibling::case/@number)]">
+      <xsl:if test="$report or call[not(@never)]">
         <xsl:call-template name="open-guard"/>
         <xsl:value-of select="concat('    case ', @number, 'ull:&#10;')"/>
-        <xsl:if test="@member">
+        <xsl:for-each select="call[not(@never)]">
+          <xsl:call-template name="open-guard"/>
           <xsl:value-of select="concat('        n += ddi_validate_', $rec/@name, '__', @member, '_', $dir, '_(a, first, flags);&#10;')"/>
-        </xsl:if>
+          <xsl:call-template name="close-guard"/>
+        </xsl:for-each>
         <xsl:text>        break;&#10;</xsl:text>
         <xsl:call-template name="close-guard"/>
       </xsl:if>

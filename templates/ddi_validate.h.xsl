@@ -55,7 +55,7 @@ const ddi_rule_info *ddi_rule_source(const char *rule_id);
       <xsl:variable name="type"><xsl:call-template name="ctype"><xsl:with-param name="name" select="@name"/></xsl:call-template></xsl:variable>
       <xsl:value-of select="concat('&#10;/* ', @name, ' */&#10;')"/>
       <xsl:call-template name="open-guard"/>
-      <xsl:for-each select="selector/case[@member and not(@member = preceding-sibling::case/@member)]">
+      <xsl:for-each select="selector/case[not(@never)]/call[not(@never) and not(@member = ../preceding-sibling::case/call/@member)]">
         <xsl:variable name="case" select="."/>
         <xsl:call-template name="open-guard"/>
         <xsl:for-each select="$dirs">

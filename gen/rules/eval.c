@@ -220,7 +220,7 @@ unsigned long rules_eval(const struct rules_plan *plan, const struct rules_recor
         r.truncated |= truncated_before;
         for (size_t k = 0; k < c->ncases && !stop && !unknown; k++)
             if ((unsigned long long)c->cases[k].number == sel && c->cases[k].member &&
-                (c->cases[k].versions >> r.version & 1))
+                (c->cases[k].member_versions >> r.version & 1))
                 stop = eval_checks(&r, rec, dir, c->cases[k].member, &t);
     }
     if (!stop)

@@ -244,6 +244,8 @@ static int resolve(struct lower *l, xmlNodePtr rec, const char *path, struct rul
     f->access = quad ? arena_concat(l->a, path, ".QuadPart", NULL) : f->path;
     if (!f->bits && !f->width[0])
         return -1;
+    if (prop(l, last, "array"))
+        return -1; /* an array is not one value; its elements have no rule here */
     return 0;
 }
 
@@ -520,15 +522,19 @@ static void lower_discriminator(struct lower *l, struct building *b, xmlNodePtr 
         rc->value = prop(l, k, "value");
         rc->member = prop(l, k, "member");
         rc->versions = parse_versions(l->plan, prop(l, k, "versions"));
+        /* The value is known where the enum has it; its member is checked
+         * only where the union has that member too (VIRTUAL_TRANSFER is an
+         * operation from WIN7, its TransferVirtual member from WDDM 2.0). */
+        xmlNodePtr f = rc->member ? find_field(rec, rc->member) : NULL;
+        if (!f)
+            rc->member = NULL;
         if (rc->member) {
             struct rules_field mf;
-            xmlNodePtr f = find_field(rec, rc->member);
             memset(&mf, 0, sizeof mf);
             mf.versions = all_versions(l->plan);
             mf.archs = ~0u;
-            if (f)
-                field_existence(l, f, &mf);
-            rc->versions &= mf.versions;
+            field_existence(l, f, &mf);
+            rc->member_versions = rc->versions & mf.versions;
             vec_push(&b->members, (void *)rc->member);
         }
     }

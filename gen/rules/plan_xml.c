@@ -161,9 +161,13 @@ static void check_xml(const struct rules_plan *plan, xmlNodePtr parent, const st
         snprintf(num, sizeof num, "%lld", c->cases[i].number);
         xmlNewProp(k, BAD_CAST "number", BAD_CAST num);
         xmlNewProp(k, BAD_CAST "value", BAD_CAST(c->cases[i].value ? c->cases[i].value : ""));
-        if (c->cases[i].member)
-            xmlNewProp(k, BAD_CAST "member", BAD_CAST c->cases[i].member);
         gating(plan, k, c->cases[i].versions, (1u << plan->narchs) - 1);
+        if (c->cases[i].member) {
+            /* the member's own gating, for its validator and the call */
+            xmlNodePtr m = xmlNewChild(k, NULL, BAD_CAST "call", NULL);
+            xmlNewProp(m, BAD_CAST "member", BAD_CAST c->cases[i].member);
+            gating(plan, m, c->cases[i].member_versions, (1u << plan->narchs) - 1);
+        }
     }
 }
 

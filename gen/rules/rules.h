@@ -52,7 +52,8 @@ struct rules_case {
     long long number;
     const char *value;  /* the enumerator */
     const char *member; /* union member it selects, or NULL */
-    uint64_t versions;
+    uint64_t versions;        /* where the enum has the value */
+    uint64_t member_versions; /* where the value's member exists too */
 };
 
 #define RULES_MAX_PARTNERS 8

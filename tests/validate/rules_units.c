@@ -108,6 +108,26 @@ static void test_eval_short_input(void **state)
     assert_int_equal(rules_eval(plan, r, "x64", "WDDM9_9", RULES_DIR_IN, b, sizeof b, &v, 0), 0);
 }
 
+/* An operation the enum has before its union member exists is a known
+ * value there, with no member to check (VIRTUAL_TRANSFER: WIN7, its
+ * TransferVirtual member: WDDM 2.0); before the enum has it, unknown. */
+static void test_selector_versions(void **state)
+{
+    (void)state;
+    const struct rules_record *r = rules_find(plan, "DXGKARG_BUILDPAGINGBUFFER");
+    static unsigned char b[2048];
+    ddi_violation v = {0};
+    b[28] = 8; /* Operation, offset 28 on x64 */
+    assert_int_equal(rules_eval(plan, r, "x64", "WIN7", RULES_DIR_IN, b, sizeof b, &v, 0), 0);
+    assert_int_equal(rules_eval(plan, r, "x64", "WDDM2_0", RULES_DIR_IN, b, sizeof b, &v, 0), 0);
+    assert_int_equal(rules_eval(plan, r, "x64", "VISTA", RULES_DIR_IN, b, sizeof b, &v, 0), 1);
+    assert_string_equal(v.rule_id, "DXGKARG_BUILDPAGINGBUFFER.Operation:known-value");
+    assert_int_equal(v.observed, 8);
+    b[28] = 22; /* NOTIFY_ALLOC: WDDM 3.2 */
+    assert_int_equal(rules_eval(plan, r, "x64", "WDDM3_1", RULES_DIR_IN, b, sizeof b, &v, 0), 1);
+    assert_int_equal(rules_eval(plan, r, "x64", "WDDM3_2", RULES_DIR_IN, b, sizeof b, &v, 0), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -115,6 +135,7 @@ int main(void)
         cmocka_unit_test(test_version_sets),
         cmocka_unit_test(test_eval_bytes),
         cmocka_unit_test(test_eval_short_input),
+        cmocka_unit_test(test_selector_versions),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
