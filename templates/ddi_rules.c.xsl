@@ -16,7 +16,8 @@
  *
  * Optional: where each rule the validators check comes from. Link it into
  * a debug build and call ddi_rule_source(v.rule_id); a release driver
- * links without it.
+ * links without it. page is 0 for rules the generator adds (a selector's
+ * known values), which have no sentence on a page.
  */
 #ifndef DDI_VALIDATE_NO_WDK_INCLUDES
 #include &lt;ntddk.h&gt;
@@ -26,8 +27,15 @@
 
 static const ddi_rule_info ddi_rule_table[] = {
 </xsl:text>
+    <!-- a generated rule (a selector's known values) has no page: 0 -->
     <xsl:for-each select="$vrecords/check | $vrecords/selector">
-      <xsl:value-of select="concat('    {', d:c-string(@id), ', ', d:c-string(@page), ', ', @line, 'ul, ',
+      <xsl:variable name="page">
+        <xsl:choose>
+          <xsl:when test="@page"><xsl:value-of select="d:c-string(@page)"/></xsl:when>
+          <xsl:otherwise>0</xsl:otherwise>
+        </xsl:choose>
+      </xsl:variable>
+      <xsl:value-of select="concat('    {', d:c-string(@id), ', ', $page, ', ', @line, 'ul, ',
                                    d:c-string(sentence), '},&#10;')"/>
     </xsl:for-each>
     <xsl:text>    {0, 0, 0ul, 0},

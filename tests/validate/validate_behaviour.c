@@ -230,6 +230,25 @@ static void build_paging_buffer(void)
 #endif
 }
 
+/* ddi_rules.c: where a rule comes from (line of the fixture page). */
+static void rule_sources(void)
+{
+    const ddi_rule_info *r = ddi_rule_source("D3DDDI_MAPGPUVIRTUALADDRESS.Reserved0:reserved-zero");
+    cases++;
+    if (!r || r->line != 59 || !strstr(r->page, "ns-d3dukmdt-d3dddi_mapgpuvirtualaddress.md") ||
+        strcmp(r->sentence, "Reserved; this member must be set to zero.") != 0) {
+        failures++;
+        printf("FAIL ddi_rule_source of Reserved0: %s:%lu\n", r ? r->page : "-", r ? r->line : 0ul);
+    } else {
+        printf("ok   ddi_rule_source gives the page, line 59 and the sentence\n");
+    }
+    cases++;
+    if (ddi_rule_source("NO.SUCH:rule") != NULL || ddi_rule_source(NULL) != NULL) {
+        failures++;
+        printf("FAIL ddi_rule_source of an unknown ID\n");
+    }
+}
+
 /* Every kind with checks (from the stats line "validate: KIND  N of M")
  * must have had a failing case above. */
 static void claimed_kinds(const char *stats)
@@ -277,6 +296,7 @@ int main(int argc, char **argv)
     allocation_flags();
     segment_descriptor();
     build_paging_buffer();
+    rule_sources();
     claimed_kinds(argv[1]);
     printf("%d cases, %d failed\n", cases, failures);
     return failures ? 1 : 0;
