@@ -208,8 +208,7 @@ static int resolve(struct lower *l, xmlNodePtr rec, const char *path, struct rul
         const char *next = NULL;
         if (!field) {
             /* the longest prefix that is a field of a named record type */
-            char buf[256];
-            snprintf(buf, sizeof buf, "%s", rest);
+            char *buf = arena_strdup(l->a, rest);
             for (char *dot = strrchr(buf, '.'); dot && !field; dot = strrchr(buf, '.')) {
                 *dot = '\0';
                 xmlNodePtr pre = find_field(rec, buf);
