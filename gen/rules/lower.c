@@ -387,7 +387,15 @@ static const char *lower_rule(struct lower *l, xmlNodePtr rec, xmlNodePtr mrule,
         c->op = RULES_OP_NONZERO;
     } else if (streq(kind, "align")) {
         c->op = RULES_OP_ALIGN;
-        if (!parse_number(docs_operand(l, drule, "bytes"), &c->value) || !c->value || (c->value & (c->value - 1)))
+        if (c->subject.bits)
+            return "alignment stated on a flag: it is about the memory the flag describes";
+        /* Windows CPU pages are 4 KB on x86, x64 and arm64; a GPU "page"
+         * is the adapter's and is not known here. */
+        if (streq(docs_operand(l, drule, "unit"), "cpu-page"))
+            c->value = 4096;
+        else if (!parse_number(docs_operand(l, drule, "bytes"), &c->value))
+            c->value = 0;
+        if (!c->value || (c->value & (c->value - 1)))
             return "alignment not stated as a power-of-two byte count";
     } else if (streq(kind, "range")) {
         c->op = RULES_OP_RANGE;

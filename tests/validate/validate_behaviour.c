@@ -95,6 +95,10 @@ static void map_gpuva(void)
     RUN("MAPGPUVA BaseAddress off 4 KB", "align", D3DDDI_MAPGPUVIRTUALADDRESS, in, m,
         "D3DDDI_MAPGPUVIRTUALADDRESS.BaseAddress:align");
     m = good_map();
+    m.MinimumAddress = 0x100800; /* "a CPU page boundary": 4 KB on every DDI target */
+    RUN("MAPGPUVA MinimumAddress off a CPU page", "align", D3DDDI_MAPGPUVIRTUALADDRESS, in, m,
+        "D3DDDI_MAPGPUVIRTUALADDRESS.MinimumAddress:align");
+    m = good_map();
     m.SizeInPages = 0;
     RUN("MAPGPUVA SizeInPages zero", "nonzero", D3DDDI_MAPGPUVIRTUALADDRESS, in, m,
         "D3DDDI_MAPGPUVIRTUALADDRESS.SizeInPages:nonzero");
@@ -133,6 +137,10 @@ static void allocation_flags(void)
     memset(&f, 0, sizeof f);
     f.Protected = 1;
     RUN("flags Protected alone", NULL, DXGK_ALLOCATIONINFOFLAGS_WDDM2_0, in, f, NULL);
+    /* The alignment sentence on ExistingSysMem is about the memory, not the bit. */
+    memset(&f, 0, sizeof f);
+    f.ExistingSysMem = 1;
+    RUN("flags ExistingSysMem set", NULL, DXGK_ALLOCATIONINFOFLAGS_WDDM2_0, in, f, NULL);
     memset(&f, 0, sizeof f);
     f.Overlay = 1;
     RUN("flags Overlay alone", NULL, DXGK_ALLOCATIONINFOFLAGS_WDDM2_0, in, f, NULL);
