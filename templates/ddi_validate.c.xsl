@@ -17,7 +17,9 @@
     <xsl:text>; do not edit.
  *
  * Define DDI_VALIDATE_NO_WDK_INCLUDES when the translation unit includes
- * the WDK headers itself (a precompiled header) before this file.
+ * the WDK headers itself (a precompiled header) before this file, and
+ * DDI_VALIDATE_API as `static __inline` to include it into a caller's
+ * translation unit for inlining.
  */
 #ifndef DDI_VALIDATE_NO_WDK_INCLUDES
 #include &lt;ntddk.h&gt;
@@ -62,7 +64,7 @@
           <!-- the exported member validator; the record's switch calls the
                static body directly, which the compiler inlines -->
           <xsl:variable name="fn" select="concat('ddi_validate_', $rec/@name, '__', $case/@member, '_', .)"/>
-          <xsl:value-of select="concat('&#10;unsigned long ', $fn, '(const ', $type,
+          <xsl:value-of select="concat('&#10;DDI_VALIDATE_API unsigned long ', $fn, '(const ', $type,
                                        ' *a, ddi_violation *first, unsigned long flags)&#10;{&#10;',
                                        '    return ', $fn, '_(a, first, flags);&#10;}&#10;')"/>
         </xsl:for-each>
@@ -89,7 +91,10 @@
       <xsl:if test="$member != ''"><xsl:value-of select="concat('__', $member)"/></xsl:if>
     </xsl:variable>
     <xsl:variable name="storage">
-      <xsl:if test="$member != ''">static __inline </xsl:if>
+      <xsl:choose>
+        <xsl:when test="$member != ''">static __inline </xsl:when>
+        <xsl:otherwise>DDI_VALIDATE_API </xsl:otherwise>
+      </xsl:choose>
     </xsl:variable>
     <xsl:variable name="body">
       <xsl:if test="$member != ''">_</xsl:if>

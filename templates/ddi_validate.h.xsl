@@ -36,6 +36,14 @@
 
 #define DDI_VALIDATE_STOP_AT_FIRST 1ul
 
+/* Storage of the validators: nothing (external functions) unless a
+ * translation unit includes ddi_validate.c itself with DDI_VALIDATE_API
+ * defined as `static __inline`, so that a hot caller gets them inlined
+ * (the paging runtime does). */
+#ifndef DDI_VALIDATE_API
+#define DDI_VALIDATE_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -60,14 +68,14 @@ const ddi_rule_info *ddi_rule_source(const char *rule_id);
         <xsl:call-template name="open-guard"/>
         <xsl:for-each select="$dirs">
           <xsl:variable name="fn" select="concat('ddi_validate_', $rec/@name, '__', $case/@member, '_', .)"/>
-          <xsl:value-of select="concat('#define DDI_HAS_', $fn, ' 1&#10;unsigned long ', $fn, '(const ', $type,
+          <xsl:value-of select="concat('#define DDI_HAS_', $fn, ' 1&#10;DDI_VALIDATE_API unsigned long ', $fn, '(const ', $type,
                                        ' *a, ddi_violation *first, unsigned long flags);&#10;')"/>
         </xsl:for-each>
         <xsl:call-template name="close-guard"/>
       </xsl:for-each>
       <xsl:for-each select="$dirs">
         <xsl:variable name="fn" select="concat('ddi_validate_', $rec/@name, '_', .)"/>
-        <xsl:value-of select="concat('#define DDI_HAS_', $fn, ' 1&#10;unsigned long ', $fn, '(const ', $type,
+        <xsl:value-of select="concat('#define DDI_HAS_', $fn, ' 1&#10;DDI_VALIDATE_API unsigned long ', $fn, '(const ', $type,
                                      ' *a, ddi_violation *first, unsigned long flags);&#10;')"/>
       </xsl:for-each>
       <xsl:call-template name="close-guard"/>
