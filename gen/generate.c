@@ -152,7 +152,7 @@ int ddigen_cmd_generate(int argc, char **argv)
     if (rc == 0) {
         ddigen_progress("wrote %s", spec_path);
         vec_push(&params, NULL);
-        struct emit_options eo = {spec_path, templates, include_dir, 0, (const char *const *)params.items};
+        struct emit_options eo = {spec_path, templates, include_dir, 0, (const char *const *)params.items, 0};
         rc = emit_run(&eo);
         if (rc == 0)
             ddigen_progress("wrote generated headers to %s", include_dir);

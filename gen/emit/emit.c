@@ -2,6 +2,7 @@
  * themselves: they read the validated document through XSLT. */
 #include "emit.h"
 
+#include "../rules/rules.h"
 #include "../spec/schema.h"
 #include "../util/arena.h"
 #include "../util/diag.h"
@@ -161,6 +162,12 @@ int emit_run(const struct emit_options *opt)
     int rc = spec ? 0 : 1;
     if (spec && !opt->check && ddigen_make_dirs(opt->out_dir) != 0)
         rc = 1;
+    if (rc == 0 && opt->stats) {
+        struct rules_plan *plan = rules_lower(spec);
+        if (plan)
+            rules_print_stats(plan, stdout);
+        rules_plan_free(plan);
+    }
     if (rc == 0) {
         exsltRegisterAll();
         emit_register_extensions();
@@ -180,7 +187,8 @@ int emit_run(const struct emit_options *opt)
 }
 
 static const char usage[] =
-    "usage: ddigen emit --spec FILE [--templates DIR] [--param NAME=VALUE ...] -o DIR [--check] [-v] [-q]\n"
+    "usage: ddigen emit --spec FILE [--templates DIR] [--param NAME=VALUE ...] -o DIR [--check] [--stats] [-v] [-q]\n"
+    "  --stats             print, per rule kind, how many documented rules the validators check\n"
     "  --param scope=all   also assert the kernel records the DDI refers to (default: scope=ddi)\n";
 
 int ddigen_cmd_emit(int argc, char **argv)
@@ -190,6 +198,7 @@ int ddigen_cmd_emit(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"check", no_argument, NULL, 'c'},
         {"verbose", no_argument, NULL, 'v'},      {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},         {"param", required_argument, NULL, 'p'},
+        {"stats", no_argument, NULL, 'S'},
         {NULL, 0, NULL, 0},
     };
     struct emit_options opt = {.templates_dir = DDIGEN_DEFAULT_TEMPLATES};
@@ -207,6 +216,7 @@ int ddigen_cmd_emit(int argc, char **argv)
         case 't': opt.templates_dir = optarg; break;
         case 'o': opt.out_dir = optarg; break;
         case 'c': opt.check = 1; break;
+        case 'S': opt.stats = 1; break;
         case 'v': ddigen_diag_global.verbose = 1; break;
         case 'q': ddigen_diag_global.quiet = 1; break;
         case 'h': fputs(usage, stdout); vec_free(&params); return 0;

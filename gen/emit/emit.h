@@ -9,6 +9,7 @@ struct emit_options {
     const char *out_dir;
     int check; /* compare with what is in out_dir instead of writing */
     const char *const *params; /* NAME=VALUE template parameters, NULL-terminated, or NULL */
+    int stats; /* print per rule kind how many rules the validators check */
 };
 
 /* Checks a NAME=VALUE template parameter; 0, or -1 after reporting. */
@@ -20,5 +21,7 @@ int ddigen_cmd_emit(int argc, char **argv);
 
 /* Registers the ddigen XSLT extension functions (urn:ddigen:xslt). */
 void emit_register_extensions(void);
+/* d:validation-plan() (xslt_rules.c): the lowered rules for the validators. */
+void emit_register_rule_extensions(void);
 
 #endif

@@ -2,6 +2,15 @@
  * reservation, padding, the multipass return protocol and operation dispatch. */
 #include "pb_internal.h"
 
+#if defined(PB_USE_GENERATED_VALIDATOR)
+/* Generated from the spec at build time: the documented rules of the
+ * arguments (runtime/CMakeLists.txt). Included as static inline functions
+ * so the check costs no call on the DDI's path. */
+#define DDI_VALIDATE_API static __inline
+#define DDI_VALIDATE_NO_WDK_INCLUDES
+#include "ddi_validate.c"
+#endif
+
 void pb_report(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, const char *rule_id, pb_severity sev)
 {
     if (e && e->cfg.report)
@@ -348,6 +357,17 @@ NTSTATUS pb_build_paging_buffer(pb_engine *engine, DXGKARG_BUILDPAGINGBUFFER *ar
         pb_report(engine, args, "pb_engine:initialised", PB_RULE_INVALID);
         return PB_STATUS_INVALID_ARGS;
     }
+#if defined(DDI_HAS_ddi_validate_DXGKARG_BUILDPAGINGBUFFER_in)
+    {
+        /* The documented rules, from the generated validator; the checks
+         * below and in the operations are the engine's own. */
+        ddi_violation v;
+        if (ddi_validate_DXGKARG_BUILDPAGINGBUFFER_in(args, &v, DDI_VALIDATE_STOP_AT_FIRST) != 0) {
+            pb_report(engine, args, v.rule_id, PB_RULE_INVALID);
+            return PB_STATUS_INVALID_ARGS;
+        }
+    }
+#endif
     if ((uint32_t)args->Operation == PB_OP_UPDATE_PAGE_TABLE && args->pDmaBuffer == NULL)
         return pb_update_page_table_cpu(engine, args);
     if (args->pDmaBuffer == NULL || ((uintptr_t)args->pDmaBuffer & 7u)) {
