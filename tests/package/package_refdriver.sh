@@ -55,17 +55,20 @@ regenerated() { grep -c "ddigen: generating" "$work/$1.log"; }
 asserts=$ex/ddi/include/ddi_layout_asserts.h
 
 build_log build1
-echo "example build log (first build):"; grep -E "ddigen: generating|refdriver: x86_64|Linking|Built target" "$work/build1.log" | sed 's/^/  /'
+echo "example build log (first build):"; grep -E "ddigen: generating|refdriver: .*-pc-windows-msvc|Linking|Built target" "$work/build1.log" | sed 's/^/  /'
 [ "$(regenerated build1)" = 1 ] && ok "first build generates once" || fail "first build: ddigen ran $(regenerated build1) times"
 [ -s "$asserts" ] && [ -s "$ex/ddi/ddigen.d" ] && ok "generated header and depfile in the build tree" || fail "no generated files"
 "$ex/refdriver_harness" >"$work/harness.txt" 2>&1 && grep -q "all operations match the oracle" "$work/harness.txt" &&
     ok "harness: the driver's DMA buffers, run on the simulator, match the oracle" || { cat "$work/harness.txt"; fail "harness failed"; }
 sed 's/^/  /' "$work/harness.txt"
-nobj=0
-for o in "$ex"/msvc-x64/*.obj; do
-    [ "$(od -An -tx1 -N2 "$o" | tr -d ' ')" = 6486 ] && nobj=$((nobj + 1)) || fail "$o is not an x86-64 COFF object"
+# COFF machine field: 0x8664 x64, 0xAA64 arm64 (little-endian bytes).
+for pair in x86_64:6486 aarch64:64aa; do
+    arch=${pair%%:*} magic=${pair##*:} nobj=0
+    for o in "$ex/msvc-$arch"/*.obj; do
+        [ "$(od -An -tx1 -N2 "$o" | tr -d ' ')" = "$magic" ] && nobj=$((nobj + 1)) || fail "$o is not a $arch COFF object"
+    done
+    [ "$nobj" -ge 7 ] && ok "$nobj $arch-pc-windows-msvc COFF objects (driver + runtime)" || fail "only $nobj $arch objects"
 done
-[ "$nobj" -ge 7 ] && ok "$nobj x86_64-pc-windows-msvc COFF objects (driver + runtime)" || fail "only $nobj msvc objects"
 (cd "$ex" && ctest --output-on-failure >"$work/ctest1.log" 2>&1) && ok "example's ctest (harness, ddigen_check) passes" ||
     { cat "$work/ctest1.log"; fail "example's ctest"; }
 

@@ -86,10 +86,11 @@ static NTSTATUS run(world *w, DXGKARG_BUILDPAGINGBUFFER *a)
     return st;
 }
 
+/* The oracle applies a (NULL: nothing happened) and memory must match. */
 static int agree(world *w, const DXGKARG_BUILDPAGINGBUFFER *a, const char *what)
 {
     char why[256];
-    if (pboracle_apply(&w->oracle, a, why, sizeof why)) {
+    if (a && pboracle_apply(&w->oracle, a, why, sizeof why)) {
         fprintf(stderr, "%s: oracle: %s\n", what, why);
         return -1;
     }
@@ -170,6 +171,37 @@ static int refused(world *w)
     return 0;
 }
 
+#if defined(DDIGEN_VALIDATE)
+/* Debug builds run the generated validators before the engine: a FILL of
+ * zero bytes (a no-op the engine accepts) shows whether the documented
+ * rules refuse it, and by which rule. Either answer is a pass; a refusal
+ * must name its rule and leave memory alone. */
+static int validators(world *w)
+{
+    DXGKARG_BUILDPAGINGBUFFER a;
+    NTSTATUS st;
+    memset(&a, 0, sizeof a);
+    a.Operation = DXGK_OPERATION_FILL;
+    a.Fill.Destination.SegmentId = SEG_DATA;
+    a.Fill.Destination.SegmentAddress.QuadPart = (LONGLONG)SEG_BASE(SEG_DATA);
+    st = run(w, &a);
+    if (st == STATUS_SUCCESS)
+        return agree(w, &a, "validators: zero-byte FILL accepted");
+    if (st != STATUS_INVALID_PARAMETER || !w->adapter->last_violation.rule_id) {
+        fprintf(stderr, "validators: zero-byte FILL: status 0x%08x without a rule\n", (unsigned)st);
+        return -1;
+    }
+    printf("refdriver harness: validators: zero-byte FILL refused (%s)\n", w->adapter->last_violation.rule_id);
+    return agree(w, NULL, "validators: refused call left memory alone");
+}
+#else
+static int validators(world *w)
+{
+    (void)w;
+    return 0;
+}
+#endif
+
 int main(void)
 {
     static world w;
@@ -177,7 +209,7 @@ int main(void)
     if (rc)
         fprintf(stderr, "refdriver harness: setup failed\n");
     if (rc == 0)
-        rc = fill(&w) || transfer(&w) || refused(&w);
+        rc = fill(&w) || transfer(&w) || refused(&w) || validators(&w);
 #if defined(DDIGEN_VALIDATE)
     printf("refdriver harness: generated validators on (debug build)\n");
 #endif
