@@ -12,6 +12,7 @@
 #include "../util/diag.h"
 #include "../util/output.h"
 #include "model.h"
+#include "outcheck.h"
 #include "readers.h"
 #include "rules.h"
 #include "syntax.h"
@@ -670,6 +671,15 @@ static void flush_one(struct worker *w, struct pending *pd, struct docs_buf *out
     emit_page(p, pd->source, out, 2, st);
 }
 
+/* Writes the page and hands a copy of its XML to the output checker. */
+static void flush_checked(struct worker *w, struct pending *pd, struct docs_buf *out,
+                          struct ddigen_docs_stats *st, struct docs_outcheck *check)
+{
+    size_t at = out->len;
+    flush_one(w, pd, out, st);
+    docs_outcheck_push(check, out->data + at, out->len - at);
+}
+
 /* Parses streamed XML back into a tree (the tree API is for tests, fuzz
  * targets and other stages; `ddigen docs` itself never builds one). */
 static xmlDocPtr reparse(const char *data, size_t len)
@@ -829,6 +839,7 @@ int ddigen_docs_build_mem(const char *const *paths, size_t npaths, const struct 
     docs_buf_puts(&out, "  <docs>\n");
     size_t body_at = out.len;
     struct worker worker = {0};
+    struct docs_outcheck *check = docs_outcheck_start();
     DOCS_VEC(struct pending) pend = {0};
     size_t head = 0;
     for (size_t i = 0; i < inputs.n; i++) {
@@ -857,11 +868,12 @@ int ddigen_docs_build_mem(const char *const *paths, size_t npaths, const struct 
             stats->failed++;
         }
         while (pend.n - head > LOOKAHEAD)
-            flush_one(&worker, &pend.v[head++], &out, stats);
+            flush_checked(&worker, &pend.v[head++], &out, stats, check);
     }
     while (head < pend.n)
-        flush_one(&worker, &pend.v[head++], &out, stats);
+        flush_checked(&worker, &pend.v[head++], &out, stats, check);
     worker_finish(&worker);
+    stats->output_checked = docs_outcheck_finish(check);
     free(pend.v);
     for (size_t i = 0; i < inputs.n; i++) {
         free(inputs.v[i].path);
