@@ -56,7 +56,8 @@ static int by_path(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-const char *const *ddigen_deps_list(unsigned long *count)
+/* The recorded paths, sorted so the depfile is the same run to run. */
+static const char *const *sorted_paths(unsigned long *count)
 {
     if (!deps.sorted && deps.paths.len > 1)
         qsort(deps.paths.items, deps.paths.len, sizeof(void *), by_path);
@@ -81,7 +82,7 @@ static void put_escaped(struct strbuf *sb, const char *path)
 int ddigen_deps_write(const char *depfile, const char *target)
 {
     unsigned long n;
-    const char *const *list = ddigen_deps_list(&n);
+    const char *const *list = sorted_paths(&n);
     struct strbuf sb = {0};
     put_escaped(&sb, target);
     sb_append(&sb, ":");

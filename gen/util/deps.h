@@ -12,8 +12,6 @@ void ddigen_deps_add(const char *path);
 /* Writes "TARGET: DEP DEP ...\n" with the dependencies sorted, spaces, '#'
  * and '$' escaped; 0, or -1 after reporting. */
 int ddigen_deps_write(const char *depfile, const char *target);
-/* The recorded paths, sorted (for tests); valid until ddigen_deps_reset. */
-const char *const *ddigen_deps_list(unsigned long *count);
 void ddigen_deps_reset(void);
 
 #endif
