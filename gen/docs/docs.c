@@ -8,6 +8,7 @@
 
 #include <libxml/parser.h>
 
+#include "../util/deps.h"
 #include "../util/diag.h"
 #include "../util/output.h"
 #include "model.h"
@@ -758,6 +759,7 @@ static void walk_dir(const char *dir, const char *rel, struct input_list *out, s
         ddigen_error(dir, 0, "cannot open folder");
         return;
     }
+    ddigen_deps_add(dir); /* a page added or removed changes the folder's time */
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.')
@@ -844,6 +846,7 @@ int ddigen_docs_build_mem(const char *const *paths, size_t npaths, const struct 
         char *file;
         size_t flen;
         if (ddigen_read_file(inputs.v[i].path, &file, &flen) == 0) {
+            ddigen_deps_add(inputs.v[i].path);
             int rc;
             struct docs_page *p = read_page(inputs.v[i].path, file, flen, DDIGEN_DOCS_AUTO, inputs.v[i].listed,
                                             stats, &rc);

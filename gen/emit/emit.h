@@ -3,6 +3,12 @@
 #ifndef DDIGEN_EMIT_H
 #define DDIGEN_EMIT_H
 
+#include "../util/datadir.h"
+
+/* The templates folder when no --templates is given: found from the
+ * executable (installed: PREFIX/share/ddigen/templates). */
+#define DDIGEN_DEFAULT_TEMPLATES ddigen_data_dir("templates")
+
 struct emit_options {
     const char *spec_path;
     const char *templates_dir;
@@ -10,7 +16,12 @@ struct emit_options {
     int check; /* compare with what is in out_dir instead of writing */
     const char *const *params; /* NAME=VALUE template parameters, NULL-terminated, or NULL */
     int stats; /* print per rule kind how many rules the validators check */
+    const char *outputs; /* --outputs family list (families.h), or NULL for every template */
 };
+
+/* Checks the --outputs list against the templates folder without writing
+ * anything; 0, or -1 after reporting. */
+int emit_check_outputs(const char *templates_dir, const char *outputs);
 
 /* Checks a NAME=VALUE template parameter; 0, or -1 after reporting. */
 int emit_check_param(const char *param);
