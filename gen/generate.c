@@ -6,6 +6,7 @@
 
 #include "docs/docs.h"
 #include "emit/emit.h"
+#include "emit/skeleton_opts.h"
 #include "header/header.h"
 #include "spec/lint.h"
 #include "spec/schema.h"
@@ -24,7 +25,9 @@ static const char usage[] =
     "                       [--param NAME=VALUE ...] [--werror] -o DIR\n"
     "  --previous OLD.xml  keep the stable IDs of the previous revision's spec (with or without --docs)\n"
     "  --werror            exit 1 when lint finds an error-level finding (default: report them, exit 0)\n"
-    "  --param NAME=VALUE  template parameter (scope=all: also assert the kernel records the DDI refers to)\n";
+    "  --param NAME=VALUE  template parameter (scope=all: also assert the kernel records the DDI refers to)\n"
+    "  --ddi-version LIST  also: the skeleton is for the newest of them (--param ddi-version=V for another)\n"
+    SKELETON_USAGE;
 
 /* The docs pages read into OUT/spec/docs.xml; NULL after reporting. */
 static xmlDocPtr read_docs(struct vec *docs, const char *spec_dir, struct arena *a)
@@ -96,7 +99,7 @@ int ddigen_cmd_generate(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},           {"help", no_argument, NULL, 'h'},
         {"docs", required_argument, NULL, 300},      {"overrides", required_argument, NULL, 301},
         {"previous", required_argument, NULL, 302},   {"werror", no_argument, NULL, 303},
-        {"param", required_argument, NULL, 304},
+        {"param", required_argument, NULL, 304},      SKELETON_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     struct header_input in = {.arch_mask = 7};
@@ -122,6 +125,8 @@ int ddigen_cmd_generate(int argc, char **argv)
             rc = emit_check_param(optarg) == 0 ? 0 : 2;
             vec_push(&params, optarg);
         }
+        else if (c == SKELETON_OPT_DDI_LIST || c == SKELETON_OPT_ALL || c == SKELETON_OPT_DRIVER_KIND)
+            rc = skeleton_option(c, optarg, &params, &a) == 0 ? 0 : 1;
         else if (c == 'h') {
             fputs(usage, stdout);
             goto done;
@@ -133,7 +138,8 @@ int ddigen_cmd_generate(int argc, char **argv)
         rc = 2;
     }
     if (rc) {
-        fputs(usage, stderr);
+        if (rc == 2)
+            fputs(usage, stderr);
         goto done;
     }
     char *spec_dir = arena_printf(&a, "%s/spec", out);

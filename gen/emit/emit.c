@@ -1,6 +1,7 @@
 /* Renders templates over the spec. Generators never parse the spec
  * themselves: they read the validated document through XSLT. */
 #include "emit.h"
+#include "skeleton_opts.h"
 
 #include "../spec/schema.h"
 #include "../util/arena.h"
@@ -159,6 +160,8 @@ int emit_run(const struct emit_options *opt)
         return 1;
     xmlDocPtr spec = spec_load(opt->spec_path);
     int rc = spec ? 0 : 1;
+    if (spec && skeleton_check_params(spec, opt->spec_path, opt->params) != 0)
+        rc = 1;
     if (spec && !opt->check && ddigen_make_dirs(opt->out_dir) != 0)
         rc = 1;
     if (rc == 0) {
@@ -181,7 +184,8 @@ int emit_run(const struct emit_options *opt)
 
 static const char usage[] =
     "usage: ddigen emit --spec FILE [--templates DIR] [--param NAME=VALUE ...] -o DIR [--check] [-v] [-q]\n"
-    "  --param scope=all   also assert the kernel records the DDI refers to (default: scope=ddi)\n";
+    "  --param scope=all   also assert the kernel records the DDI refers to (default: scope=ddi)\n"
+    "  --ddi-version V     skeleton for this DDI version (default: the newest of the spec)\n" SKELETON_USAGE;
 
 int ddigen_cmd_emit(int argc, char **argv)
 {
@@ -190,10 +194,12 @@ int ddigen_cmd_emit(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"check", no_argument, NULL, 'c'},
         {"verbose", no_argument, NULL, 'v'},      {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},         {"param", required_argument, NULL, 'p'},
+        {"ddi-version", required_argument, NULL, SKELETON_OPT_DDI_VERSION}, SKELETON_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     struct emit_options opt = {.templates_dir = DDIGEN_DEFAULT_TEMPLATES};
     struct vec params = {0};
+    struct arena a = {0};
     int c, rc = 0;
     optind = 1;
     while (rc == 0 && (c = getopt_long(argc, argv, "o:vqh", options, NULL)) != -1) {
@@ -209,7 +215,11 @@ int ddigen_cmd_emit(int argc, char **argv)
         case 'c': opt.check = 1; break;
         case 'v': ddigen_diag_global.verbose = 1; break;
         case 'q': ddigen_diag_global.quiet = 1; break;
-        case 'h': fputs(usage, stdout); vec_free(&params); return 0;
+        case 'h': fputs(usage, stdout); vec_free(&params); arena_free(&a); return 0;
+        case SKELETON_OPT_DDI_LIST: rc = skeleton_option(c, optarg, &params, &a) == 0 ? 0 : 1; break;
+        case SKELETON_OPT_DDI_VERSION:
+        case SKELETON_OPT_ALL:
+        case SKELETON_OPT_DRIVER_KIND: skeleton_option(c, optarg, &params, &a); break;
         default: rc = 2; break;
         }
     }
@@ -218,13 +228,16 @@ int ddigen_cmd_emit(int argc, char **argv)
         rc = 2;
     }
     if (rc) {
-        fputs(usage, stderr);
+        if (rc == 2)
+            fputs(usage, stderr);
         vec_free(&params);
+        arena_free(&a);
         return rc;
     }
     vec_push(&params, NULL);
     opt.params = (const char *const *)params.items;
     rc = emit_run(&opt);
     vec_free(&params);
+    arena_free(&a);
     return rc;
 }
