@@ -4,7 +4,8 @@
 # generated is committed.
 #   ddigen_generate_dispatch(NAME WDK_ROOT OUT_DIR)
 # defines the custom target NAME (depend on it from every target that compiles
-# the outputs) and sets NAME_SOURCE (ddi_dispatch.c) and NAME_INCLUDE_DIR.
+# the outputs) and sets NAME_SOURCE (ddi_dispatch.c), NAME_INCLUDE_DIR and
+# NAME_SPEC (the spec it was generated from, for other generated files).
 function(ddigen_generate_dispatch name wdk out)
   # Only the dispatch templates (and their include): the other generated files
   # are not the runtime's business and cannot break its build.
@@ -13,7 +14,7 @@ function(ddigen_generate_dispatch name wdk out)
     configure_file(${PROJECT_SOURCE_DIR}/templates/${_f} ${_tpl}/${_f} COPYONLY)
   endforeach()
   file(GLOB_RECURSE _kit_headers CONFIGURE_DEPENDS ${wdk}/*.h)
-  set(_outputs ${out}/include/ddi_dispatch.h ${out}/include/ddi_dispatch.c)
+  set(_outputs ${out}/include/ddi_dispatch.h ${out}/include/ddi_dispatch.c ${out}/spec/ddi.xml)
   add_custom_command(
     OUTPUT ${_outputs}
     COMMAND ddigen generate -q --wdk ${wdk} --overrides ${PROJECT_SOURCE_DIR}/spec/overrides.xml
@@ -25,4 +26,5 @@ function(ddigen_generate_dispatch name wdk out)
   add_custom_target(${name} DEPENDS ${_outputs})
   set(${name}_SOURCE ${out}/include/ddi_dispatch.c PARENT_SCOPE)
   set(${name}_INCLUDE_DIR ${out}/include PARENT_SCOPE)
+  set(${name}_SPEC ${out}/spec/ddi.xml PARENT_SCOPE)
 endfunction()

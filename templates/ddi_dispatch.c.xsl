@@ -9,6 +9,7 @@
   <xsl:include href="lib/dispatch_common.xsl"/>
   <xsl:output method="text" encoding="UTF-8"/>
   <xsl:param name="spec-name" select="'the spec'"/>
+  <xsl:key name="record-by-tag" match="/ddi-spec/layout/record" use="@tag"/>
   <xsl:key name="field-by-id" match="/ddi-spec/layout/record//field" use="concat(ancestor::record[last()]/@name, '#', @id)"/>
 
   <xsl:template match="/">
@@ -117,6 +118,8 @@ static NTSTATUS ddi_dispatch_refuse(ddi_violation *violation, const char *rule_i
     <xsl:param name="slot"/>
     <xsl:variable name="field" select="key('field-by-id', concat($disc/@record, '#', @field-id))[1]"/>
     <xsl:variable name="case" select="."/>
+    <!-- A member of a named struct type has no nested record: its size is the type's. -->
+    <xsl:variable name="tag" select="normalize-space(substring-after(substring-after(concat(' ', $field/@canonical), ' '), ' '))"/>
     <xsl:value-of select="concat('    [', @number, '] = {&quot;', @value, '&quot;, ')"/>
     <xsl:choose>
       <xsl:when test="@member and $field"><xsl:value-of select="concat('&quot;', @member, '&quot;,&#10;')"/></xsl:when>
@@ -136,7 +139,7 @@ static NTSTATUS ddi_dispatch_refuse(ddi_violation *violation, const char *rule_i
       <xsl:variable name="a" select="@name"/>
       <xsl:if test="position() > 1">, </xsl:if>
       <xsl:call-template name="by-version">
-        <xsl:with-param name="nodes" select="$field/record/size[@arch = $a]"/>
+        <xsl:with-param name="nodes" select="$field/record/size[@arch = $a] | key('record-by-tag', $tag)[not($field/record)][1]/size[@arch = $a]"/>
         <xsl:with-param name="attr" select="'bytes'"/>
       </xsl:call-template>
     </xsl:for-each>

@@ -162,7 +162,7 @@ int emit_run(const struct emit_options *opt)
     int rc = spec ? 0 : 1;
     if (spec && skeleton_check_params(spec, opt->spec_path, opt->params) != 0)
         rc = 1;
-    if (spec && !opt->check && ddigen_make_dirs(opt->out_dir) != 0)
+    if (rc == 0 && !opt->check && ddigen_make_dirs(opt->out_dir) != 0)
         rc = 1;
     if (rc == 0) {
         exsltRegisterAll();
