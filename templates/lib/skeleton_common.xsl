@@ -106,7 +106,12 @@
     <xsl:variable name="irql">
       <xsl:call-template name="irql"><xsl:with-param name="role" select="$role"/></xsl:call-template>
     </xsl:variable>
-    <xsl:if test="$irql = 'PASSIVE_LEVEL' or $irql = '&lt;= PASSIVE_LEVEL' or $irql = 'PASSIVE'">yes</xsl:if>
+    <!-- The pages spell it several ways (PASSIVE, <= PASSIVE_LEVEL,
+         requires_max_(PASSIVE_LEVEL)); anything else, "See Remarks" included,
+         stays resident, which is always safe. -->
+    <xsl:variable name="k" select="translate($irql, ' ', '')"/>
+    <xsl:if test="$k = 'PASSIVE_LEVEL' or $k = '&lt;=PASSIVE_LEVEL' or $k = 'PASSIVE'
+                  or $k = 'requires_(PASSIVE_LEVEL)' or $k = 'requires_max_(PASSIVE_LEVEL)'">yes</xsl:if>
   </xsl:template>
 
   <!-- The record a parameter points to ('' when none): through a typedef's

@@ -118,6 +118,18 @@ grep -q '^DXGKDDI_BUILDPAGINGBUFFER DdiBuildPagingBuffer;' "$work/full-new/ddi_s
     ok "thunks and driver prototypes declared through role typedefs; every definition _Use_decl_annotations_" ||
     fail "thunk declarations"
 
+# IRQL from the docs wins over the header's annotation: the test page says
+# DISPATCH_LEVEL for DXGKDDI_PATCH, whose fixture typedef says PASSIVE_LEVEL.
+if grep -qx '#pragma alloc_text(PAGE, DdiPatch)' "$work/full-new/ddi_skeleton.c" &&
+    "$ddigen" generate -q --wdk "$wdk" --docs "$src/tests/skeleton/docs" -o "$work/with-docs" &&
+    grep -q 'name="DXGKDDI_PATCH"[^>]*irql="DISPATCH_LEVEL"' "$work/with-docs/spec/ddi.xml" &&
+    ! grep -q 'alloc_text(PAGE, DdiPatch)' "$work/with-docs/include/ddi_skeleton.c" &&
+    ! body "$work/with-docs/include/ddi_skeleton.c" Patch | grep -q PAGED_CODE; then
+    ok "req.irql of the reference page decides: DdiPatch pageable from the header alone, resident with the page's DISPATCH_LEVEL"
+else
+    fail "the page's req.irql did not decide DdiPatch's section"
+fi
+
 # Display-only: the callbacks of a display-only sample driver, exactly.
 dod=$(first_version KMDDOD_INITIALIZATION_DATA)
 cat >"$work/dod.list" <<'LIST'
