@@ -77,39 +77,12 @@ static NTSTATUS ddi_dispatch_refuse(ddi_violation *violation, const char *rule_i
     <xsl:text>};
 
 </xsl:text>
-    <xsl:value-of select="concat('NTSTATUS ', $p, '_call(const ', $p, '_handlers *handlers, void *ctx, ', $r, ' *args, ddi_violation *violation)&#10;')"/>
-    <xsl:text>{
-    /* Read as unsigned: a negative value is out of range, never an index. */
-</xsl:text>
-    <xsl:value-of select="concat('    unsigned long value = (unsigned long)args-&gt;', @selector, ';&#10;')"/>
-    <xsl:value-of select="concat('    const ', $p, '_entry *entry;&#10;    ', $p, '_handler handler;&#10;')"/>
-    <xsl:value-of select="concat('    if (value &gt;= ', $p, '_COUNT || !', $p, '_table[value].name)&#10;')"/>
-    <xsl:value-of select="concat('        return ddi_dispatch_refuse(violation, &quot;', $r, '.', @selector, ':known-value&quot;, &quot;', @selector, '&quot;, value);&#10;')"/>
-    <xsl:value-of select="concat('    entry = &amp;', $p, '_table[value];&#10;')"/>
-    <xsl:text>    if (!entry->available)
-</xsl:text>
+    <xsl:value-of select="concat('NTSTATUS ', $p, '_refuse(unsigned long value, ddi_violation *violation)&#10;{&#10;')"/>
+    <xsl:value-of select="concat('    if (value &lt; ', $p, '_COUNT &amp;&amp; ', $p, '_table[value].name)&#10;')"/>
     <xsl:value-of select="concat('        return ddi_dispatch_refuse(violation, &quot;', $r, '.', @selector, ':available-at-version&quot;, &quot;', @selector, '&quot;, value);&#10;')"/>
-    <xsl:text>#if defined(DDIGEN_VALIDATE)
-    if (entry->validate_in &amp;&amp; entry->validate_in(args, violation, DDI_VALIDATE_STOP_AT_FIRST) != 0)
-        return STATUS_INVALID_PARAMETER;
-#endif
-    handler = handlers ? handlers->by_slot[entry->slot] : 0;
-    if (!handler)
-</xsl:text>
-    <xsl:value-of select="concat('        handler = ', $p, '_unsupported;&#10;')"/>
-    <xsl:text>#if defined(DDIGEN_VALIDATE)
-    {
-        NTSTATUS status = handler(ctx, args);
-        if (status >= 0 &amp;&amp; entry->validate_out &amp;&amp; entry->validate_out(args, violation, DDI_VALIDATE_STOP_AT_FIRST) != 0)
-            return STATUS_INVALID_PARAMETER;
-        return status;
-    }
-#else
-    return handler(ctx, args);
-#endif
-}
-#endif
-</xsl:text>
+    <xsl:value-of select="concat('    return ddi_dispatch_refuse(violation, &quot;', $r, '.', @selector, ':known-value&quot;, &quot;', @selector, '&quot;, value);&#10;}&#10;&#10;')"/>
+    <xsl:value-of select="concat('NTSTATUS ', $p, '_call(const ', $p, '_handlers *handlers, void *ctx, ', $r, ' *args, ddi_violation *violation)&#10;')"/>
+    <xsl:value-of select="concat('{&#10;    return ', $p, '_dispatch(handlers, ctx, args, violation);&#10;}&#10;#endif&#10;')"/>
   </xsl:template>
 
   <!-- One table row, with a designator so holes stay zero. -->

@@ -63,6 +63,13 @@ extern "C" {
 #define DDI_DISPATCH_UNSUPPORTED_STATUS STATUS_NOT_SUPPORTED
 #endif
 
+/* MSVC accepts `inline` in C only from VS 2019 16.8 with /std:c11; __inline always. */
+#if defined(_MSC_VER) &amp;&amp; !defined(__cplusplus)
+#define DDI_DISPATCH_INLINE __inline
+#else
+#define DDI_DISPATCH_INLINE inline
+#endif
+
 /* Flags for the validators (ddi_validate.h); the dispatcher stops at the first. */
 #ifndef DDI_VALIDATE_STOP_AT_FIRST
 #define DDI_VALIDATE_STOP_AT_FIRST 1ul
@@ -171,6 +178,42 @@ typedef union </xsl:text>
     <xsl:text>:known-value" or ":available-at-version". */
 </xsl:text>
     <xsl:value-of select="concat('NTSTATUS ', $p, '_call(const ', $p, '_handlers *handlers, void *ctx, ', $r, ' *args, ddi_violation *violation);&#10;')"/>
+    <xsl:text>/* The same, inline, for a driver whose dispatch is on its hot path. The
+ * refusal is out of line: it is the cold path. */
+</xsl:text>
+    <xsl:value-of select="concat('NTSTATUS ', $p, '_refuse(unsigned long value, ddi_violation *violation);&#10;')"/>
+    <xsl:value-of select="concat('static DDI_DISPATCH_INLINE NTSTATUS ', $p, '_dispatch(const ', $p, '_handlers *handlers, void *ctx, ', $r, ' *args, ddi_violation *violation)&#10;')"/>
+    <xsl:text>{
+    /* Read as unsigned: a negative value is out of range, never an index.
+     * Holes of the enum are zero entries, so `available` covers them too. */
+</xsl:text>
+    <xsl:value-of select="concat('    unsigned long value = (unsigned long)args-&gt;', @selector, ';&#10;')"/>
+    <xsl:value-of select="concat('    const ', $p, '_entry *entry;&#10;    ', $p, '_handler handler;&#10;')"/>
+    <xsl:value-of select="concat('    if (value &gt;= ', $p, '_COUNT || !', $p, '_table[value].available)&#10;')"/>
+    <xsl:value-of select="concat('        return ', $p, '_refuse(value, violation);&#10;')"/>
+    <xsl:value-of select="concat('    entry = &amp;', $p, '_table[value];&#10;')"/>
+    <xsl:text>#if defined(DDIGEN_VALIDATE)
+    if (entry->validate_in &amp;&amp; entry->validate_in(args, violation, DDI_VALIDATE_STOP_AT_FIRST) != 0)
+        return STATUS_INVALID_PARAMETER;
+#else
+    (void)violation;
+#endif
+    handler = handlers ? handlers->by_slot[entry->slot] : 0;
+    if (!handler)
+</xsl:text>
+    <xsl:value-of select="concat('        handler = ', $p, '_unsupported;&#10;')"/>
+    <xsl:text>#if defined(DDIGEN_VALIDATE)
+    {
+        NTSTATUS status = handler(ctx, args);
+        if (status >= 0 &amp;&amp; entry->validate_out &amp;&amp; entry->validate_out(args, violation, DDI_VALIDATE_STOP_AT_FIRST) != 0)
+            return STATUS_INVALID_PARAMETER;
+        return status;
+    }
+#else
+    return handler(ctx, args);
+#endif
+}
+</xsl:text>
     <xsl:text>#endif
 </xsl:text>
   </xsl:template>

@@ -1,19 +1,19 @@
 /* The engine's operations as the handlers of the generated dispatch table over
  * DXGK_BUILDPAGINGBUFFER_OPERATION (ddi_dispatch.c, generated at build time from
- * the spec): the table decides which values exist at the compiled DDI version. */
-#include "pb_internal.h"
+ * the spec): the table decides which values exist at the compiled DDI version;
+ * pb_engine.c dispatches each call through it. */
+#include "pb_dispatch.h"
 
-#include "ddi_dispatch.h"
-
-/* Each handler runs one encoder on the call's run state (ctx) and keeps its
- * step there; the status it returns is only the table's protocol. */
+/* Each handler runs one encoder on the call's run state (ctx) and returns the
+ * encoder's pb_step as its status: 0..3 are success codes in NTSTATUS terms,
+ * apart from the table's refusals (STATUS_INVALID_PARAMETER) and its default
+ * (DDI_DISPATCH_UNSUPPORTED_STATUS), so the engine tells them apart without a
+ * store and the handler ends in a tail call. */
 #define PB_HANDLER(name, op)                                                                                  \
     static NTSTATUS name(void *ctx, DXGKARG_BUILDPAGINGBUFFER *args)                                          \
     {                                                                                                         \
-        pb_run *r = (pb_run *)ctx;                                                                            \
         (void)args;                                                                                           \
-        r->step = op(r);                                                                                      \
-        return STATUS_SUCCESS;                                                                                \
+        return (NTSTATUS)op((pb_run *)ctx);                                                                   \
     }
 
 PB_HANDLER(on_transfer, pb_op_transfer)
@@ -32,11 +32,9 @@ PB_HANDLER(on_note, pb_op_note)
 PB_HANDLER(on_map_aperture2, pb_op_map_aperture2)
 #endif
 
-#define PB_TABLE(name) ddi_DXGKARG_BUILDPAGINGBUFFER_Operation_##name
-
 /* Registered by enumerator; a kit without an operation has no slot for it
- * (PB_TABLE(HAS_...)), and the table refuses it before any handler runs. */
-static const PB_TABLE(handlers) pb_handlers = {{
+ * (ddi_..._HAS_<enumerator>), and the table refuses it before any handler runs. */
+const ddi_DXGKARG_BUILDPAGINGBUFFER_Operation_handlers pb_paging_handlers = {{
     .DXGK_OPERATION_TRANSFER = on_transfer,
     .DXGK_OPERATION_FILL = on_fill,
     .DXGK_OPERATION_DISCARD_CONTENT = on_note,
@@ -75,17 +73,3 @@ static const PB_TABLE(handlers) pb_handlers = {{
     .DXGK_OPERATION_NOTIFY_ALLOC = on_note,
 #endif
 }};
-
-pb_step pb_dispatch(pb_run *r)
-{
-    ddi_violation v;
-    NTSTATUS status;
-    v.rule_id = 0;
-    r->step = PB_STEP_INVALID;
-    status = PB_TABLE(call)(&pb_handlers, r, r->a, &v);
-    if (v.rule_id) /* refused by the table: a value beyond it or not at this version */
-        return pb_rule(r, v.rule_id, PB_RULE_INVALID);
-    if (status == DDI_DISPATCH_UNSUPPORTED_STATUS) /* an operation the kit has and the engine does not know */
-        return pb_rule(r, "DXGKARG_BUILDPAGINGBUFFER.Operation:known-value", PB_RULE_INVALID);
-    return r->step;
-}

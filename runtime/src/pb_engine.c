@@ -1,7 +1,8 @@
 /* Engine core: configuration check, per-call run state, padding and the multipass
- * return protocol. Operations are dispatched by the generated table (pb_dispatch.c);
- * reservation and packets live on the floor below the ops (pb_emit.c). */
-#include "pb_internal.h"
+ * return protocol. Operations are dispatched by the generated table, whose handlers
+ * pb_dispatch.c registers; reservation and packets live on the floor below the ops
+ * (pb_emit.c). */
+#include "pb_dispatch.h"
 
 static uint32_t round_up(uint32_t v, uint32_t align)
 {
@@ -116,6 +117,21 @@ NTSTATUS pb_engine_init(pb_engine *engine, const pb_config *config)
 
 /* ---- per call ---- */
 
+/* Runs r's operation through the generated table: one operation beyond it, or
+ * not available at the compiled DXGKDDI_INTERFACE_VERSION, is reported with the
+ * table's rule ID and refused. Inline here: it is on every call's path. */
+static pb_step dispatch(pb_run *r)
+{
+    ddi_violation v;
+    const NTSTATUS status = ddi_DXGKARG_BUILDPAGINGBUFFER_Operation_dispatch(&pb_paging_handlers, r, r->a, &v);
+    if (status >= 0 && status <= (NTSTATUS)PB_STEP_BUSY) /* a handler: the encoder's step */
+        return (pb_step)status;
+    if (status == STATUS_INVALID_PARAMETER) /* refused by the table (or a validator under DDIGEN_VALIDATE) */
+        return pb_rule(r, v.rule_id, PB_RULE_INVALID);
+    /* The default handler: an operation the kit has and the engine does not know. */
+    return pb_rule(r, "DXGKARG_BUILDPAGINGBUFFER.Operation:known-value", PB_RULE_INVALID);
+}
+
 static void pad_output(pb_run *r)
 {
     uint32_t used = used_bytes(r);
@@ -174,5 +190,5 @@ NTSTATUS pb_build_paging_buffer(pb_engine *engine, DXGKARG_BUILDPAGINGBUFFER *ar
     r.cur.seq = engine->seq;
     r.token = args->MultipassOffset;
     r.packets = 0;
-    return finish(&r, pb_dispatch(&r), fresh);
+    return finish(&r, dispatch(&r), fresh);
 }

@@ -54,13 +54,9 @@ typedef struct pb_run {
     uint32_t dma_size;
     uint32_t token;   /* progress: page, slice or entry index, never bytes */
     uint32_t packets; /* packets emitted by this call */
-    pb_step step;     /* what the operation's handler ended with */
 } pb_run;
 
-/* Runs r's operation through the generated table (ddi_dispatch.c): an
- * operation beyond the table or not available at the compiled
- * DXGKDDI_INTERFACE_VERSION is reported with the table's rule ID and refused. */
-pb_step pb_dispatch(pb_run *r);
+/* (The generated table and the handlers registered in it: pb_dispatch.h.) */
 
 /* ---- the floor below the ops (pb_emit.c) ---- */
 
