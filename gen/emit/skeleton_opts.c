@@ -50,15 +50,9 @@ static char *read_list(const char *path, struct arena *a)
 int skeleton_option(int code, const char *arg, struct vec *params, struct arena *a)
 {
     switch (code) {
-    case SKELETON_OPT_DDI_VERSION:
-        vec_push(params, arena_printf(a, "ddi-version=%s", arg));
-        return 0;
-    case SKELETON_OPT_ALL:
-        vec_push(params, "ddi-list=all");
-        return 0;
-    case SKELETON_OPT_DRIVER_KIND:
-        vec_push(params, arena_printf(a, "driver-kind=%s", arg));
-        return 0;
+    case SKELETON_OPT_DDI_VERSION: vec_push(params, arena_printf(a, "ddi-version=%s", arg)); return 0;
+    case SKELETON_OPT_ALL: vec_push(params, "ddi-list=all"); return 0;
+    case SKELETON_OPT_DRIVER_KIND: vec_push(params, arena_printf(a, "driver-kind=%s", arg)); return 0;
     case SKELETON_OPT_DDI_LIST: {
         char *names = read_list(arg, a);
         if (!names)
@@ -66,8 +60,7 @@ int skeleton_option(int code, const char *arg, struct vec *params, struct arena 
         vec_push(params, arena_printf(a, "ddi-list=%s", names));
         return 0;
     }
-    default:
-        return -1;
+    default: return -1;
     }
 }
 
@@ -130,8 +123,8 @@ int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *con
         ddigen_error(spec_path, 0, "--ddi-version '%s' is not a DDI version of the spec", version);
         rc = -1;
     }
-    const char *record = kind && strcmp(kind, "display-only") == 0 ? "KMDDOD_INITIALIZATION_DATA"
-                                                                   : "DRIVER_INITIALIZATION_DATA";
+    const char *record =
+        kind && strcmp(kind, "display-only") == 0 ? "KMDDOD_INITIALIZATION_DATA" : "DRIVER_INITIALIZATION_DATA";
     if (rc == 0 && (kind || (list && strcmp(list, "all") != 0)) &&
         !count_nodes(ctx, "/ddi-spec/layout/record[@name='%s']", record, NULL)) {
         ddigen_error(spec_path, 0, "the spec has no %s: no %s skeleton", record, kind ? kind : "full");

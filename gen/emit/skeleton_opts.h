@@ -9,20 +9,17 @@
 #include <libxml/tree.h>
 
 /* getopt codes of the options, shared by emit and generate. */
-enum {
-    SKELETON_OPT_DDI_VERSION = 400,
-    SKELETON_OPT_DDI_LIST,
-    SKELETON_OPT_ALL,
-    SKELETON_OPT_DRIVER_KIND
-};
+enum { SKELETON_OPT_DDI_VERSION = 400, SKELETON_OPT_DDI_LIST, SKELETON_OPT_ALL, SKELETON_OPT_DRIVER_KIND };
 
-#define SKELETON_LONG_OPTIONS                                                                                 \
-    {"ddi-list", required_argument, NULL, SKELETON_OPT_DDI_LIST}, {"all", no_argument, NULL, SKELETON_OPT_ALL}, \
-        {"driver-kind", required_argument, NULL, SKELETON_OPT_DRIVER_KIND}
+#define SKELETON_LONG_OPTIONS                                                                                          \
+    {"ddi-list", required_argument, NULL, SKELETON_OPT_DDI_LIST}, {"all", no_argument, NULL, SKELETON_OPT_ALL},        \
+    {                                                                                                                  \
+        "driver-kind", required_argument, NULL, SKELETON_OPT_DRIVER_KIND                                               \
+    }
 
-#define SKELETON_USAGE                                                                                        \
-    "  --ddi-list FILE     skeleton callbacks, one name a line (DxgkDdiX, DXGKDDI_X or X; # comments)\n"     \
-    "  --all               skeleton of every callback of the structure (the default)\n"                     \
+#define SKELETON_USAGE                                                                                                 \
+    "  --ddi-list FILE     skeleton callbacks, one name a line (DxgkDdiX, DXGKDDI_X or X; # comments)\n"               \
+    "  --all               skeleton of every callback of the structure (the default)\n"                                \
     "  --driver-kind K     full (DRIVER_INITIALIZATION_DATA) or display-only (KMDDOD_INITIALIZATION_DATA)\n"
 
 /* Pushes the parameter (NAME=VALUE in a) for a skeleton option onto params;

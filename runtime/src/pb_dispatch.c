@@ -9,11 +9,11 @@
  * apart from the table's refusals (STATUS_INVALID_PARAMETER) and its default
  * (DDI_DISPATCH_UNSUPPORTED_STATUS), so the engine tells them apart without a
  * store and the handler ends in a tail call. */
-#define PB_HANDLER(name, op)                                                                                  \
-    static NTSTATUS name(void *ctx, DXGKARG_BUILDPAGINGBUFFER *args)                                          \
-    {                                                                                                         \
-        (void)args;                                                                                           \
-        return (NTSTATUS)op((pb_run *)ctx);                                                                   \
+#define PB_HANDLER(name, op)                                                                                           \
+    static NTSTATUS name(void *ctx, DXGKARG_BUILDPAGINGBUFFER *args)                                                   \
+    {                                                                                                                  \
+        (void)args;                                                                                                    \
+        return (NTSTATUS)op((pb_run *)ctx);                                                                            \
     }
 
 PB_HANDLER(on_transfer, pb_op_transfer)

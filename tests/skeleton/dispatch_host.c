@@ -5,8 +5,8 @@
  * value past the table are refused as known-value, a value of a later DDI
  * version as available-at-version, and no handler runs on a refusal. With
  * DDIGEN_VALIDATE (DISPATCH_WITH_VALIDATOR) the member's validator runs first. */
-#include <ntddk.h>
 #include <d3dkmddi.h>
+#include <ntddk.h>
 
 #include "ddi_dispatch.h"
 
@@ -17,14 +17,14 @@
 
 static int failures;
 static unsigned handled[32];
-#define CHECK(cond, ...)                                                                                         \
-    do {                                                                                                         \
-        if (!(cond)) {                                                                                           \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                          \
-            printf(__VA_ARGS__);                                                                                 \
-            printf("\n");                                                                                        \
-            failures++;                                                                                          \
-        }                                                                                                        \
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                                \
+            printf(__VA_ARGS__);                                                                                       \
+            printf("\n");                                                                                              \
+            failures++;                                                                                                \
+        }                                                                                                              \
     } while (0)
 
 static NTSTATUS on_interrupt(void *ctx, DXGKARGCB_NOTIFY_INTERRUPT_DATA *args)
@@ -37,7 +37,7 @@ static NTSTATUS on_interrupt(void *ctx, DXGKARGCB_NOTIFY_INTERRUPT_DATA *args)
 #if defined(DISPATCH_WITH_VALIDATOR)
 static unsigned validated;
 unsigned long ddi_validate_DXGKARGCB_NOTIFY_INTERRUPT_DATA__DmaCompleted_in(const DXGKARGCB_NOTIFY_INTERRUPT_DATA *a,
-                                                                           ddi_violation *first, unsigned long flags)
+                                                                            ddi_violation *first, unsigned long flags)
 {
     (void)flags;
     validated++;
@@ -52,7 +52,7 @@ unsigned long ddi_validate_DXGKARGCB_NOTIFY_INTERRUPT_DATA__DmaCompleted_in(cons
 }
 #endif
 
-static NTSTATUS call(const T(handlers) *h, unsigned value, ddi_violation *v)
+static NTSTATUS call(const T(handlers) * h, unsigned value, ddi_violation *v)
 {
     DXGKARGCB_NOTIFY_INTERRUPT_DATA d;
     memset(&d, 0, sizeof d);
@@ -61,7 +61,7 @@ static NTSTATUS call(const T(handlers) *h, unsigned value, ddi_violation *v)
     return T(call)(h, NULL, &d, v);
 }
 
-static void refused(const T(handlers) *h, unsigned value, const char *rule)
+static void refused(const T(handlers) * h, unsigned value, const char *rule)
 {
     ddi_violation v;
     unsigned before[32];
@@ -84,7 +84,8 @@ int main(void)
     /* The table: indexed by value, names and members from the spec. */
     CHECK(T(COUNT) == 22u, "COUNT %u", (unsigned)T(COUNT));
     CHECK(strcmp(T(table)[1].name, "DXGK_INTERRUPT_DMA_COMPLETED") == 0 &&
-              strcmp(T(table)[1].member, "DmaCompleted") == 0, "entry 1");
+              strcmp(T(table)[1].member, "DmaCompleted") == 0,
+          "entry 1");
     CHECK(T(table)[0].name == NULL, "value 0 is not a hole");
     CHECK(T(table)[9].since == DXGKDDI_INTERFACE_VERSION_WDDM2_0 && T(table)[9].available, "DMA_PAGE_FAULTED at 2.0");
     CHECK(T(table)[11].since == DXGKDDI_INTERFACE_VERSION_WDDM2_2 && !T(table)[11].available,

@@ -33,14 +33,14 @@ static NTSTATUS through_ddi_table(rt_world *w, DXGKARG_BUILDPAGINGBUFFER *a)
 }
 
 static int failures;
-#define CHECK(cond, ...)                                                                                         \
-    do {                                                                                                         \
-        if (!(cond)) {                                                                                           \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                          \
-            printf(__VA_ARGS__);                                                                                 \
-            printf("\n");                                                                                        \
-            failures++;                                                                                          \
-        }                                                                                                        \
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                                \
+            printf(__VA_ARGS__);                                                                                       \
+            printf("\n");                                                                                              \
+            failures++;                                                                                                \
+        }                                                                                                              \
     } while (0)
 
 static void check_fill(void)
