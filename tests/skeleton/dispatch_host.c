@@ -5,8 +5,10 @@
  * value past the table are refused as known-value, a value of a later DDI
  * version as available-at-version, and no handler runs on a refusal. With
  * DDIGEN_VALIDATE (DISPATCH_WITH_VALIDATOR) the member's validator runs first. */
-#include <d3dkmddi.h>
+/* clang-format off: the kit needs ntddk.h first */
 #include <ntddk.h>
+#include <d3dkmddi.h>
+/* clang-format on */
 
 #include "ddi_dispatch.h"
 
