@@ -26,18 +26,6 @@
 #include &lt;d3dkmddi.h&gt;
 #endif
 #include "ddi_dispatch.h"
-
-/* A refusal: the rule broken, the selector and the value read. */
-static NTSTATUS ddi_dispatch_refuse(ddi_violation *violation, const char *rule_id, const char *field,
-                                    unsigned long value)
-{
-    if (violation) {
-        violation->rule_id = rule_id;
-        violation->field = field;
-        violation->observed = value;
-    }
-    return STATUS_INVALID_PARAMETER;
-}
 </xsl:text>
     <xsl:for-each select="$discriminators">
       <xsl:call-template name="table-definition"/>
@@ -77,10 +65,22 @@ static NTSTATUS ddi_dispatch_refuse(ddi_violation *violation, const char *rule_i
     <xsl:text>};
 
 </xsl:text>
+    <xsl:text>/* A refusal: the rule broken, the selector and the value read. Out of line:
+ * the cold path of the inline dispatcher. */
+</xsl:text>
     <xsl:value-of select="concat('NTSTATUS ', $p, '_refuse(unsigned long value, ddi_violation *violation)&#10;{&#10;')"/>
-    <xsl:value-of select="concat('    if (value &lt; ', $p, '_COUNT &amp;&amp; ', $p, '_table[value].name)&#10;')"/>
-    <xsl:value-of select="concat('        return ddi_dispatch_refuse(violation, &quot;', $r, '.', @selector, ':available-at-version&quot;, &quot;', @selector, '&quot;, value);&#10;')"/>
-    <xsl:value-of select="concat('    return ddi_dispatch_refuse(violation, &quot;', $r, '.', @selector, ':known-value&quot;, &quot;', @selector, '&quot;, value);&#10;}&#10;&#10;')"/>
+    <xsl:text>    if (violation) {
+</xsl:text>
+    <xsl:value-of select="concat('        violation-&gt;rule_id = value &lt; ', $p, '_COUNT &amp;&amp; ', $p, '_table[value].name&#10;')"/>
+    <xsl:value-of select="concat('                                 ? &quot;', $r, '.', @selector, ':available-at-version&quot;&#10;')"/>
+    <xsl:value-of select="concat('                                 : &quot;', $r, '.', @selector, ':known-value&quot;;&#10;')"/>
+    <xsl:value-of select="concat('        violation-&gt;field = &quot;', @selector, '&quot;;&#10;')"/>
+    <xsl:text>        violation->observed = value;
+    }
+    return STATUS_INVALID_PARAMETER;
+}
+
+</xsl:text>
     <xsl:value-of select="concat('NTSTATUS ', $p, '_call(const ', $p, '_handlers *handlers, void *ctx, ', $r, ' *args, ddi_violation *violation)&#10;')"/>
     <xsl:value-of select="concat('{&#10;    return ', $p, '_dispatch(handlers, ctx, args, violation);&#10;}&#10;#endif&#10;')"/>
   </xsl:template>

@@ -215,6 +215,17 @@ else
     fi
 fi
 
+# A layout-only spec (no discriminators: no tables) still gives files that compile.
+snapshot=$src/spec/snapshots/wdk-$(basename "$wdk").layout.xml
+if [ -f "$snapshot" ]; then
+    "$ddigen" emit -q --spec "$snapshot" -o "$work/layout-only" || fail "emit over the layout snapshot"
+    if ! grep -q '_table\[' "$work/layout-only/ddi_dispatch.c"; then
+        check_set "files from the layout-only snapshot" "$work/layout-only" "$newest"
+    else
+        fail "the layout snapshot has discriminators: this check needs a spec without"
+    fi
+fi
+
 # Dispatch tables: offsets and sizes agree with the compiler's at every target.
 cat >"$work/offsets.c" <<'TU'
 #include <ntddk.h>
