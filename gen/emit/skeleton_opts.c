@@ -105,6 +105,65 @@ static int check_list(xmlXPathContextPtr ctx, const char *spec_path, const char 
     return rc;
 }
 
+/* The string value of an XPath expression ("" when nothing). */
+static char *string_of(xmlXPathContextPtr ctx, const char *expr)
+{
+    xmlXPathObjectPtr r = xmlXPathEvalExpression(BAD_CAST expr, ctx);
+    xmlChar *v = r ? xmlXPathCastToString(r) : NULL;
+    char *copy = strdup(v ? (const char *)v : "");
+    xmlFree(v);
+    xmlXPathFreeObject(r);
+    return copy;
+}
+
+/* Position (1-based) of a version (short or macro name) among the spec's, 0 if none. */
+static int version_position(xmlXPathContextPtr ctx, const char *version)
+{
+    char expr[600];
+    snprintf(expr, sizeof expr,
+             "count(/ddi-spec/layout/version[@short='%s' or @name='%s']/preceding-sibling::version) + "
+             "count(/ddi-spec/layout/version[@short='%s' or @name='%s'])",
+             version, version, version, version);
+    char *v = string_of(ctx, expr);
+    int n = atoi(v);
+    free(v);
+    return n;
+}
+
+/* Whether a version set ("VISTA-WIN7 WDDM2_0") holds the version at position at. */
+static int set_holds(xmlXPathContextPtr ctx, const char *set, int at)
+{
+    char *copy = strdup(set);
+    int in = 0;
+    for (char *save = NULL, *range = strtok_r(copy, " ", &save); range && !in; range = strtok_r(NULL, " ", &save)) {
+        char *dash = strchr(range, '-');
+        if (dash)
+            *dash = '\0';
+        int first = version_position(ctx, range), last = dash ? version_position(ctx, dash + 1) : first;
+        in = first && last && first <= at && at <= last;
+    }
+    free(copy);
+    return in;
+}
+
+/* The kind's structure must exist at the chosen version (the newest when none
+ * is given): KMDDOD_INITIALIZATION_DATA begins at WIN8. */
+static int check_record_version(xmlXPathContextPtr ctx, const char *spec_path, const char *record, const char *version)
+{
+    char expr[300];
+    snprintf(expr, sizeof expr, "string(/ddi-spec/layout/record[@name='%s']/@versions)", record);
+    char *set = string_of(ctx, expr);
+    int at = version ? version_position(ctx, version) : (int)count_nodes(ctx, "/ddi-spec/layout/version", "", NULL);
+    int rc = 0;
+    if (*set && at && !set_holds(ctx, set, at)) {
+        ddigen_error(spec_path, 0, "%s does not exist at %s (only %s)", record, version ? version : "the newest version",
+                     set);
+        rc = -1;
+    }
+    free(set);
+    return rc;
+}
+
 int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *const *params)
 {
     const char *version = param_value(params, "ddi-version");
@@ -130,6 +189,8 @@ int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *con
         ddigen_error(spec_path, 0, "the spec has no %s: no %s skeleton", record, kind ? kind : "full");
         rc = -1;
     }
+    if (rc == 0 && (kind || version))
+        rc = check_record_version(ctx, spec_path, record, version);
     if (rc == 0 && list && strcmp(list, "all") != 0)
         rc = check_list(ctx, spec_path, record, list);
     xmlXPathFreeContext(ctx);

@@ -188,6 +188,17 @@ else
     fail "unknown name: wrong error or files written"; cat "$work/bad.txt"
 fi
 
+# A display-only skeleton before KMDDOD_INITIALIZATION_DATA exists: an error, nothing written.
+if [ "$dod" != "$oldest" ]; then
+    if gen "$work/dod-too-old" --driver-kind display-only --ddi-version "$oldest" 2>"$work/old.txt"; then
+        fail "a display-only skeleton at $oldest was generated"
+    elif grep -q "KMDDOD_INITIALIZATION_DATA does not exist at $oldest" "$work/old.txt" && [ ! -e "$work/dod-too-old" ]; then
+        ok "display-only at $oldest (before the structure exists) is an error, nothing written"
+    else
+        fail "display-only at $oldest: wrong error or files written"; cat "$work/old.txt"
+    fi
+fi
+
 # Planted: DRIVER_INITIALIZATION_DATA gains a member at the newest version.
 kit=$work/planted-kit
 cp -r "$wdk" "$kit"
