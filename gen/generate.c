@@ -6,6 +6,7 @@
 
 #include "docs/docs.h"
 #include "emit/emit.h"
+#include "emit/skeleton_opts.h"
 #include "header/header.h"
 #include "spec/lint.h"
 #include "spec/schema.h"
@@ -28,7 +29,9 @@ static const char usage[] =
     "  --werror            exit 1 when lint finds an error-level finding (default: report them, exit 0)\n"
     "  --param NAME=VALUE  template parameter (scope=all: also assert the kernel records the DDI refers to)\n"
     "  --outputs LIST      generate only these families: asserts validate marshal dispatch skeleton\n"
-    "  --depfile FILE      write a Makefile rule OUT/spec/ddi.xml: every header, page and template read\n";
+    "  --depfile FILE      write a Makefile rule OUT/spec/ddi.xml: every header, page and template read\n"
+    "  --ddi-version LIST  also: the skeleton is for the newest of them (--param ddi-version=V for another)\n"
+    SKELETON_USAGE;
 
 /* The docs pages read into OUT/spec/docs.xml; NULL after reporting. */
 static xmlDocPtr read_docs(struct vec *docs, const char *spec_dir, struct arena *a)
@@ -131,7 +134,7 @@ int ddigen_cmd_generate(int argc, char **argv)
         {"docs", required_argument, NULL, 300},      {"overrides", required_argument, NULL, 301},
         {"previous", required_argument, NULL, 302},   {"werror", no_argument, NULL, 303},
         {"param", required_argument, NULL, 304},   {"outputs", required_argument, NULL, 305},
-        {"depfile", required_argument, NULL, 306},
+        {"depfile", required_argument, NULL, 306},   SKELETON_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     struct header_input in = {.arch_mask = 7};
@@ -162,6 +165,8 @@ int ddigen_cmd_generate(int argc, char **argv)
             rc = emit_check_param(optarg) == 0 ? 0 : 2;
             vec_push(&params, optarg);
         }
+        else if (c == SKELETON_OPT_DDI_LIST || c == SKELETON_OPT_ALL || c == SKELETON_OPT_DRIVER_KIND)
+            rc = skeleton_option(c, optarg, &params, &a) == 0 ? 0 : 1;
         else if (c == 'h') {
             fputs(usage, stdout);
             goto done;
@@ -173,7 +178,8 @@ int ddigen_cmd_generate(int argc, char **argv)
         rc = 2;
     }
     if (rc) {
-        fputs(usage, stderr);
+        if (rc == 2)
+            fputs(usage, stderr);
         goto done;
     }
     /* A wrong family fails before anything is parsed or written. */

@@ -336,6 +336,7 @@ static void write_page(struct docs_page *p, struct docs_buf *out, int depth, con
     attr(w, "kind", docs_kind_name(p->kind));
     attr(w, "uid", p->uid);
     attr(w, "header", p->header);
+    attr(w, "irql", p->irql);
     attr(w, "source", source);
     attr(w, "format", docs_format_name(p->format));
     attr(w, "lang", p->lang);

@@ -2,6 +2,7 @@
  * themselves: they read the validated document through XSLT. */
 #include "emit.h"
 #include "families.h"
+#include "skeleton_opts.h"
 
 #include "../rules/rules.h"
 #include "../spec/schema.h"
@@ -219,7 +220,9 @@ int emit_run(const struct emit_options *opt)
     ddigen_deps_add(opt->templates_dir); /* a template added to the folder */
     xmlDocPtr spec = spec_load(opt->spec_path);
     int rc = spec ? 0 : 1;
-    if (spec && !opt->check && ddigen_make_dirs(opt->out_dir) != 0)
+    if (spec && skeleton_check_params(spec, opt->spec_path, opt->params) != 0)
+        rc = 1;
+    if (rc == 0 && !opt->check && ddigen_make_dirs(opt->out_dir) != 0)
         rc = 1;
     if (rc == 0 && opt->stats) {
         struct rules_plan *plan = rules_lower(spec);
@@ -252,7 +255,8 @@ static const char usage[] =
     "  --outputs LIST      render only these families: asserts validate marshal dispatch skeleton\n"
     "  --list-outputs      print the names of the files a run would write\n"
     "  --stats             print, per rule kind, how many documented rules the validators check\n"
-    "  --param scope=all   also assert the kernel records the DDI refers to (default: scope=ddi)\n";
+    "  --param scope=all   also assert the kernel records the DDI refers to (default: scope=ddi)\n"
+    "  --ddi-version V     skeleton for this DDI version (default: the newest of the spec)\n" SKELETON_USAGE;
 
 int ddigen_cmd_emit(int argc, char **argv)
 {
@@ -263,11 +267,13 @@ int ddigen_cmd_emit(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},         {"param", required_argument, NULL, 'p'},
         {"stats", no_argument, NULL, 'S'},
         {"outputs", required_argument, NULL, 'O'}, {"list-outputs", no_argument, NULL, 'L'},
+        {"ddi-version", required_argument, NULL, SKELETON_OPT_DDI_VERSION}, SKELETON_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     int list = 0;
     struct emit_options opt = {.templates_dir = DDIGEN_DEFAULT_TEMPLATES};
     struct vec params = {0};
+    struct arena a = {0};
     int c, rc = 0;
     optind = 1;
     while (rc == 0 && (c = getopt_long(argc, argv, "o:vqh", options, NULL)) != -1) {
@@ -286,7 +292,11 @@ int ddigen_cmd_emit(int argc, char **argv)
         case 'L': list = 1; break;
         case 'v': ddigen_diag_global.verbose = 1; break;
         case 'q': ddigen_diag_global.quiet = 1; break;
-        case 'h': fputs(usage, stdout); vec_free(&params); return 0;
+        case 'h': fputs(usage, stdout); vec_free(&params); arena_free(&a); return 0;
+        case SKELETON_OPT_DDI_LIST: rc = skeleton_option(c, optarg, &params, &a) == 0 ? 0 : 1; break;
+        case SKELETON_OPT_DDI_VERSION:
+        case SKELETON_OPT_ALL:
+        case SKELETON_OPT_DRIVER_KIND: skeleton_option(c, optarg, &params, &a); break;
         default: rc = 2; break;
         }
     }
@@ -299,13 +309,16 @@ int ddigen_cmd_emit(int argc, char **argv)
         rc = 2;
     }
     if (rc) {
-        fputs(usage, stderr);
+        if (rc == 2)
+            fputs(usage, stderr);
         vec_free(&params);
+        arena_free(&a);
         return rc;
     }
     vec_push(&params, NULL);
     opt.params = (const char *const *)params.items;
     rc = emit_run(&opt);
     vec_free(&params);
+    arena_free(&a);
     return rc;
 }
