@@ -5,7 +5,7 @@
 #                 WDK <Include/<version> folder>
 #                 [DOCS <pages folder or file>...]
 #                 [DDI_VERSION <name>]            e.g. WDDM3_1: parse this version only
-#                 [DDI_LIST <file>]               skeleton callbacks (--param ddi-list=<file>)
+#                 [DDI_LIST <file>]               skeleton callbacks (--ddi-list <file>)
 #                 [ARCH <x86,x64,arm64>]
 #                 [OUTPUTS <family>...]           asserts validate marshal dispatch skeleton
 #                 [OUT_DIR <dir>]                 default ${CMAKE_CURRENT_BINARY_DIR}/ddigen
@@ -20,7 +20,8 @@
 # and <target>_DDIGEN_INCLUDE_DIR.
 #
 # ddigen_check(NAME <name> SPEC <ddi.xml> DIR <committed include dir>
-#              [OUTPUTS <family>...] [TEMPLATES <dir>] [PARAMS <name=value>...])
+#              [OUTPUTS <family>...] [TEMPLATES <dir>] [PARAMS <name=value>...]
+#              [DDI_VERSION <name>] [DDI_LIST <file>])
 # adds a test and a target <name> running `ddigen emit --check`: they fail
 # (exit 3) naming each committed file that regenerating would change.
 
@@ -79,7 +80,7 @@ function(ddigen_generate)
   endif()
   if(arg_DDI_LIST)
     get_filename_component(arg_DDI_LIST "${arg_DDI_LIST}" ABSOLUTE)
-    list(APPEND args --param "ddi-list=${arg_DDI_LIST}")
+    list(APPEND args --ddi-list "${arg_DDI_LIST}")
     list(APPEND depends "${arg_DDI_LIST}")
   endif()
   foreach(opt OVERRIDES PREVIOUS)
@@ -124,7 +125,7 @@ function(ddigen_generate)
 endfunction()
 
 function(ddigen_check)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;SPEC;DIR;TEMPLATES" "OUTPUTS;PARAMS")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;SPEC;DIR;TEMPLATES;DDI_VERSION;DDI_LIST" "OUTPUTS;PARAMS")
   if(arg_UNPARSED_ARGUMENTS OR NOT arg_NAME OR NOT arg_SPEC OR NOT arg_DIR)
     message(FATAL_ERROR "ddigen_check: usage: ddigen_check(NAME name SPEC ddi.xml DIR dir [OUTPUTS family...])")
   endif()
@@ -135,6 +136,14 @@ function(ddigen_check)
   endif()
   if(arg_TEMPLATES)
     list(APPEND args --templates "${arg_TEMPLATES}")
+  endif()
+  # The skeleton's version and callbacks, as ddigen_generate was given them.
+  if(arg_DDI_VERSION)
+    list(APPEND args --ddi-version "${arg_DDI_VERSION}")
+  endif()
+  if(arg_DDI_LIST)
+    get_filename_component(arg_DDI_LIST "${arg_DDI_LIST}" ABSOLUTE)
+    list(APPEND args --ddi-list "${arg_DDI_LIST}")
   endif()
   foreach(p IN LISTS arg_PARAMS)
     list(APPEND args --param "${p}")

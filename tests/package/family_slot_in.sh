@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# A family's templates slot in by name: examples/refdriver configured with
-# OUTPUTS "asserts;validate" against a templates folder that has the validate
-# family (tests/package/standin-validate: the contract's declarations and one
-# rule, standing in for issue 12's templates) builds the generated
-# ddi_validate.c into the host harness and the Windows objects, runs the
-# validators before the engine in Debug and not in Release; against the
-# installed templates (no validate family yet) configure fails naming it.
+# A family's templates slot in by name: examples/refdriver configured against
+# a templates folder whose validate family is replaced by another
+# (tests/package/standin-validate: the contract's declarations and one rule
+# the real pages do not state) builds that ddi_validate.c into the host
+# harness and the Windows objects, runs its validator through the skeleton's
+# thunk in Debug and not in Release; against a folder without the validate
+# templates, configure fails naming the family.
 #   family_slot_in.sh CMAKE BUILD_DIR SOURCE_DIR GENERATOR WORK
 set -u
 cmake=$1 build=$2 src=$3 gen=$4 work=$5
@@ -17,11 +17,16 @@ prefix=$work/prefix
 "$cmake" --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 || { cat "$work/install.log"; exit 1; }
 templates=$work/templates
 cp -r "$prefix/share/ddigen/templates" "$templates"
+absent=$work/templates-absent
+cp -r "$templates" "$absent"
+rm -f "$absent"/ddi_validate.*.xsl "$absent"/ddi_rules.c.xsl
+rm -f "$templates"/ddi_validate.*.xsl "$templates"/ddi_rules.c.xsl
 cp "$src/tests/package/standin-validate/"*.xsl "$templates/"
-common=(-G "$gen" -DCMAKE_PREFIX_PATH="$prefix" -DREFDRIVER_DOCS= "-DREFDRIVER_OUTPUTS=asserts;validate")
+common=(-G "$gen" -DCMAKE_PREFIX_PATH="$prefix" -DREFDRIVER_DOCS=)
 
-# Installed templates: no validate family yet -> configure stops, naming it.
-"$cmake" -S "$src/examples/refdriver" -B "$work/absent" "${common[@]}" >"$work/absent.log" 2>&1
+# No validate templates -> configure stops, naming the family.
+"$cmake" -S "$src/examples/refdriver" -B "$work/absent" "${common[@]}" -DREFDRIVER_TEMPLATES="$absent" \
+    >"$work/absent.log" 2>&1
 rc=$?
 [ $rc -ne 0 ] && grep -q "output family 'validate' has no templates" "$work/absent.log" &&
     ok "OUTPUTS validate without its templates: configure fails naming the family" ||

@@ -22,7 +22,12 @@ typedef struct world {
     pbsim_machine gpu, expected;
     pboracle_env oracle;
     refdriver_adapter *adapter;
-    uint8_t dma[BUFFER_BYTES];
+#if defined(REFDRIVER_HAVE_SKELETON)
+    DRIVER_INITIALIZATION_DATA init; /* what DriverEntry hands to DxgkInitialize */
+#endif
+    /* VidMm hands out page-aligned paging buffers (the BuildPagingBuffer
+     * page's pDmaBuffer rule, checked by the generated validator). */
+    _Alignas(4096) uint8_t dma[BUFFER_BYTES];
     unsigned calls, buffers;
 } world;
 
@@ -59,6 +64,11 @@ static int setup(world *w)
     p.cpu_write64 = cpu_write;
     p.user = &w->gpu;
     w->adapter = calloc(1, sizeof *w->adapter); /* nonpaged pool comes zeroed */
+#if defined(REFDRIVER_HAVE_SKELETON)
+    memset(&w->init, 0, sizeof w->init);
+    if (refdriver_initialize(&w->init) != STATUS_SUCCESS || !w->init.DxgkDdiBuildPagingBuffer)
+        return -1;
+#endif
     return w->adapter && refdriver_start_adapter(w->adapter, &p) == STATUS_SUCCESS ? 0 : -1;
 }
 
@@ -72,7 +82,11 @@ static NTSTATUS run(world *w, DXGKARG_BUILDPAGINGBUFFER *a)
         size_t used;
         a->pDmaBuffer = w->dma;
         a->DmaSize = sizeof w->dma;
+#if defined(REFDRIVER_HAVE_SKELETON)
+        st = w->init.DxgkDdiBuildPagingBuffer((HANDLE)w->adapter, a);
+#else
         st = RefDdiBuildPagingBuffer((HANDLE)w->adapter, a);
+#endif
         w->calls++;
         used = (size_t)((uint8_t *)a->pDmaBuffer - w->dma);
         if ((st == STATUS_SUCCESS || st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER) && used) {

@@ -51,6 +51,30 @@ NTSTATUS refdriver_start_adapter(refdriver_adapter *adapter, const refdriver_pla
     return pb_engine_init(&adapter->engine, &adapter->config);
 }
 
+#if defined(REFDRIVER_HAVE_SKELETON)
+#include "ddi_skeleton_driver.h"
+
+NTSTATUS refdriver_initialize(DRIVER_INITIALIZATION_DATA *init)
+{
+    return ddi_fill_initialization_data(init);
+}
+
+void refdriver_skeleton_violation(HANDLE hAdapter, const ddi_violation *violation)
+{
+    refdriver_adapter *adapter = (refdriver_adapter *)hAdapter;
+    adapter->violations++;
+    adapter->last_violation = *violation;
+}
+
+/* What the skeleton's DdiBuildPagingBuffer thunk forwards to, after the
+ * generated validators (debug builds) accepted the arguments. */
+_Use_decl_annotations_
+NTSTATUS APIENTRY drv_BuildPagingBuffer(IN_CONST_HANDLE hAdapter, IN_PDXGKARG_BUILDPAGINGBUFFER pBuildPagingBuffer)
+{
+    refdriver_adapter *adapter = (refdriver_adapter *)hAdapter;
+    return pb_build_paging_buffer(&adapter->engine, pBuildPagingBuffer);
+}
+#else
 #if defined(DDIGEN_VALIDATE) && defined(DDI_HAS_ddi_validate_DXGKARG_BUILDPAGINGBUFFER_in)
 /* Debug builds: the documented rules of the arguments, checked by the
  * generated validator before the engine sees them. */
@@ -79,3 +103,4 @@ NTSTATUS APIENTRY RefDdiBuildPagingBuffer(IN_CONST_HANDLE hAdapter, IN_PDXGKARG_
         return STATUS_INVALID_PARAMETER;
     return pb_build_paging_buffer(&adapter->engine, pBuildPagingBuffer);
 }
+#endif

@@ -32,7 +32,20 @@ typedef struct refdriver_adapter {
  * comes zeroed from the platform (nonpaged pool is allocated zeroed). */
 NTSTATUS refdriver_start_adapter(refdriver_adapter *adapter, const refdriver_platform *platform);
 
+#if defined(REFDRIVER_HAVE_SKELETON)
+/* With the generated skeleton, DriverEntry's part: the DDI table filled
+ * with the skeleton's thunks for the chosen DDI version (ddis.txt). The
+ * thunks forward to drv_BuildPagingBuffer (ddi_skeleton_driver.h). */
+NTSTATUS refdriver_initialize(DRIVER_INITIALIZATION_DATA *init);
+
+/* The thunks' report of a documented rule broken on entry (debug builds):
+ * ddi_skeleton.c includes this header (DDIGEN_WDK_HEADER) and expands the
+ * hook inside the thunk, where the adapter handle is in scope. */
+void refdriver_skeleton_violation(HANDLE adapter, const ddi_violation *violation);
+#define DDIGEN_SKELETON_VIOLATION(callback, violation) refdriver_skeleton_violation(hAdapter, (violation))
+#else
 /* The DDI itself; its type is checked against the WDK's declaration. */
 DXGKDDI_BUILDPAGINGBUFFER RefDdiBuildPagingBuffer;
+#endif
 
 #endif
