@@ -12,8 +12,8 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDDIGEN_WERROR=$werror
 cmake --build build -j"$(nproc)"
 scripts/fetch-sarif-schema.sh build/_deps/sarif-2.1.0.json   # test data (npm registry)
 release=tests/fixtures/wdk/10.0.26100.0
-pages=tests/fixtures/docs
-build/gen/ddigen generate --wdk "$release" --docs "$pages" -o out
+pages="tests/fixtures/docs tests/fixtures/docs-validate"   # the second describes the WDK's paging records
+build/gen/ddigen generate --wdk "$release" --docs tests/fixtures/docs --docs tests/fixtures/docs-validate -o out
 echo "quickstart: from the headers in $release and the pages in $pages:"
 describe() {
     case "$1" in
@@ -22,6 +22,11 @@ describe() {
     out/spec/ddi.xml) echo "the spec: layout + docs with stable IDs (input of emit, diff, lint)" ;;
     out/lint.txt) echo "where the pages and the headers disagree (ddigen lint)" ;;
     out/include/ddi_layout_asserts.h) echo "static layout assertions for x86/x64/arm64 (include after the WDK)" ;;
+    out/include/ddi_validate.[ch]) echo "validators: the documented rules, one function per record and direction" ;;
+    out/include/ddi_rules.c) echo "rule ID -> page, line, sentence (optional, debug builds)" ;;
+    out/include/ddi_marshal.[ch]) echo "CBOR marshallers keyed by stable field IDs (traces)" ;;
+    out/include/ddi_dispatch.[ch]) echo "dispatch tables for the enums that select a union member" ;;
+    out/include/ddi_skeleton*) echo "the miniport skeleton: DDI table, thunks, the driver's prototypes" ;;
     out/include/*) echo "generated from templates/$(basename "$1").xsl" ;;
     *) echo "" ;;
     esac
