@@ -162,10 +162,30 @@ static void fn_version_cond(xmlXPathParserContextPtr ctxt, int nargs)
     xmlXPathFreeNodeSet(nodes);
 }
 
+/* fnv1a("DXGKDDI_BUILDPAGINGBUFFER") -> "0x1234ABCD": 32-bit FNV-1a of a
+ * name, the trace ID of a DDI (the same in every release; ddigen trace
+ * computes it the same way, gen/trace/trace.c). */
+static void fn_fnv1a(xmlXPathParserContextPtr ctxt, int nargs)
+{
+    if (nargs != 1) {
+        xmlXPathSetArityError(ctxt);
+        return;
+    }
+    xmlChar *s = xmlXPathPopString(ctxt);
+    uint32_t h = 2166136261u;
+    for (const xmlChar *p = s; p && *p; p++)
+        h = (h ^ *p) * 16777619u;
+    char buf[16];
+    snprintf(buf, sizeof buf, "0x%08" PRIX32, h);
+    return_string(ctxt, buf);
+    xmlFree(s);
+}
+
 void emit_register_extensions(void)
 {
     xsltRegisterExtModuleFunction(BAD_CAST "c-ident", BAD_CAST DDIGEN_XSLT_NS, fn_c_ident);
     xsltRegisterExtModuleFunction(BAD_CAST "ones", BAD_CAST DDIGEN_XSLT_NS, fn_ones);
     xsltRegisterExtModuleFunction(BAD_CAST "hex", BAD_CAST DDIGEN_XSLT_NS, fn_hex);
     xsltRegisterExtModuleFunction(BAD_CAST "version-cond", BAD_CAST DDIGEN_XSLT_NS, fn_version_cond);
+    xsltRegisterExtModuleFunction(BAD_CAST "fnv1a", BAD_CAST DDIGEN_XSLT_NS, fn_fnv1a);
 }
