@@ -28,6 +28,9 @@
  *     Returns 1, or 0 with res->status, the record and key at fault. Keys
  *     this code does not know are skipped and counted (res->unknown), fields
  *     it knows that are absent are counted (res->missing).
+ *     A sized pointer decodes to the arena copy of its pointee, to NULL, or
+ *     (written with NO_FOLLOW) to the writer's address: re-encode a decoded
+ *     record with DDI_MARSHAL_NO_FOLLOW unless its pointees came as bytes.
  *
  * A union with a discriminator in the spec carries only the member its
  * selector names; other unions carry every member. Pointers are followed
