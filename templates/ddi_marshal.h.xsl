@@ -61,14 +61,6 @@ typedef struct ddi_marshal_type {
 } ddi_marshal_type;
 extern const ddi_marshal_type ddi_marshal_types[];
 
-static __inline void ddi_mrt_zero(void *p, size_t n)
-{
-    volatile unsigned char *b = (volatile unsigned char *)p;
-    size_t i;
-    for (i = 0; i &lt; n; i++)
-        b[i] = 0;
-}
-
 /* Trace IDs of the DDI functions: FNV-1a (32 bits) of the function type's
  * name, so they are the same in every WDK release and a reader finds the
  * name from the spec alone. */

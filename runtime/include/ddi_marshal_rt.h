@@ -20,6 +20,15 @@ extern "C" {
 #else
 #define DDI_MRT_INLINE static inline
 #endif
+/* The per-field fast paths: inlined into the generated straight-line code
+ * (compilers otherwise keep one out-of-line copy in a file this large). */
+#if defined(__GNUC__) || defined(__clang__)
+#define DDI_MRT_HOT static inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define DDI_MRT_HOT static __forceinline
+#else
+#define DDI_MRT_HOT DDI_MRT_INLINE
+#endif
 
 /* The architecture the layout is compiled for: the compiler's own MSVC
  * macros, or on a host build the GCC ones (the host layout is the host's,
@@ -85,7 +94,7 @@ int ddi_mrt_fail(ddi_marshal_ctx *c, int status, uint32_t record, uint32_t key);
 /* The reader's own error (truncation, non-shortest form...) at a key. */
 int ddi_mrt_fail_read(ddi_marshal_ctx *c, uint32_t record, uint32_t key);
 /* Enters a map of a record (depth-bounded); count of pairs. */
-int ddi_mrt_enter(ddi_marshal_ctx *c, uint32_t record, uint64_t *count);
+int ddi_mrt_enter_slow(ddi_marshal_ctx *c, uint32_t record, uint64_t *count);
 DDI_MRT_INLINE void ddi_mrt_leave(ddi_marshal_ctx *c)
 {
     c->depth--;
@@ -94,7 +103,7 @@ DDI_MRT_INLINE void ddi_mrt_leave(ddi_marshal_ctx *c)
 int ddi_mrt_unknown(ddi_marshal_ctx *c, uint32_t record, uint64_t key);
 void ddi_mrt_missing(ddi_marshal_ctx *c, uint32_t record, uint32_t key);
 /* Seen-key bitmap check: 0 (and the error) on a duplicate. */
-DDI_MRT_INLINE int ddi_mrt_seen(ddi_marshal_ctx *c, uint64_t *seen, unsigned words, uint32_t record, uint64_t key)
+DDI_MRT_HOT int ddi_mrt_seen(ddi_marshal_ctx *c, uint64_t *seen, unsigned words, uint32_t record, uint64_t key)
 {
     uint64_t bit;
     if (key >= (uint64_t)words * 64u)
@@ -109,13 +118,13 @@ DDI_MRT_INLINE int ddi_mrt_seen(ddi_marshal_ctx *c, uint64_t *seen, unsigned wor
 
 /* ---- writer fast paths ------------------------------------------------ */
 
-DDI_MRT_INLINE int ddi_mrt_room(const ddi_cbor_writer *w, size_t n)
+DDI_MRT_HOT int ddi_mrt_room(const ddi_cbor_writer *w, size_t n)
 {
     return (size_t)(w->end - w->pos) >= n && (size_t)(w->pos - w->start) == w->needed;
 }
 
 /* A key of 1 to 3 precomputed bytes. */
-DDI_MRT_INLINE void ddi_mrt_key(ddi_cbor_writer *w, unsigned n, uint8_t b0, uint8_t b1, uint8_t b2)
+DDI_MRT_HOT void ddi_mrt_key(ddi_cbor_writer *w, unsigned n, uint8_t b0, uint8_t b1, uint8_t b2)
 {
     if (ddi_mrt_room(w, 3)) {
         w->pos[0] = b0;
@@ -133,7 +142,7 @@ DDI_MRT_INLINE void ddi_mrt_key(ddi_cbor_writer *w, unsigned n, uint8_t b0, uint
 }
 
 /* The head of an item of major type `major` (shifted) with argument v. */
-DDI_MRT_INLINE void ddi_mrt_head(ddi_cbor_writer *w, uint8_t major, uint64_t v)
+DDI_MRT_HOT void ddi_mrt_head(ddi_cbor_writer *w, uint8_t major, uint64_t v)
 {
     if (ddi_mrt_room(w, 9)) {
         uint8_t *p = w->pos;
@@ -158,10 +167,15 @@ DDI_MRT_INLINE void ddi_mrt_head(ddi_cbor_writer *w, uint8_t major, uint64_t v)
             p[4] = (uint8_t)v;
             n = 5;
         } else {
-            unsigned i;
             p[0] = (uint8_t)(major | 27u);
-            for (i = 0; i < 8; i++)
-                p[1 + i] = (uint8_t)(v >> (56u - 8u * i));
+            p[1] = (uint8_t)(v >> 56);
+            p[2] = (uint8_t)(v >> 48);
+            p[3] = (uint8_t)(v >> 40);
+            p[4] = (uint8_t)(v >> 32);
+            p[5] = (uint8_t)(v >> 24);
+            p[6] = (uint8_t)(v >> 16);
+            p[7] = (uint8_t)(v >> 8);
+            p[8] = (uint8_t)v;
             n = 9;
         }
         w->pos += n;
@@ -176,18 +190,18 @@ DDI_MRT_INLINE void ddi_mrt_head(ddi_cbor_writer *w, uint8_t major, uint64_t v)
     }
 }
 
-DDI_MRT_INLINE void ddi_mrt_put_u(ddi_cbor_writer *w, uint64_t v)
+DDI_MRT_HOT void ddi_mrt_put_u(ddi_cbor_writer *w, uint64_t v)
 {
     ddi_mrt_head(w, 0x00, v);
 }
-DDI_MRT_INLINE void ddi_mrt_put_s(ddi_cbor_writer *w, int64_t v)
+DDI_MRT_HOT void ddi_mrt_put_s(ddi_cbor_writer *w, int64_t v)
 {
     if (v >= 0)
         ddi_mrt_head(w, 0x00, (uint64_t)v);
     else
         ddi_mrt_head(w, 0x20, ~(uint64_t)v);
 }
-DDI_MRT_INLINE void ddi_mrt_put_map(ddi_cbor_writer *w, uint64_t n)
+DDI_MRT_HOT void ddi_mrt_put_map(ddi_cbor_writer *w, uint64_t n)
 {
     ddi_mrt_head(w, 0xA0, n);
 }
@@ -196,8 +210,18 @@ DDI_MRT_INLINE void ddi_mrt_put_array(ddi_cbor_writer *w, uint64_t n)
     ddi_mrt_head(w, 0x80, n);
 }
 /* Raw bytes of a field (its object representation). */
-DDI_MRT_INLINE void ddi_mrt_put_raw(ddi_cbor_writer *w, const void *p, size_t n)
+DDI_MRT_HOT void ddi_mrt_put_raw(ddi_cbor_writer *w, const void *p, size_t n)
 {
+    if (n < 24 && ddi_mrt_room(w, n + 1)) {
+        const uint8_t *src = (const uint8_t *)p;
+        size_t i;
+        w->pos[0] = (uint8_t)(0x40u | n);
+        for (i = 0; i < n; i++)
+            w->pos[1 + i] = src[i];
+        w->pos += n + 1;
+        w->needed += n + 1;
+        return;
+    }
     ddi_cbor_put_bytes(w, p, n);
 }
 DDI_MRT_INLINE void ddi_mrt_put_ptr(ddi_cbor_writer *w, const volatile void *p)
@@ -210,31 +234,103 @@ void ddi_mrt_put_follow(ddi_cbor_writer *w, const void *p, uint64_t count, size_
 
 /* ---- reader fast paths ------------------------------------------------ */
 
-/* An unsigned integer; the one-byte form inline, the rest via ddi_cbor. */
-DDI_MRT_INLINE int ddi_mrt_get_u(ddi_marshal_ctx *c, uint64_t *v)
+/* The argument of a head of major type `major` in its shortest form, read
+ * inline; 0 leaves everything else (errors included) to ddi_cbor. */
+DDI_MRT_HOT int ddi_mrt_fast_arg(ddi_marshal_ctx *c, unsigned major, uint64_t *v)
 {
     const uint8_t *p = c->r.pos;
-    if (p < c->r.end && *p < 24 && c->r.status == DDI_CBOR_OK) {
-        *v = *p;
+    size_t left = (size_t)(c->r.end - p);
+    unsigned ai;
+    if (!left || c->r.status != DDI_CBOR_OK || (unsigned)(p[0] >> 5) != major)
+        return 0;
+    ai = p[0] & 31u;
+    if (ai < 24) {
+        *v = ai;
         c->r.pos = p + 1;
         return 1;
     }
-    return ddi_cbor_get_uint(&c->r, v);
-}
-DDI_MRT_INLINE int ddi_mrt_get_s(ddi_marshal_ctx *c, int64_t *v)
-{
-    const uint8_t *p = c->r.pos;
-    if (p < c->r.end && *p < 24 && c->r.status == DDI_CBOR_OK) {
-        *v = *p;
-        c->r.pos = p + 1;
+    if (ai == 24 && left >= 2 && p[1] >= 24) {
+        *v = p[1];
+        c->r.pos = p + 2;
         return 1;
+    }
+    if (ai == 25 && left >= 3 && p[1] != 0) {
+        *v = ((uint64_t)p[1] << 8) | p[2];
+        c->r.pos = p + 3;
+        return 1;
+    }
+    if (ai == 26 && left >= 5 && (p[1] | p[2]) != 0) {
+        *v = ((uint64_t)p[1] << 24) | ((uint64_t)p[2] << 16) | ((uint64_t)p[3] << 8) | p[4];
+        c->r.pos = p + 5;
+        return 1;
+    }
+    if (ai == 27 && left >= 9 && (p[1] | p[2] | p[3] | p[4]) != 0) {
+        *v = ((uint64_t)p[1] << 56) | ((uint64_t)p[2] << 48) | ((uint64_t)p[3] << 40) | ((uint64_t)p[4] << 32) |
+             ((uint64_t)p[5] << 24) | ((uint64_t)p[6] << 16) | ((uint64_t)p[7] << 8) | p[8];
+        c->r.pos = p + 9;
+        return 1;
+    }
+    return 0;
+}
+
+/* An unsigned integer: shortest forms inline, the rest via ddi_cbor. */
+DDI_MRT_HOT int ddi_mrt_get_u(ddi_marshal_ctx *c, uint64_t *v)
+{
+    return ddi_mrt_fast_arg(c, DDI_CBOR_UINT, v) || ddi_cbor_get_uint(&c->r, v);
+}
+DDI_MRT_HOT int ddi_mrt_get_s(ddi_marshal_ctx *c, int64_t *v)
+{
+    const uint8_t *start = c->r.pos;
+    uint64_t u;
+    if (ddi_mrt_fast_arg(c, DDI_CBOR_UINT, &u) || ddi_mrt_fast_arg(c, DDI_CBOR_NEGINT, &u)) {
+        if (u <= (uint64_t)INT64_MAX) {
+            *v = (start[0] >> 5) == DDI_CBOR_NEGINT ? (int64_t)~u : (int64_t)u;
+            return 1;
+        }
+        c->r.pos = start; /* out of range: ddi_cbor reports it */
     }
     return ddi_cbor_get_int(&c->r, v);
 }
+
+/* Zeroes a decoder's output (plain stores: the compiler may use its own
+ * memset, which kernel builds have). */
+DDI_MRT_INLINE void ddi_mrt_zero(void *p, size_t n)
+{
+    unsigned char *b = (unsigned char *)p;
+    size_t i;
+    for (i = 0; i < n; i++)
+        b[i] = 0;
+}
+
+/* Enters a map of a record (depth-bounded): the count of pairs, which must
+ * fit the bytes left (two per pair at least). */
+DDI_MRT_HOT int ddi_mrt_enter(ddi_marshal_ctx *c, uint32_t record, uint64_t *count)
+{
+    const uint8_t *start = c->r.pos;
+    if (c->depth < DDI_CBOR_MAX_DEPTH && ddi_mrt_fast_arg(c, DDI_CBOR_MAP, count)) {
+        if (*count <= (uint64_t)(c->r.end - c->r.pos) / 2u) {
+            c->depth++;
+            return 1;
+        }
+        c->r.pos = start;
+    }
+    return ddi_mrt_enter_slow(c, record, count);
+}
+
+/* An address (uint) into *p. */
+int ddi_mrt_get_ptr_slow(ddi_marshal_ctx *c, uint32_t record, uint32_t key, uintptr_t *p);
+DDI_MRT_HOT int ddi_mrt_get_ptr(ddi_marshal_ctx *c, uint32_t record, uint32_t key, uintptr_t *p)
+{
+    uint64_t v;
+    if (ddi_mrt_fast_arg(c, DDI_CBOR_UINT, &v) && v == (uint64_t)(uintptr_t)v) {
+        *p = (uintptr_t)v;
+        return 1;
+    }
+    return ddi_mrt_get_ptr_slow(c, record, key, p);
+}
+
 /* A byte string of exactly n bytes, copied to p. */
 int ddi_mrt_get_raw(ddi_marshal_ctx *c, uint32_t record, uint32_t key, void *p, size_t n);
-/* An address (uint) into *p. */
-int ddi_mrt_get_ptr(ddi_marshal_ctx *c, uint32_t record, uint32_t key, uintptr_t *p);
 /* A followed pointer: null, an address, or bytes copied into the arena.
  * *count_bytes gets the pointee size (or ~0 when no bytes were given) so
  * the caller checks it against the size field once the map is read. */

@@ -57,7 +57,7 @@ int ddi_mrt_ctx_finish(ddi_marshal_ctx *c)
     return 1;
 }
 
-int ddi_mrt_enter(ddi_marshal_ctx *c, uint32_t record, uint64_t *count)
+int ddi_mrt_enter_slow(ddi_marshal_ctx *c, uint32_t record, uint64_t *count)
 {
     if (c->depth >= DDI_CBOR_MAX_DEPTH)
         return ddi_mrt_fail(c, DDI_CBOR_TOO_DEEP, record, 0);
@@ -113,10 +113,10 @@ int ddi_mrt_get_raw(ddi_marshal_ctx *c, uint32_t record, uint32_t key, void *p, 
     return 1;
 }
 
-int ddi_mrt_get_ptr(ddi_marshal_ctx *c, uint32_t record, uint32_t key, uintptr_t *p)
+int ddi_mrt_get_ptr_slow(ddi_marshal_ctx *c, uint32_t record, uint32_t key, uintptr_t *p)
 {
     uint64_t v;
-    if (!ddi_mrt_get_u(c, &v))
+    if (!ddi_cbor_get_uint(&c->r, &v))
         return ddi_mrt_fail_read(c, record, key);
     if (v != (uint64_t)(uintptr_t)v)
         return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, record, key);
