@@ -6,10 +6,12 @@
 
 #include "docs/docs.h"
 #include "emit/emit.h"
+#include "emit/skeleton_opts.h"
 #include "header/header.h"
 #include "spec/lint.h"
 #include "spec/schema.h"
 #include "spec/spec.h"
+#include "util/deps.h"
 #include "util/diag.h"
 #include "util/output.h"
 
@@ -17,14 +19,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage[] =
     "usage: ddigen generate (--wdk DIR | --header FILE ...) [layout options] [--docs DIR ...]\n"
     "                       [--overrides FILE] [--previous OLD.xml] [--templates DIR]\n"
-    "                       [--param NAME=VALUE ...] [--werror] -o DIR\n"
+    "                       [--param NAME=VALUE ...] [--outputs FAMILY,...] [--depfile FILE] [--werror] -o DIR\n"
     "  --previous OLD.xml  keep the stable IDs of the previous revision's spec (with or without --docs)\n"
     "  --werror            exit 1 when lint finds an error-level finding (default: report them, exit 0)\n"
-    "  --param NAME=VALUE  template parameter (scope=all: also assert the kernel records the DDI refers to)\n";
+    "  --param NAME=VALUE  template parameter (scope=all: also assert the kernel records the DDI refers to)\n"
+    "  --outputs LIST      generate only these families: asserts validate marshal dispatch skeleton\n"
+    "  --depfile FILE      write a Makefile rule OUT/spec/ddi.xml: every header, page and template read\n"
+    "  --ddi-version LIST  also: the skeleton is for the newest of them (--param ddi-version=V for another)\n"
+    SKELETON_USAGE;
 
 /* The docs pages read into OUT/spec/docs.xml; NULL after reporting. */
 static xmlDocPtr read_docs(struct vec *docs, const char *spec_dir, struct arena *a)
@@ -82,6 +89,36 @@ static int build_spec(const char *layout_path, struct vec *docs, const char *ove
     return rc;
 }
 
+/* The inputs named on the command line; headers, pages and templates are
+ * recorded by the stages that open them. */
+static void record_inputs(const char *overrides, const char *previous, const struct header_input *in)
+{
+    ddigen_deps_enable();
+    ddigen_deps_add(overrides);
+    ddigen_deps_add(previous);
+    for (size_t i = 0; i < in->known_error_lists.len; i++)
+        ddigen_deps_add(in->known_error_lists.items[i]);
+}
+
+/* The rule's target is the spec, written last of the spec files: a build
+ * system lists it as the command's first output. The path is made absolute
+ * the way the user spelled it (no links resolved) so it matches theirs. */
+static int write_depfile(const char *depfile, const char *spec_path)
+{
+    char cwd[4096];
+    int rc;
+    if (spec_path[0] == '/' || !getcwd(cwd, sizeof cwd)) {
+        rc = ddigen_deps_write(depfile, spec_path);
+    } else {
+        char *abs = NULL;
+        rc = asprintf(&abs, "%s/%s", cwd, spec_path) < 0 ? -1 : ddigen_deps_write(depfile, abs);
+        free(abs);
+    }
+    if (rc == 0)
+        ddigen_progress("wrote %s", depfile);
+    return rc == 0 ? 0 : 1;
+}
+
 int ddigen_cmd_generate(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -96,12 +133,14 @@ int ddigen_cmd_generate(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},           {"help", no_argument, NULL, 'h'},
         {"docs", required_argument, NULL, 300},      {"overrides", required_argument, NULL, 301},
         {"previous", required_argument, NULL, 302},   {"werror", no_argument, NULL, 303},
-        {"param", required_argument, NULL, 304},
+        {"param", required_argument, NULL, 304},   {"outputs", required_argument, NULL, 305},
+        {"depfile", required_argument, NULL, 306},   SKELETON_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     struct header_input in = {.arch_mask = 7};
     struct arena a = {0};
     const char *out = NULL, *templates = DDIGEN_DEFAULT_TEMPLATES, *overrides = NULL, *previous = NULL;
+    const char *outputs = NULL, *depfile = NULL;
     struct vec docs = {0}, params = {0};
     int rc = 0, c, werror = 0;
     optind = 1;
@@ -118,10 +157,16 @@ int ddigen_cmd_generate(int argc, char **argv)
             previous = optarg;
         else if (c == 303)
             werror = 1;
+        else if (c == 305)
+            outputs = optarg;
+        else if (c == 306)
+            depfile = optarg;
         else if (c == 304) {
             rc = emit_check_param(optarg) == 0 ? 0 : 2;
             vec_push(&params, optarg);
         }
+        else if (c == SKELETON_OPT_DDI_LIST || c == SKELETON_OPT_ALL || c == SKELETON_OPT_DRIVER_KIND)
+            rc = skeleton_option(c, optarg, &params, &a) == 0 ? 0 : 1;
         else if (c == 'h') {
             fputs(usage, stdout);
             goto done;
@@ -133,9 +178,17 @@ int ddigen_cmd_generate(int argc, char **argv)
         rc = 2;
     }
     if (rc) {
-        fputs(usage, stderr);
+        if (rc == 2)
+            fputs(usage, stderr);
         goto done;
     }
+    /* A wrong family fails before anything is parsed or written. */
+    if (outputs && emit_check_outputs(templates, outputs) != 0) {
+        rc = 1;
+        goto done;
+    }
+    if (depfile)
+        record_inputs(overrides, previous, &in);
     char *spec_dir = arena_printf(&a, "%s/spec", out);
     char *spec_path = arena_printf(&a, "%s/ddi.xml", spec_dir);
     char *layout_path = arena_printf(&a, "%s/layout.xml", spec_dir);
@@ -152,12 +205,16 @@ int ddigen_cmd_generate(int argc, char **argv)
     if (rc == 0) {
         ddigen_progress("wrote %s", spec_path);
         vec_push(&params, NULL);
-        struct emit_options eo = {spec_path, templates, include_dir, 0, (const char *const *)params.items};
+        struct emit_options eo = {.spec_path = spec_path, .templates_dir = templates, .out_dir = include_dir,
+                                  .params = (const char *const *)params.items, .outputs = outputs};
         rc = emit_run(&eo);
         if (rc == 0)
             ddigen_progress("wrote generated headers to %s", include_dir);
     }
+    if (rc == 0 && depfile)
+        rc = write_depfile(depfile, spec_path);
 done:
+    ddigen_deps_reset();
     vec_free(&docs);
     vec_free(&params);
     header_input_free(&in);

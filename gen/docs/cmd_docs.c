@@ -69,7 +69,11 @@ int ddigen_cmd_docs(int argc, char **argv)
         ddigen_error(NULL, 0, "no reference page was read; %s not written", out_path);
         rc = 1;
     }
-    if (rc == 0 && spec_write_text(out_path, data, len) != 0)
+    /* Pages already checked while they were written need no second
+     * validation; otherwise (no checker thread, or a page failed) the whole
+     * document is validated here, which reports the page at fault. */
+    if (rc == 0 && (st.output_checked ? ddigen_write_file(out_path, data, len)
+                                      : spec_write_text(out_path, data, len)) != 0)
         rc = 1;
     free(data);
     ddigen_docs_shutdown();

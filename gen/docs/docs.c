@@ -8,9 +8,11 @@
 
 #include <libxml/parser.h>
 
+#include "../util/deps.h"
 #include "../util/diag.h"
 #include "../util/output.h"
 #include "model.h"
+#include "outcheck.h"
 #include "readers.h"
 #include "rules.h"
 #include "syntax.h"
@@ -334,6 +336,7 @@ static void write_page(struct docs_page *p, struct docs_buf *out, int depth, con
     attr(w, "kind", docs_kind_name(p->kind));
     attr(w, "uid", p->uid);
     attr(w, "header", p->header);
+    attr(w, "irql", p->irql);
     attr(w, "source", source);
     attr(w, "format", docs_format_name(p->format));
     attr(w, "lang", p->lang);
@@ -669,6 +672,15 @@ static void flush_one(struct worker *w, struct pending *pd, struct docs_buf *out
     emit_page(p, pd->source, out, 2, st);
 }
 
+/* Writes the page and hands a copy of its XML to the output checker. */
+static void flush_checked(struct worker *w, struct pending *pd, struct docs_buf *out,
+                          struct ddigen_docs_stats *st, struct docs_outcheck *check)
+{
+    size_t at = out->len;
+    flush_one(w, pd, out, st);
+    docs_outcheck_push(check, out->data + at, out->len - at);
+}
+
 /* Parses streamed XML back into a tree (the tree API is for tests, fuzz
  * targets and other stages; `ddigen docs` itself never builds one). */
 static xmlDocPtr reparse(const char *data, size_t len)
@@ -748,6 +760,7 @@ static void walk_dir(const char *dir, const char *rel, struct input_list *out, s
         ddigen_error(dir, 0, "cannot open folder");
         return;
     }
+    ddigen_deps_add(dir); /* a page added or removed changes the folder's time */
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.')
@@ -827,12 +840,14 @@ int ddigen_docs_build_mem(const char *const *paths, size_t npaths, const struct 
     docs_buf_puts(&out, "  <docs>\n");
     size_t body_at = out.len;
     struct worker worker = {0};
+    struct docs_outcheck *check = docs_outcheck_start();
     DOCS_VEC(struct pending) pend = {0};
     size_t head = 0;
     for (size_t i = 0; i < inputs.n; i++) {
         char *file;
         size_t flen;
         if (ddigen_read_file(inputs.v[i].path, &file, &flen) == 0) {
+            ddigen_deps_add(inputs.v[i].path);
             int rc;
             struct docs_page *p = read_page(inputs.v[i].path, file, flen, DDIGEN_DOCS_AUTO, inputs.v[i].listed,
                                             stats, &rc);
@@ -854,11 +869,12 @@ int ddigen_docs_build_mem(const char *const *paths, size_t npaths, const struct 
             stats->failed++;
         }
         while (pend.n - head > LOOKAHEAD)
-            flush_one(&worker, &pend.v[head++], &out, stats);
+            flush_checked(&worker, &pend.v[head++], &out, stats, check);
     }
     while (head < pend.n)
-        flush_one(&worker, &pend.v[head++], &out, stats);
+        flush_checked(&worker, &pend.v[head++], &out, stats, check);
     worker_finish(&worker);
+    stats->output_checked = docs_outcheck_finish(check);
     free(pend.v);
     for (size_t i = 0; i < inputs.n; i++) {
         free(inputs.v[i].path);

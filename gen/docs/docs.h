@@ -30,6 +30,8 @@ struct ddigen_docs_stats {
     unsigned modal_sentences, unextracted;
     unsigned rules;
     unsigned rules_by_kind[DDIGEN_DOCS_RULE_KINDS];
+    bool output_checked;     /* every page of the output passed the schema
+                                while it was written (docs_outcheck) */
 };
 
 struct ddigen_docs_options {

@@ -59,6 +59,7 @@ struct md_reader {
  * before. */
 struct fm_values {
     const char *uid, *title, *description, *header, *typenames, *client, *server, *api_last;
+    const char *irql; /* req.irql as written, for the skeleton (pageable only at PASSIVE_LEVEL) */
     unsigned description_line, avail_line;
 };
 
@@ -131,6 +132,8 @@ static bool fm_pair(yaml_parser_t *parser, struct arena *a, const yaml_event_t *
         v->description = arena_strdup(a, sv), v->description_line = line;
     } else if (!strcmp(key, "req.header") && sv && *sv) {
         v->header = arena_strdup(a, sv);
+    } else if (!strcmp(key, "req.irql") && sv && *sv) {
+        v->irql = arena_strdup(a, sv);
     } else if (!strcmp(key, "req.typenames") && sv && *sv) {
         v->typenames = arena_strdup(a, sv);
     } else if (!strcmp(key, "req.target-min-winverclnt") && sv && *sv) {
@@ -271,6 +274,7 @@ static void read_front_matter(struct md_reader *r, const char *fm, size_t len)
     p->description = v.description;
     p->description_line = v.description_line;
     p->header = v.header;
+    p->irql = v.irql;
     p->avail.client = v.client;
     p->avail.server = v.server;
     p->avail.line = v.avail_line;

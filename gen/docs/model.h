@@ -188,6 +188,7 @@ struct docs_page {
     enum docs_kind kind;
     const char *name;     /* the typedef / function name rule IDs start with */
     const char *header;
+    const char *irql;     /* req.irql of the front matter, as written */
     const char *title;
     const char *description;
     unsigned description_line;

@@ -1,9 +1,13 @@
 /* Renders templates over the spec. Generators never parse the spec
  * themselves: they read the validated document through XSLT. */
 #include "emit.h"
+#include "families.h"
+#include "skeleton_opts.h"
 
+#include "../rules/rules.h"
 #include "../spec/schema.h"
 #include "../util/arena.h"
+#include "../util/deps.h"
 #include "../util/diag.h"
 #include "../util/output.h"
 
@@ -109,6 +113,19 @@ static const char **stylesheet_params(const struct emit_options *opt, struct are
     return params;
 }
 
+/* The stylesheet and every file it includes or imports, for --depfile. */
+static void record_stylesheet_deps(xsltStylesheetPtr sheet)
+{
+    for (; sheet; sheet = sheet->next) {
+        if (sheet->doc)
+            ddigen_deps_add((const char *)sheet->doc->URL);
+        for (xsltDocumentPtr inc = sheet->includes; inc; inc = inc->next)
+            if (inc->doc)
+                ddigen_deps_add((const char *)inc->doc->URL);
+        record_stylesheet_deps(sheet->imports); /* as deep as libxslt let the imports nest */
+    }
+}
+
 static int render_one(const struct emit_options *opt, xmlDocPtr spec, const char *name)
 {
     char *xsl_path, *out_path;
@@ -123,6 +140,7 @@ static int render_one(const struct emit_options *opt, xmlDocPtr spec, const char
     xsltStylesheetPtr sheet = xsltParseStylesheetFile(BAD_CAST xsl_path);
     int rc = -1;
     if (sheet) {
+        record_stylesheet_deps(sheet);
         struct arena a = {0};
         xmlDocPtr result = xsltApplyStylesheet(sheet, spec, stylesheet_params(opt, &a));
         arena_free(&a);
@@ -152,15 +170,66 @@ static int render_one(const struct emit_options *opt, xmlDocPtr spec, const char
     return rc;
 }
 
+/* What opt selects: the --outputs families' templates, or every one. */
+static int select_templates(const struct emit_options *opt, struct vec *names)
+{
+    int rc = opt->outputs ? emit_select_templates(opt->templates_dir, opt->outputs, names)
+                          : list_templates(opt->templates_dir, names);
+    if (rc != 0) {
+        for (size_t i = 0; i < names->len; i++)
+            free(names->items[i]);
+        vec_free(names);
+    }
+    return rc;
+}
+
+int emit_check_outputs(const char *templates_dir, const char *outputs)
+{
+    struct emit_options opt = {.templates_dir = templates_dir, .outputs = outputs};
+    struct vec names = {0};
+    if (select_templates(&opt, &names) != 0)
+        return -1;
+    for (size_t i = 0; i < names.len; i++)
+        free(names.items[i]);
+    vec_free(&names);
+    return 0;
+}
+
+/* --list-outputs: the file names a run would write, one a line, so a
+ * build system knows its custom command's outputs before the first run. */
+static int list_outputs(const struct emit_options *opt)
+{
+    struct vec names = {0};
+    if (select_templates(opt, &names) != 0)
+        return 1;
+    struct arena a = {0};
+    for (size_t i = 0; i < names.len; i++) {
+        printf("%s\n", emit_output_name(&a, names.items[i]));
+        free(names.items[i]);
+    }
+    arena_free(&a);
+    vec_free(&names);
+    return 0;
+}
+
 int emit_run(const struct emit_options *opt)
 {
     struct vec names = {0};
-    if (list_templates(opt->templates_dir, &names) != 0)
+    if (select_templates(opt, &names) != 0)
         return 1;
+    ddigen_deps_add(opt->templates_dir); /* a template added to the folder */
     xmlDocPtr spec = spec_load(opt->spec_path);
     int rc = spec ? 0 : 1;
-    if (spec && !opt->check && ddigen_make_dirs(opt->out_dir) != 0)
+    if (spec && skeleton_check_params(spec, opt->spec_path, opt->params) != 0)
         rc = 1;
+    if (rc == 0 && !opt->check && ddigen_make_dirs(opt->out_dir) != 0)
+        rc = 1;
+    if (rc == 0 && opt->stats) {
+        struct rules_plan *plan = rules_lower(spec);
+        if (plan)
+            rules_print_stats(plan, stdout);
+        rules_plan_free(plan);
+    }
     if (rc == 0) {
         exsltRegisterAll();
         emit_register_extensions();
@@ -180,8 +249,14 @@ int emit_run(const struct emit_options *opt)
 }
 
 static const char usage[] =
-    "usage: ddigen emit --spec FILE [--templates DIR] [--param NAME=VALUE ...] -o DIR [--check] [-v] [-q]\n"
-    "  --param scope=all   also assert the kernel records the DDI refers to (default: scope=ddi)\n";
+    "usage: ddigen emit --spec FILE [--templates DIR] [--outputs FAMILY,...] [--param NAME=VALUE ...] -o DIR\n"
+    "                   [--check] [--stats] [-v] [-q]\n"
+    "       ddigen emit --list-outputs [--templates DIR] [--outputs FAMILY,...]\n"
+    "  --outputs LIST      render only these families: asserts validate marshal dispatch skeleton\n"
+    "  --list-outputs      print the names of the files a run would write\n"
+    "  --stats             print, per rule kind, how many documented rules the validators check\n"
+    "  --param scope=all   also assert the kernel records the DDI refers to (default: scope=ddi)\n"
+    "  --ddi-version V     skeleton for this DDI version (default: the newest of the spec)\n" SKELETON_USAGE;
 
 int ddigen_cmd_emit(int argc, char **argv)
 {
@@ -190,10 +265,15 @@ int ddigen_cmd_emit(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"check", no_argument, NULL, 'c'},
         {"verbose", no_argument, NULL, 'v'},      {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},         {"param", required_argument, NULL, 'p'},
+        {"stats", no_argument, NULL, 'S'},
+        {"outputs", required_argument, NULL, 'O'}, {"list-outputs", no_argument, NULL, 'L'},
+        {"ddi-version", required_argument, NULL, SKELETON_OPT_DDI_VERSION}, SKELETON_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
+    int list = 0;
     struct emit_options opt = {.templates_dir = DDIGEN_DEFAULT_TEMPLATES};
     struct vec params = {0};
+    struct arena a = {0};
     int c, rc = 0;
     optind = 1;
     while (rc == 0 && (c = getopt_long(argc, argv, "o:vqh", options, NULL)) != -1) {
@@ -207,24 +287,38 @@ int ddigen_cmd_emit(int argc, char **argv)
         case 't': opt.templates_dir = optarg; break;
         case 'o': opt.out_dir = optarg; break;
         case 'c': opt.check = 1; break;
+        case 'S': opt.stats = 1; break;
+        case 'O': opt.outputs = optarg; break;
+        case 'L': list = 1; break;
         case 'v': ddigen_diag_global.verbose = 1; break;
         case 'q': ddigen_diag_global.quiet = 1; break;
-        case 'h': fputs(usage, stdout); vec_free(&params); return 0;
+        case 'h': fputs(usage, stdout); vec_free(&params); arena_free(&a); return 0;
+        case SKELETON_OPT_DDI_LIST: rc = skeleton_option(c, optarg, &params, &a) == 0 ? 0 : 1; break;
+        case SKELETON_OPT_DDI_VERSION:
+        case SKELETON_OPT_ALL:
+        case SKELETON_OPT_DRIVER_KIND: skeleton_option(c, optarg, &params, &a); break;
         default: rc = 2; break;
         }
+    }
+    if (rc == 0 && list && optind == argc) {
+        vec_free(&params);
+        return list_outputs(&opt);
     }
     if (rc == 0 && (!opt.spec_path || !opt.out_dir || optind < argc)) {
         ddigen_error(NULL, 0, "emit needs --spec FILE and -o DIR");
         rc = 2;
     }
     if (rc) {
-        fputs(usage, stderr);
+        if (rc == 2)
+            fputs(usage, stderr);
         vec_free(&params);
+        arena_free(&a);
         return rc;
     }
     vec_push(&params, NULL);
     opt.params = (const char *const *)params.items;
     rc = emit_run(&opt);
     vec_free(&params);
+    arena_free(&a);
     return rc;
 }

@@ -3,13 +3,25 @@
 #ifndef DDIGEN_EMIT_H
 #define DDIGEN_EMIT_H
 
+#include "../util/datadir.h"
+
+/* The templates folder when no --templates is given: found from the
+ * executable (installed: PREFIX/share/ddigen/templates). */
+#define DDIGEN_DEFAULT_TEMPLATES ddigen_data_dir("templates")
+
 struct emit_options {
     const char *spec_path;
     const char *templates_dir;
     const char *out_dir;
     int check; /* compare with what is in out_dir instead of writing */
     const char *const *params; /* NAME=VALUE template parameters, NULL-terminated, or NULL */
+    int stats; /* print per rule kind how many rules the validators check */
+    const char *outputs; /* --outputs family list (families.h), or NULL for every template */
 };
+
+/* Checks the --outputs list against the templates folder without writing
+ * anything; 0, or -1 after reporting. */
+int emit_check_outputs(const char *templates_dir, const char *outputs);
 
 /* Checks a NAME=VALUE template parameter; 0, or -1 after reporting. */
 int emit_check_param(const char *param);
@@ -20,5 +32,7 @@ int ddigen_cmd_emit(int argc, char **argv);
 
 /* Registers the ddigen XSLT extension functions (urn:ddigen:xslt). */
 void emit_register_extensions(void);
+/* d:validation-plan() (xslt_rules.c): the lowered rules for the validators. */
+void emit_register_rule_extensions(void);
 
 #endif

@@ -181,11 +181,61 @@ static void fn_fnv1a(xmlXPathParserContextPtr ctxt, int nargs)
     xmlFree(s);
 }
 
+/* version-in("WIN7-WDDM2_0 WDDM3_2", "WDDM2_0", /ddi-spec/layout/version):
+ * whether the version set holds the version (short names; an empty set is
+ * every version). The skeleton asks it per member for the chosen version. */
+static void fn_version_in(xmlXPathParserContextPtr ctxt, int nargs)
+{
+    if (nargs != 3) {
+        xmlXPathSetArityError(ctxt);
+        return;
+    }
+    xmlNodeSetPtr nodes = xmlXPathPopNodeSet(ctxt);
+    xmlChar *version = xmlXPathPopString(ctxt);
+    xmlChar *set = xmlXPathPopString(ctxt);
+    struct version_list vl = {0};
+    size_t count = nodes ? (size_t)nodes->nodeNr : 0;
+    vl.names = calloc(count + 1, sizeof *vl.names);
+    vl.macros = calloc(count + 1, sizeof *vl.macros);
+    for (size_t i = 0; i < count; i++) {
+        vl.names[vl.n] = (char *)xmlGetProp(nodes->nodeTab[i], BAD_CAST "short");
+        vl.macros[vl.n] = (char *)xmlGetProp(nodes->nodeTab[i], BAD_CAST "name");
+        if (vl.names[vl.n] && vl.macros[vl.n])
+            vl.n++;
+    }
+    long at = find_version(&vl, (const char *)version, strlen((const char *)version));
+    int in = 0, any = 0;
+    const char *p = (const char *)set;
+    while (at >= 0 && p && *p && !in) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        any = 1;
+        const char *end = p + strcspn(p, " ");
+        const char *dash = memchr(p, '-', (size_t)(end - p));
+        long first = find_version(&vl, p, (size_t)((dash ? dash : end) - p));
+        long last = dash ? find_version(&vl, dash + 1, (size_t)(end - dash - 1)) : first;
+        in = first >= 0 && last >= 0 && first <= at && at <= last;
+        p = end;
+    }
+    if (at < 0)
+        xsltTransformError(xsltXPathGetTransformContext(ctxt), NULL, NULL, "version-in: unknown DDI version '%s'\n",
+                           (const char *)version);
+    valuePush(ctxt, xmlXPathNewBoolean(at >= 0 && (in || !any)));
+    free_versions(&vl);
+    xmlFree(set);
+    xmlFree(version);
+    xmlXPathFreeNodeSet(nodes);
+}
+
 void emit_register_extensions(void)
 {
+    xsltRegisterExtModuleFunction(BAD_CAST "version-in", BAD_CAST DDIGEN_XSLT_NS, fn_version_in);
     xsltRegisterExtModuleFunction(BAD_CAST "c-ident", BAD_CAST DDIGEN_XSLT_NS, fn_c_ident);
     xsltRegisterExtModuleFunction(BAD_CAST "ones", BAD_CAST DDIGEN_XSLT_NS, fn_ones);
     xsltRegisterExtModuleFunction(BAD_CAST "hex", BAD_CAST DDIGEN_XSLT_NS, fn_hex);
     xsltRegisterExtModuleFunction(BAD_CAST "version-cond", BAD_CAST DDIGEN_XSLT_NS, fn_version_cond);
     xsltRegisterExtModuleFunction(BAD_CAST "fnv1a", BAD_CAST DDIGEN_XSLT_NS, fn_fnv1a);
+    emit_register_rule_extensions();
 }

@@ -52,6 +52,7 @@ struct cfg_param {
 
 struct cfg_functype {
     const char *name, *pointer_to, *result, *sal, *file;
+    const char *callconv;      /* "stdcall"/"fastcall" where the target has them (x86), else NULL */
     unsigned line;
     int pointer;               /* typedef R (CC *NAME)(...): a pointer to this signature */
     struct vec params; /* struct cfg_param* */

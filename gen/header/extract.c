@@ -661,6 +661,19 @@ static const char *result_spelling(struct walker *w, CXType declared, CXType can
     return sanitize_type(w->a, take(w->a, clang_getTypeSpelling(r)));
 }
 
+/* Only x86 has conventions that change a definition's spelling (APIENTRY is
+ * __stdcall there and nothing elsewhere), so other targets report none. A
+ * generated definition of a function declared through the typedef must spell
+ * the same convention. */
+static const char *calling_convention(CXType fn_type)
+{
+    switch (clang_getFunctionTypeCallingConv(fn_type)) {
+    case CXCallingConv_X86StdCall: return "stdcall";
+    case CXCallingConv_X86FastCall: return "fastcall";
+    default: return NULL;
+    }
+}
+
 static struct cfg_functype *extract_functype(struct walker *w, CXCursor td, const char *name, CXType declared,
                                              CXType fn_type, const char *pointer_to)
 {
@@ -671,6 +684,7 @@ static struct cfg_functype *extract_functype(struct walker *w, CXCursor td, cons
     fn->file = fi ? fi->relative : "";
     if (!pointer_to) {
         fn->result = result_spelling(w, declared, fn_type);
+        fn->callconv = calling_convention(fn_type);
         /* Annotations before the typedef's name apply to the function. */
         unsigned name_offset, line, col, begin_offset;
         const struct source_tokens *t = name_tokens(w, td, &name_offset);

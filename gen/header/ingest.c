@@ -4,6 +4,7 @@
  * the results in a fixed order so the output never depends on scheduling. */
 #include "header.h"
 
+#include "../util/deps.h"
 #include "../util/diag.h"
 #include "../util/output.h"
 #include "known_errors.h"
@@ -267,6 +268,21 @@ static CXTranslationUnit parse_tu(CXIndex index, const char *name, const char *t
     return err == CXError_Success ? tu : NULL;
 }
 
+static void record_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+    (void)stack, (void)depth, (void)data;
+    CXString name = clang_getFileName(file);
+    ddigen_deps_add(clang_getCString(name));
+    clang_disposeString(name);
+}
+
+/* Every header this parse opened is a dependency of the outputs (--depfile):
+ * which ones depends on the architecture and the DDI version's #ifs. */
+static void record_inclusions(CXTranslationUnit tu)
+{
+    clang_getInclusions(tu, record_inclusion, NULL);
+}
+
 static void run_pch_job(struct run *r, CXIndex index, struct job *job)
 {
     struct vec args = {0};
@@ -278,6 +294,7 @@ static void run_pch_job(struct run *r, CXIndex index, struct job *job)
     job->pch_failed = 1;
     if (!tu)
         return;
+    record_inclusions(tu);
     unsigned errors = 0, n = clang_getNumDiagnostics(tu);
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
@@ -309,6 +326,7 @@ static void run_config_job(struct run *r, CXIndex index, struct job *job)
         return;
     }
     keep_diagnostics(job, tu, &r->known);
+    record_inclusions(tu);
     extract_config(tu, &r->scope, &r->sal, r->skip_prefix && job->pch_in ? &r->prefix[job->arch] : NULL,
                    &job->model);
     clang_disposeTranslationUnit(tu);

@@ -231,6 +231,9 @@ static void merge_functypes(struct ddi_layout *l, enum ddi_arch arch, unsigned v
             strmap_put(&l->merge_index, key, df);
             vec_push(&l->functypes, df);
         }
+        /* Only the x86 parse reports a convention; merge order makes it the first. */
+        if (f->callconv && !df->callconv)
+            df->callconv = copy(l, f->callconv);
         mark(&df->where, arch, version);
     }
 }

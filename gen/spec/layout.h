@@ -105,6 +105,7 @@ struct ddi_functype {
     int pointer;             /* typedef R (CC *NAME)(...): NAME is a pointer to this signature */
     const char *result;
     const char *sal;         /* annotations before the declarator */
+    const char *callconv;    /* x86 calling convention: "stdcall", "fastcall" or NULL (cdecl) */
     const char *file;
     unsigned line;
     struct ddi_where where;

@@ -198,6 +198,7 @@ static void write_functype(struct writer *w, xmlNodePtr parent, const struct ddi
         set(n, "pointer", "true");
     set(n, "result", f->result);
     set(n, "sal", f->sal);
+    set(n, "callconv", f->callconv);
     set(n, "file", f->file);
     set_u64(n, "line", f->line);
     set_where(w, n, &f->where);

@@ -204,6 +204,37 @@ static int validate(xmlDocPtr doc, const char *name, xmlStructuredErrorFunc repo
     return rc == 0 ? 0 : -1;
 }
 
+int spec_text_is_valid_init(void)
+{
+    pthread_once(&schema_once, compile_schema);
+    return schema ? 0 : -1;
+}
+
+int spec_text_is_valid(const char *text, size_t len)
+{
+    if (len > INT_MAX || spec_text_is_valid_init() != 0)
+        return -1;
+    xmlParserCtxtPtr pc = xmlNewParserCtxt();
+    if (!pc)
+        return -1;
+    xmlDocPtr doc = xmlCtxtReadMemory(pc, text, (int)len, "page", NULL,
+                                      XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_HUGE | XML_PARSE_NOERROR |
+                                          XML_PARSE_NOWARNING);
+    int wellformed = pc->wellFormed;
+    xmlFreeParserCtxt(pc);
+    int rc = -1;
+    if (doc && wellformed) {
+        xmlRelaxNGValidCtxtPtr vc = xmlRelaxNGNewValidCtxt(schema);
+        if (vc) {
+            xmlRelaxNGSetValidStructuredErrors(vc, quiet_error, NULL);
+            rc = xmlRelaxNGValidateDoc(vc, doc) == 0 ? 0 : -1;
+            xmlRelaxNGFreeValidCtxt(vc);
+        }
+    }
+    xmlFreeDoc(doc);
+    return rc;
+}
+
 /* A DOCTYPE's internal subset can declare entities that expand a small
  * file into minutes of work; specs and overrides are plain XML, so the
  * parse stops at the declaration instead of capping the expansion. */

@@ -23,4 +23,11 @@ int spec_write(xmlDocPtr doc, const char *path);
  * the input the offending element came from. 0 or -1. */
 int spec_write_text(const char *path, const char *text, size_t len);
 
+/* Schema check of XML text without any report, safe to call from one
+ * thread other than the one using spec_* otherwise: 0 when the text is
+ * well-formed and valid. Call spec_text_is_valid_init() first on the main
+ * thread (compiles the schema; 0, or -1 when it does not compile). */
+int spec_text_is_valid_init(void);
+int spec_text_is_valid(const char *text, size_t len);
+
 #endif

@@ -1,18 +1,17 @@
-/* Engine core: configuration check, per-call run state, all-or-nothing packet
- * reservation, padding, the multipass return protocol and operation dispatch. */
-#include "pb_internal.h"
+/* Engine core: configuration check, per-call run state, padding and the multipass
+ * return protocol. Operations are dispatched by the generated table, whose handlers
+ * pb_dispatch.c registers; reservation and packets live on the floor below the ops
+ * (pb_emit.c). */
+#include "pb_dispatch.h"
 
-void pb_report(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, const char *rule_id, pb_severity sev)
-{
-    if (e && e->cfg.report)
-        e->cfg.report(e->cfg.report_ctx, rule_id, sev, a);
-}
-
-pb_step pb_rule(pb_run *r, const char *rule_id, pb_severity severity)
-{
-    pb_report(r->e, r->a, rule_id, severity);
-    return severity == PB_RULE_INVALID ? PB_STEP_INVALID : PB_STEP_DONE;
-}
+#if defined(PB_USE_GENERATED_VALIDATOR)
+/* Generated from the spec at build time: the documented rules of the
+ * arguments (runtime/CMakeLists.txt). Included as static inline functions
+ * so the check costs no call on the DDI's path. */
+#define DDI_VALIDATE_API static __inline
+#define DDI_VALIDATE_NO_WDK_INCLUDES
+#include "ddi_validate.c"
+#endif
 
 static uint32_t round_up(uint32_t v, uint32_t align)
 {
@@ -22,131 +21,6 @@ static uint32_t round_up(uint32_t v, uint32_t align)
 static uint32_t used_bytes(const pb_run *r)
 {
     return (uint32_t)(r->cur.pos - r->start);
-}
-
-int pb_fits(const pb_run *r, uint32_t bytes)
-{
-    uint64_t after = (uint64_t)used_bytes(r) + bytes;
-    uint32_t align = r->be->submit_align;
-    /* Room for the packet and for the pad that realigns this call's output. */
-    return after + ((align - (after & (align - 1u))) & (align - 1u)) <= r->dma_size;
-}
-
-uint32_t pb_size(const pb_run *r, pb_packet_kind kind, uint32_t n)
-{
-    return r->be->ops->size_of(r->be->ctx, kind, n);
-}
-
-uint32_t pb_write64_room(const pb_run *r)
-{
-    uint32_t base = pb_size(r, PB_PKT_WRITE64, 0);
-    uint32_t align = r->be->submit_align;
-    uint32_t limit = r->dma_size & ~(align - 1u); /* output ends aligned */
-    uint32_t used = used_bytes(r);
-    uint32_t n;
-    if (used + base + 8u > limit)
-        return 0;
-    n = (limit - used - base) / 8u;
-    if (n > r->be->max_write64)
-        n = r->be->max_write64;
-    /* size_of may round (packet alignment): back off until it truly fits. */
-    while (n && !pb_fits(r, pb_size(r, PB_PKT_WRITE64, n)))
-        n--;
-    return n;
-}
-
-static int reserve(pb_run *r, pb_packet_kind kind, uint32_t n)
-{
-    if (!pb_fits(r, pb_size(r, kind, n)))
-        return 0;
-    r->packets++;
-    return 1;
-}
-
-int pb_emit_copy(pb_run *r, pb_loc dst, pb_loc src, uint64_t bytes, uint32_t mode)
-{
-    if (!reserve(r, PB_PKT_COPY, 1))
-        return 0;
-    r->be->ops->copy(r->be->ctx, &r->cur, dst, src, bytes, mode);
-    return 1;
-}
-
-int pb_emit_fill(pb_run *r, pb_loc dst, uint64_t bytes, uint32_t pattern)
-{
-    if (!reserve(r, PB_PKT_FILL32, 1))
-        return 0;
-    r->be->ops->fill32(r->be->ctx, &r->cur, dst, bytes, pattern);
-    return 1;
-}
-
-int pb_emit_ptegen(pb_run *r, pb_loc dst, uint64_t first, uint64_t incr, uint32_t n)
-{
-    if (!reserve(r, PB_PKT_PTEGEN, n))
-        return 0;
-    r->be->ops->ptegen(r->be->ctx, &r->cur, dst, first, incr, n);
-    return 1;
-}
-
-int pb_emit_note(pb_run *r, const pb_note *note)
-{
-    if (!reserve(r, PB_PKT_NOTE, 1))
-        return 0;
-    r->be->ops->note(r->be->ctx, &r->cur, note);
-    return 1;
-}
-
-int pb_emit_flush(pb_run *r, pb_loc root, uint64_t va0, uint64_t va1)
-{
-    if (!pb_fits(r, pb_size(r, PB_PKT_BARRIER, 1) + pb_size(r, PB_PKT_TLB_INVAL, 1)))
-        return 0;
-    r->packets += 2;
-    r->be->ops->barrier(r->be->ctx, &r->cur);
-    r->be->ops->tlb_inval(r->be->ctx, &r->cur, root, va0, va1);
-    return 1;
-}
-
-int pb_emit_barrier_fence(pb_run *r, pb_loc dst, uint64_t value)
-{
-    if (!pb_fits(r, pb_size(r, PB_PKT_BARRIER, 1) + pb_size(r, PB_PKT_FENCE64, 1)))
-        return 0;
-    r->packets += 2;
-    r->be->ops->barrier(r->be->ctx, &r->cur);
-    r->be->ops->fence64(r->be->ctx, &r->cur, dst, value);
-    return 1;
-}
-
-int pb_emit_touch(pb_run *r, pb_loc loc, uint32_t bytes, uint32_t write)
-{
-    if (!reserve(r, PB_PKT_TOUCH, 1))
-        return 0;
-    r->be->ops->touch(r->be->ctx, &r->cur, loc, bytes, write);
-    return 1;
-}
-
-uint32_t pb_slices(uint64_t bytes)
-{
-    uint64_t n = (bytes >> PB_PAGE_SHIFT) + ((bytes & (PB_PAGE_SIZE - 1u)) != 0);
-    return n > PB_TOKEN_LIMIT ? 0u : (uint32_t)n;
-}
-
-int pb_segment_valid(const pb_run *r, uint32_t id)
-{
-    return id >= 1u && id <= r->e->cfg.segment_count;
-}
-
-int pb_segment_range_ok(const pb_run *r, uint32_t id, uint64_t offset, uint64_t bytes)
-{
-    uint64_t size;
-    if (!pb_segment_valid(r, id))
-        return 0;
-    size = r->e->cfg.segments[id].size;
-    return offset <= size && bytes <= size - offset;
-}
-
-uint64_t pb_mdl_pages(const MDL *mdl)
-{
-    uint64_t first = (uint64_t)mdl->ByteOffset & (PB_PAGE_SIZE - 1u);
-    return (first + (uint64_t)mdl->ByteCount + PB_PAGE_SIZE - 1u) >> PB_PAGE_SHIFT;
 }
 
 /* ---- configuration ---- */
@@ -250,63 +124,21 @@ NTSTATUS pb_engine_init(pb_engine *engine, const pb_config *config)
     return STATUS_SUCCESS;
 }
 
-pb_step pb_stalled(pb_run *r)
-{
-    /* Unreachable with a configuration pb_engine_init accepted; refusing keeps
-     * a broken backend or a configuration changed afterwards from spinning. */
-    return pb_rule(r, "pb_engine:every-step-progresses", PB_RULE_INVALID);
-}
-
 /* ---- per call ---- */
 
+/* Runs r's operation through the generated table: one operation beyond it, or
+ * not available at the compiled DXGKDDI_INTERFACE_VERSION, is reported with the
+ * table's rule ID and refused. Inline here: it is on every call's path. */
 static pb_step dispatch(pb_run *r)
 {
-    switch ((uint32_t)r->a->Operation) {
-    case PB_OP_TRANSFER:
-    case PB_OP_SPECIAL_LOCK_TRANSFER:
-        return pb_op_transfer(r);
-    case PB_OP_FILL:
-        return pb_op_fill(r);
-    case PB_OP_READ_PHYSICAL:
-    case PB_OP_WRITE_PHYSICAL:
-        return pb_op_physical(r);
-    case PB_OP_MAP_APERTURE_SEGMENT:
-        return pb_op_map_aperture(r);
-    case PB_OP_UNMAP_APERTURE_SEGMENT:
-        return pb_op_unmap_aperture(r);
-    case PB_OP_VIRTUAL_TRANSFER:
-        return pb_op_virtual_transfer(r);
-    case PB_OP_VIRTUAL_FILL:
-        return pb_op_virtual_fill(r);
-    case PB_OP_UPDATE_PAGE_TABLE:
-        return pb_op_update_page_table(r);
-    case PB_OP_FLUSH_TLB:
-        return pb_op_flush_tlb(r);
-    case PB_OP_COPY_PAGE_TABLE_ENTRIES:
-        return pb_op_copy_page_table_entries(r);
-    case PB_OP_SIGNAL_MONITORED_FENCE:
-        return pb_op_signal_fence(r);
-#if PB_HAVE_WDDM2_9_OPS
-    case PB_OP_MAP_APERTURE_SEGMENT2:
-        return pb_op_map_aperture2(r);
-#endif
-    case PB_OP_DISCARD_CONTENT:
-    case PB_OP_INIT_CONTEXT_RESOURCE:
-    case PB_OP_UPDATE_CONTEXT_ALLOCATION:
-    case PB_OP_NOTIFY_RESIDENCY:
-#if PB_HAVE_WDDM2_9_OPS
-    case PB_OP_NOTIFY_FENCE_RESIDENCY:
-#endif
-#if PB_HAVE_WDDM3_2_OPS
-    case PB_OP_MAP_MMU:
-    case PB_OP_UNMAP_MMU:
-    case PB_OP_NOTIFY_RESIDENCY2:
-    case PB_OP_NOTIFY_ALLOC:
-#endif
-        return pb_op_note(r);
-    default:
-        return pb_rule(r, "DXGKARG_BUILDPAGINGBUFFER.Operation:known-value", PB_RULE_INVALID);
-    }
+    ddi_violation v;
+    const NTSTATUS status = ddi_DXGKARG_BUILDPAGINGBUFFER_Operation_dispatch(&pb_paging_handlers, r, r->a, &v);
+    if (status >= 0 && status <= (NTSTATUS)PB_STEP_BUSY) /* a handler: the encoder's step */
+        return (pb_step)status;
+    if (status == STATUS_INVALID_PARAMETER) /* refused by the table (or a validator under DDIGEN_VALIDATE) */
+        return pb_rule(r, v.rule_id, PB_RULE_INVALID);
+    /* The default handler: an operation the kit has and the engine does not know. */
+    return pb_rule(r, "DXGKARG_BUILDPAGINGBUFFER.Operation:known-value", PB_RULE_INVALID);
 }
 
 static void pad_output(pb_run *r)
@@ -348,6 +180,17 @@ NTSTATUS pb_build_paging_buffer(pb_engine *engine, DXGKARG_BUILDPAGINGBUFFER *ar
         pb_report(engine, args, "pb_engine:initialised", PB_RULE_INVALID);
         return PB_STATUS_INVALID_ARGS;
     }
+#if defined(DDI_HAS_ddi_validate_DXGKARG_BUILDPAGINGBUFFER_in)
+    {
+        /* The documented rules, from the generated validator; the checks
+         * below and in the operations are the engine's own. */
+        ddi_violation v;
+        if (ddi_validate_DXGKARG_BUILDPAGINGBUFFER_in(args, &v, DDI_VALIDATE_STOP_AT_FIRST) != 0) {
+            pb_report(engine, args, v.rule_id, PB_RULE_INVALID);
+            return PB_STATUS_INVALID_ARGS;
+        }
+    }
+#endif
     if ((uint32_t)args->Operation == PB_OP_UPDATE_PAGE_TABLE && args->pDmaBuffer == NULL)
         return pb_update_page_table_cpu(engine, args);
     if (args->pDmaBuffer == NULL || ((uintptr_t)args->pDmaBuffer & 7u)) {

@@ -1,5 +1,8 @@
-/* Internal interface between the engine core (pb_engine.c) and the per-operation
- * encoders: the per-call run state, reservation, rule reporting and progress tokens. */
+/* Internal interface of the paging runtime, top-down: the engine core (pb_engine.c)
+ * hands each call to the generated dispatch table (pb_dispatch.c), whose handlers
+ * are the per-operation encoders (pb_copy.c, pb_tables.c, pb_notes.c); they emit
+ * through the floor below them (pb_emit.c: reservation, packets, rule reporting),
+ * which calls the backend. */
 #ifndef PB_INTERNAL_H
 #define PB_INTERNAL_H
 
@@ -52,6 +55,10 @@ typedef struct pb_run {
     uint32_t token;   /* progress: page, slice or entry index, never bytes */
     uint32_t packets; /* packets emitted by this call */
 } pb_run;
+
+/* (The generated table and the handlers registered in it: pb_dispatch.h.) */
+
+/* ---- the floor below the ops (pb_emit.c) ---- */
 
 /* Reports a rule; returns PB_STEP_INVALID for PB_RULE_INVALID so callers can
  * write `return pb_rule(r, ID, PB_RULE_INVALID);`. */
@@ -151,7 +158,8 @@ void pb_encode_ptes_checked(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_
  * returns PB_STEP_DONE or PB_STEP_FULL. */
 pb_step pb_emit_qwords(pb_run *r, pb_loc dst, uint32_t total, const pb_qword_source *src);
 
-/* Per-operation encoders (pb_copy.c, pb_tables.c, pb_notes.c). */
+/* Per-operation encoders (pb_copy.c, pb_tables.c, pb_notes.c): the handlers
+ * pb_dispatch.c registers in the generated table. */
 pb_step pb_op_transfer(pb_run *r);
 pb_step pb_op_fill(pb_run *r);
 pb_step pb_op_virtual_transfer(pb_run *r);

@@ -1,6 +1,7 @@
 /* Unit tests of the docs stage: text helpers, heading oddities, rule kinds,
  * and bad input (diagnostics with exact file:line, never a crash). */
 #include "docs_test_util.h"
+#include "outcheck.h"
 #include "text.h"
 #include "util/diag.h"
 
@@ -491,6 +492,52 @@ static void test_empty(void **state)
     free(err);
 }
 
+/* The output checker: the document is valid exactly when each page is. */
+static const char good_page[] =
+    "<page name=\"W\" kind=\"struct\" source=\"w.md\" format=\"markdown\" lang=\"en-us\" "
+    "prose-rules=\"extracted\"><members/><rules/></page>";
+
+static void test_outcheck_valid_pages(void **state)
+{
+    (void)state;
+    struct docs_outcheck *c = docs_outcheck_start();
+    assert_non_null(c);
+    for (int i = 0; i < 300; i++)
+        docs_outcheck_push(c, good_page, strlen(good_page));
+    assert_true(docs_outcheck_finish(c));
+    c = docs_outcheck_start(); /* no page: an empty <docs> */
+    assert_true(docs_outcheck_finish(c));
+}
+
+static void expect_refused(const char *page)
+{
+    struct docs_outcheck *c = docs_outcheck_start();
+    docs_outcheck_push(c, good_page, strlen(good_page));
+    docs_outcheck_push(c, page, strlen(page));
+    docs_outcheck_push(c, good_page, strlen(good_page));
+    assert_false(docs_outcheck_finish(c));
+}
+
+static void test_outcheck_refuses(void **state)
+{
+    (void)state;
+    /* schema-invalid: a kind outside the closed set, a missing <rules> */
+    expect_refused("<page name=\"W\" kind=\"gadget\" source=\"w.md\" format=\"markdown\" lang=\"en-us\" "
+                   "prose-rules=\"extracted\"><members/><rules/></page>");
+    expect_refused("<page name=\"W\" kind=\"struct\" source=\"w.md\" format=\"markdown\" lang=\"en-us\" "
+                   "prose-rules=\"extracted\"><members/></page>");
+    /* not well-formed: a control character reference, an unclosed element,
+     * a page that closes the envelope early */
+    expect_refused("<page name=\"W&#1;\" kind=\"struct\" source=\"w.md\" format=\"markdown\" lang=\"en-us\" "
+                   "prose-rules=\"extracted\"><members/><rules/></page>");
+    expect_refused("<page name=\"W\" kind=\"struct\" source=\"w.md\" format=\"markdown\" lang=\"en-us\" "
+                   "prose-rules=\"extracted\"><members/><rules>");
+    expect_refused("</docs></ddi-spec><ddi-spec version=\"1\"><docs>");
+    /* a NULL checker (no thread) never claims the output was checked */
+    docs_outcheck_push(NULL, good_page, strlen(good_page));
+    assert_false(docs_outcheck_finish(NULL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -516,6 +563,8 @@ int main(void)
         cmocka_unit_test(test_unterminated_fence),
         cmocka_unit_test(test_long_line),
         cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_outcheck_valid_pages),
+        cmocka_unit_test(test_outcheck_refuses),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     ddigen_docs_shutdown();

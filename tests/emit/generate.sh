@@ -15,6 +15,14 @@ for run in a b; do
 done
 [ -s "$work/a/spec/ddi.xml" ] && [ -s "$work/a/include/ddi_layout_asserts.h" ] &&
     ok "headers only: spec and asserts written" || fail "headers only: outputs missing"
+all=1
+for f in ddi_dispatch.h ddi_dispatch.c ddi_skeleton.h ddi_skeleton.c ddi_skeleton_driver.h; do
+    [ -s "$work/a/include/$f" ] || { all=0; echo "  missing include/$f"; }
+done
+[ $all = 1 ] && grep -q '^DXGKDDI_BUILDPAGINGBUFFER DdiBuildPagingBuffer;' "$work/a/include/ddi_skeleton.h" &&
+    grep -q 'ddi_DXGKARG_BUILDPAGINGBUFFER_Operation_table\[' "$work/a/include/ddi_dispatch.c" &&
+    ok "headers only: dispatch tables and skeleton written beside the asserts" ||
+    fail "headers only: dispatch or skeleton missing"
 "$ddigen" validate "$work/a/spec/ddi.xml" && ok "headers only: spec is valid" || fail "headers only: invalid spec"
 diff -r "$work/a" "$work/b" >/dev/null && ok "headers only: identical run to run" || fail "headers only: runs differ"
 

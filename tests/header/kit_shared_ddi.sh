@@ -27,9 +27,14 @@ found=$("$cmake" -DDDIGEN_WDK_ROOT="$work/kit" -DDDIGEN_WDK_HEADER=d3dkmddi.h -P
     fail "kit lookup gave '$found'"
 
 "$ddigen" overlay --wdk "$work/kit" -o "$work/overlay.json"
+# The runtime dispatches through the table generated from the kit's own spec.
+mkdir -p "$work/templates/lib"
+cp "$src"/templates/ddi_dispatch.*.xsl "$work/templates/" && cp "$src"/templates/lib/*.xsl "$work/templates/lib/"
+"$ddigen" generate -q --wdk "$work/kit" --overrides "$src/spec/overrides.xml" --templates "$work/templates" \
+    -o "$work/gen" || fail "the dispatch table for the kit"
 if "$clang" -fsyntax-only -target x86_64-pc-windows-msvc -fms-extensions -fms-compatibility \
     -fms-compatibility-version=19.38 -ffreestanding -D_KERNEL_MODE -D_AMD64_ -ivfsoverlay "$work/overlay.json" \
-    -I"$work/kit/km" -I"$work/kit/shared" -I"$work/kit/um" -I"$src/runtime/include" "$src"/runtime/src/*.c \
+    -I"$work/kit/km" -I"$work/kit/shared" -I"$work/kit/um" -I"$src/runtime/include" -I"$work/gen/include" "$src"/runtime/src/*.c "$work/gen/include/ddi_dispatch.c" \
     >"$work/runtime.txt" 2>&1; then
     ok "the paging runtime compiles against the kit with shared/d3dkmddi.h"
 else

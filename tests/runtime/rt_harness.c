@@ -365,7 +365,7 @@ static int one_call(rt_world *w, DXGKARG_BUILDPAGINGBUFFER *a, NTSTATUS *st, uin
     }
     before = *a;
     memcpy(w->buf_before, w->buf, sizeof w->buf_before);
-    *st = pb_build_paging_buffer(&w->engine, a);
+    *st = w->call ? w->call(w, a) : pb_build_paging_buffer(&w->engine, a);
     w->calls++;
     if (!args_same(&before, a))
         return failf(w, "call modified arguments other than pDmaBuffer/MultipassOffset");

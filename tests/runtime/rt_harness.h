@@ -72,6 +72,9 @@ struct rt_world {
     /* Test hook, run inside the engine's rule report (so during the call):
      * planted faults prove the harness catches writes outside the tail. */
     void (*fault)(rt_world *w);
+    /* How a call reaches the engine (set after rt_world_init); NULL: directly,
+     * pb_build_paging_buffer. The skeleton test goes through its DDI table. */
+    NTSTATUS (*call)(rt_world *w, DXGKARG_BUILDPAGINGBUFFER *a);
     /* argument storage for one operation */
     _Alignas(16) uint8_t arena[RT_ARENA_BYTES];
     size_t arena_used;

@@ -1,0 +1,198 @@
+/* Skeleton options -> template parameters, and their check against the spec
+ * (the templates check again, but only emit can refuse before any file is
+ * written). */
+#include "skeleton_opts.h"
+
+#include "../util/diag.h"
+#include "../util/output.h"
+#include "../util/strbuf.h"
+
+#include <libxml/xpath.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One name a line, '#' starts a comment; names are C identifiers. */
+static char *read_list(const char *path, struct arena *a)
+{
+    char *data = NULL;
+    size_t len = 0;
+    if (ddigen_read_file(path, &data, &len) != 0)
+        return NULL;
+    struct strbuf sb = {0};
+    int ok = 1;
+    unsigned line = 1;
+    for (char *p = data, *end = data + len; p < end && ok; line++) {
+        char *eol = memchr(p, '\n', (size_t)(end - p));
+        size_t n = eol ? (size_t)(eol - p) : (size_t)(end - p);
+        char *hash = memchr(p, '#', n);
+        size_t keep = hash ? (size_t)(hash - p) : n;
+        size_t b = 0, e = keep;
+        while (b < e && strchr(" \t\r", p[b]))
+            b++;
+        while (e > b && strchr(" \t\r", p[e - 1]))
+            e--;
+        if (e > b) {
+            if (strspn(p + b, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != e - b) {
+                ddigen_error(path, line, "expected one callback name (a C identifier) on the line");
+                ok = 0;
+            } else {
+                sb_printf(&sb, "%s%.*s", sb.len ? " " : "", (int)(e - b), p + b);
+            }
+        }
+        p = eol ? eol + 1 : end;
+    }
+    char *names = ok ? arena_strdup(a, sb_str(&sb)) : NULL;
+    sb_free(&sb);
+    free(data);
+    return names;
+}
+
+int skeleton_option(int code, const char *arg, struct vec *params, struct arena *a)
+{
+    switch (code) {
+    case SKELETON_OPT_DDI_VERSION: vec_push(params, arena_printf(a, "ddi-version=%s", arg)); return 0;
+    case SKELETON_OPT_ALL: vec_push(params, "ddi-list=all"); return 0;
+    case SKELETON_OPT_DRIVER_KIND: vec_push(params, arena_printf(a, "driver-kind=%s", arg)); return 0;
+    case SKELETON_OPT_DDI_LIST: {
+        char *names = read_list(arg, a);
+        if (!names)
+            return -1;
+        vec_push(params, arena_printf(a, "ddi-list=%s", names));
+        return 0;
+    }
+    default: return -1;
+    }
+}
+
+/* The last value given for NAME, or NULL. */
+static const char *param_value(const char *const *params, const char *name)
+{
+    const char *value = NULL;
+    size_t n = strlen(name);
+    for (size_t i = 0; params && params[i]; i++)
+        if (strncmp(params[i], name, n) == 0 && params[i][n] == '=')
+            value = params[i] + n + 1;
+    return value;
+}
+
+/* Number of nodes an XPath expression (with $1 substituted) selects. */
+static int count_nodes(xmlXPathContextPtr ctx, const char *fmt, const char *arg, const char *arg2)
+{
+    char expr[1024];
+    snprintf(expr, sizeof expr, fmt, arg, arg2 ? arg2 : "");
+    xmlXPathObjectPtr r = xmlXPathEvalExpression(BAD_CAST expr, ctx);
+    int n = r && r->nodesetval ? r->nodesetval->nodeNr : 0;
+    xmlXPathFreeObject(r);
+    return n;
+}
+
+static int check_list(xmlXPathContextPtr ctx, const char *spec_path, const char *record, const char *list)
+{
+    int rc = 0;
+    char *copy = strdup(list);
+    for (char *save = NULL, *name = strtok_r(copy, " ", &save); name; name = strtok_r(NULL, " ", &save)) {
+        /* A callback member by its name, its role typedef, or its name without DxgkDdi. */
+        static const char fmt[] =
+            "/ddi-spec/layout/record[@name='%s']/field[@type = /ddi-spec/layout/function-type[@pointer-to]/@name]"
+            "[@name='%2$s' or concat('DxgkDdi', '%2$s') = @name or "
+            "@type = /ddi-spec/layout/function-type[@pointer-to='%2$s']/@name]";
+        if (strlen(name) > 200 || count_nodes(ctx, fmt, record, name) == 0) {
+            ddigen_error(spec_path, 0, "--ddi-list: '%s' is not a callback member of %s", name, record);
+            rc = -1;
+        }
+    }
+    free(copy);
+    return rc;
+}
+
+/* The string value of an XPath expression ("" when nothing). */
+static char *string_of(xmlXPathContextPtr ctx, const char *expr)
+{
+    xmlXPathObjectPtr r = xmlXPathEvalExpression(BAD_CAST expr, ctx);
+    xmlChar *v = r ? xmlXPathCastToString(r) : NULL;
+    char *copy = strdup(v ? (const char *)v : "");
+    xmlFree(v);
+    xmlXPathFreeObject(r);
+    return copy;
+}
+
+/* Position (1-based) of a version (short or macro name) among the spec's, 0 if none. */
+static int version_position(xmlXPathContextPtr ctx, const char *version)
+{
+    char expr[600];
+    snprintf(expr, sizeof expr,
+             "count(/ddi-spec/layout/version[@short='%s' or @name='%s']/preceding-sibling::version) + "
+             "count(/ddi-spec/layout/version[@short='%s' or @name='%s'])",
+             version, version, version, version);
+    char *v = string_of(ctx, expr);
+    int n = atoi(v);
+    free(v);
+    return n;
+}
+
+/* Whether a version set ("VISTA-WIN7 WDDM2_0") holds the version at position at. */
+static int set_holds(xmlXPathContextPtr ctx, const char *set, int at)
+{
+    char *copy = strdup(set);
+    int in = 0;
+    for (char *save = NULL, *range = strtok_r(copy, " ", &save); range && !in; range = strtok_r(NULL, " ", &save)) {
+        char *dash = strchr(range, '-');
+        if (dash)
+            *dash = '\0';
+        int first = version_position(ctx, range), last = dash ? version_position(ctx, dash + 1) : first;
+        in = first && last && first <= at && at <= last;
+    }
+    free(copy);
+    return in;
+}
+
+/* The kind's structure must exist at the chosen version (the newest when none
+ * is given): KMDDOD_INITIALIZATION_DATA begins at WIN8. */
+static int check_record_version(xmlXPathContextPtr ctx, const char *spec_path, const char *record, const char *version)
+{
+    char expr[300];
+    snprintf(expr, sizeof expr, "string(/ddi-spec/layout/record[@name='%s']/@versions)", record);
+    char *set = string_of(ctx, expr);
+    int at = version ? version_position(ctx, version) : (int)count_nodes(ctx, "/ddi-spec/layout/version", "", NULL);
+    int rc = 0;
+    if (*set && at && !set_holds(ctx, set, at)) {
+        ddigen_error(spec_path, 0, "%s does not exist at %s (only %s)", record, version ? version : "the newest version",
+                     set);
+        rc = -1;
+    }
+    free(set);
+    return rc;
+}
+
+int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *const *params)
+{
+    const char *version = param_value(params, "ddi-version");
+    const char *kind = param_value(params, "driver-kind");
+    const char *list = param_value(params, "ddi-list");
+    if (!version && !kind && !list)
+        return 0;
+    int rc = 0;
+    xmlXPathContextPtr ctx = xmlXPathNewContext(spec);
+    if (kind && strcmp(kind, "full") != 0 && strcmp(kind, "display-only") != 0) {
+        ddigen_error(NULL, 0, "--driver-kind '%s': expected full or display-only", kind);
+        rc = -1;
+    }
+    if (version && (strlen(version) > 200 ||
+                    !count_nodes(ctx, "/ddi-spec/layout/version[@short='%s' or @name='%s']", version, version))) {
+        ddigen_error(spec_path, 0, "--ddi-version '%s' is not a DDI version of the spec", version);
+        rc = -1;
+    }
+    const char *record =
+        kind && strcmp(kind, "display-only") == 0 ? "KMDDOD_INITIALIZATION_DATA" : "DRIVER_INITIALIZATION_DATA";
+    if (rc == 0 && (kind || (list && strcmp(list, "all") != 0)) &&
+        !count_nodes(ctx, "/ddi-spec/layout/record[@name='%s']", record, NULL)) {
+        ddigen_error(spec_path, 0, "the spec has no %s: no %s skeleton", record, kind ? kind : "full");
+        rc = -1;
+    }
+    if (rc == 0 && (kind || version))
+        rc = check_record_version(ctx, spec_path, record, version);
+    if (rc == 0 && list && strcmp(list, "all") != 0)
+        rc = check_list(ctx, spec_path, record, list);
+    xmlXPathFreeContext(ctx);
+    return rc;
+}

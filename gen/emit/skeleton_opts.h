@@ -1,0 +1,33 @@
+/* The skeleton's command-line options (--ddi-version, --ddi-list FILE, --all,
+ * --driver-kind) as template parameters, and their check against the spec
+ * before anything is rendered, so a name that matches nothing writes nothing. */
+#ifndef DDIGEN_SKELETON_OPTS_H
+#define DDIGEN_SKELETON_OPTS_H
+
+#include "../util/arena.h"
+
+#include <libxml/tree.h>
+
+/* getopt codes of the options, shared by emit and generate. */
+enum { SKELETON_OPT_DDI_VERSION = 400, SKELETON_OPT_DDI_LIST, SKELETON_OPT_ALL, SKELETON_OPT_DRIVER_KIND };
+
+#define SKELETON_LONG_OPTIONS                                                                                          \
+    {"ddi-list", required_argument, NULL, SKELETON_OPT_DDI_LIST}, {"all", no_argument, NULL, SKELETON_OPT_ALL},        \
+    {                                                                                                                  \
+        "driver-kind", required_argument, NULL, SKELETON_OPT_DRIVER_KIND                                               \
+    }
+
+#define SKELETON_USAGE                                                                                                 \
+    "  --ddi-list FILE     skeleton callbacks, one name a line (DxgkDdiX, DXGKDDI_X or X; # comments)\n"               \
+    "  --all               skeleton of every callback of the structure (the default)\n"                                \
+    "  --driver-kind K     full (DRIVER_INITIALIZATION_DATA) or display-only (KMDDOD_INITIALIZATION_DATA)\n"
+
+/* Pushes the parameter (NAME=VALUE in a) for a skeleton option onto params;
+ * 0, or -1 after reporting (an unreadable or malformed list file). */
+int skeleton_option(int code, const char *arg, struct vec *params, struct arena *a);
+
+/* Checks ddi-version, driver-kind and ddi-list among params (NULL-terminated
+ * NAME=VALUE) against the spec; 0, or -1 after reporting each problem. */
+int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *const *params);
+
+#endif

@@ -1,0 +1,231 @@
+/* Host evaluation of a lowered record over its raw bytes (for `ddigen
+ * trace`): the same checks, in the same order and with the same meaning as
+ * the generated validators, with offsets taken from the layout for one
+ * architecture and DDI version instead of from a C compiler. */
+#include "rules.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct reader {
+    const struct rules_plan *plan;
+    int arch, version;
+    const unsigned char *bytes;
+    size_t len;
+    int truncated;
+};
+
+static int elem(xmlNodePtr n, const char *name)
+{
+    return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+int rules_versions_hold(const struct rules_plan *plan, const char *text, int version)
+{
+    if (!text)
+        return 1;
+    int in = 0;
+    char buf[128];
+    for (const char *p = text; *p && !in;) {
+        while (*p == ' ')
+            p++;
+        size_t k = strcspn(p, " ");
+        if (!k)
+            break;
+        snprintf(buf, sizeof buf, "%.*s", (int)k, p);
+        char *dash = strchr(buf, '-');
+        if (dash)
+            *dash = '\0';
+        int first = rules_version_index(plan, buf), last = dash ? rules_version_index(plan, dash + 1) : first;
+        in = first >= 0 && version >= first && version <= last;
+        p += k;
+    }
+    return in;
+}
+
+static int holds(const struct rules_plan *plan, xmlNodePtr n, int version)
+{
+    xmlChar *v = xmlGetProp(n, BAD_CAST "versions");
+    int in = rules_versions_hold(plan, (const char *)v, version);
+    xmlFree(v);
+    return in;
+}
+
+/* Bit offset of a field in its record for (arch, version), or -1. */
+static long field_offset(const struct reader *r, xmlNodePtr f)
+{
+    for (xmlNodePtr o = f->children; o; o = o->next) {
+        if (!elem(o, "offset"))
+            continue;
+        xmlChar *arch = xmlGetProp(o, BAD_CAST "arch");
+        int match = arch && strcmp((const char *)arch, r->plan->archs[r->arch]) == 0;
+        xmlFree(arch);
+        if (!match || !holds(r->plan, o, r->version))
+            continue;
+        xmlChar *bits = xmlGetProp(o, BAD_CAST "bits");
+        long v = bits ? atol((const char *)bits) : -1;
+        xmlFree(bits);
+        return v;
+    }
+    return -1;
+}
+
+/* The field's value, zero-extended; a field outside the bytes reads 0 and
+ * marks the record truncated. */
+static unsigned long long read_field(struct reader *r, const struct rules_field *f)
+{
+    long bit = 0;
+    for (int i = 0; i < f->depth; i++) {
+        long o = field_offset(r, f->chain[i]);
+        if (o < 0) {
+            r->truncated = 1;
+            return 0;
+        }
+        bit += o;
+    }
+    int width_bits = f->bits ? f->bits : f->width[r->arch] * 8;
+    size_t first = (size_t)bit / 8, last = ((size_t)bit + (size_t)width_bits - 1) / 8;
+    if (width_bits <= 0 || width_bits > 64 || last >= r->len || last - first > 8) {
+        r->truncated = 1;
+        return 0;
+    }
+    /* Little-endian on every DDI target: assemble, then shift out the bits. */
+    unsigned long long lo = 0, hi = 0;
+    for (size_t i = first; i <= last && i < first + 8; i++)
+        lo |= (unsigned long long)r->bytes[i] << (8 * (i - first));
+    if (last - first == 8)
+        hi = r->bytes[last];
+    unsigned shift = (unsigned)(bit % 8);
+    unsigned long long v = shift ? (lo >> shift) | (hi << (64 - shift)) : lo;
+    return width_bits == 64 ? v : v & ((1ull << width_bits) - 1);
+}
+
+static int exists(const struct reader *r, uint64_t versions, unsigned archs)
+{
+    return (versions >> r->version & 1) && (archs >> r->arch & 1);
+}
+
+struct tally {
+    unsigned long n;
+    ddi_violation *first;
+    unsigned long flags;
+};
+
+/* Records a violation; nonzero when evaluation must stop. */
+static int report(struct tally *t, const char *id, const char *field, unsigned long long observed)
+{
+    if (t->n++ == 0 && t->first) {
+        t->first->rule_id = id;
+        t->first->field = field;
+        t->first->observed = observed;
+    }
+    return (t->flags & RULES_STOP_AT_FIRST) != 0;
+}
+
+/* One check; returns nonzero to stop. */
+static int eval_check(struct reader *r, const struct rules_check *c, struct tally *t)
+{
+    int truncated_before = r->truncated;
+    r->truncated = 0;
+    unsigned long long v = c->subject.depth ? read_field(r, &c->subject) : 0;
+    int any = 0, all = 1, count = v != 0;
+    for (int i = 0; i < c->npartners; i++) {
+        int set = read_field(r, &c->partner[i]) != 0;
+        any |= set, all &= set, count += set;
+    }
+    /* A field past the end of the bytes is unknown, not zero: no verdict. */
+    int missing = r->truncated;
+    r->truncated |= truncated_before;
+    if (missing)
+        return 0;
+    int bad = 0;
+    switch (c->op) {
+    case RULES_OP_ZERO: bad = v != 0; break;
+    case RULES_OP_NONZERO: bad = v == 0; break;
+    case RULES_OP_ALIGN: bad = (v & (c->value - 1)) != 0; break;
+    case RULES_OP_RANGE: bad = (c->has_min && v < c->min) || (c->has_max && v > c->max); break;
+    case RULES_OP_EXCLUSIVE: bad = count > 1; break;
+    case RULES_OP_IMPLIES: bad = v != 0 && !all; break;
+    case RULES_OP_ZERO_WHEN: bad = any && v != 0; break;
+    case RULES_OP_NONNULL_IFF: bad = (v != 0) != any; break;
+    case RULES_OP_KNOWN:
+        bad = 1;
+        for (size_t i = 0; i < c->ncases; i++)
+            if ((unsigned long long)c->cases[i].number == v && (c->cases[i].versions >> r->version & 1))
+                bad = 0;
+        break;
+    }
+    return bad ? report(t, c->id, c->subject.path, v) : 0;
+}
+
+static int member_matches(const char *a, const char *b)
+{
+    return (a == NULL) == (b == NULL) && (!a || strcmp(a, b) == 0);
+}
+
+/* The plain checks in order, then each reserved-bit group behind its one
+ * test of the flag word: the order the generated code has. */
+static int eval_checks(struct reader *r, const struct rules_record *rec, unsigned dir, const char *member,
+                       struct tally *t)
+{
+    for (size_t i = 0; i < rec->nchecks; i++) {
+        const struct rules_check *c = &rec->checks[i];
+        if (c->mask_group >= 0 || c->op == RULES_OP_KNOWN || !(c->dir & dir) || !exists(r, c->versions, c->archs) ||
+            !member_matches(c->member, member))
+            continue;
+        if (eval_check(r, c, t))
+            return 1;
+    }
+    for (size_t g = 0; g < rec->nmasks; g++) {
+        const struct rules_mask *m = &rec->masks[g];
+        if (!(m->dir & dir) || !member_matches(m->member, member) || !exists(r, m->word.versions, m->word.archs))
+            continue;
+        if ((read_field(r, &m->word) & m->mask) == 0)
+            continue;
+        for (size_t i = 0; i < rec->nchecks; i++) {
+            const struct rules_check *c = &rec->checks[i];
+            if (c->mask_group == (int)g && eval_check(r, c, t))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+unsigned long rules_eval(const struct rules_plan *plan, const struct rules_record *rec, const char *arch,
+                         const char *version, unsigned dir, const void *bytes, size_t len, ddi_violation *first,
+                         unsigned long flags)
+{
+    struct reader r = {.plan = plan, .arch = -1, .version = rules_version_index(plan, version), .bytes = bytes,
+                       .len = len};
+    struct tally t = {.first = first, .flags = flags};
+    for (size_t i = 0; i < plan->narchs; i++)
+        if (arch && strcmp(plan->archs[i], arch) == 0)
+            r.arch = (int)i;
+    if (!rec || r.arch < 0 || r.version < 0 || !exists(&r, rec->versions, rec->archs))
+        return 0;
+    /* Order as generated: the selector and its member, then the rest. */
+    int stop = 0;
+    for (size_t i = 0; i < rec->nchecks && !stop; i++) {
+        const struct rules_check *c = &rec->checks[i];
+        if (c->op != RULES_OP_KNOWN || !exists(&r, c->versions, c->archs))
+            continue;
+        /* the selector's value is checked in its own direction; its member in both */
+        if (c->dir & dir)
+            stop = eval_check(&r, c, &t);
+        int truncated_before = r.truncated;
+        r.truncated = 0;
+        unsigned long long sel = read_field(&r, &c->subject);
+        int unknown = r.truncated; /* no selector in the bytes: no member to check */
+        r.truncated |= truncated_before;
+        for (size_t k = 0; k < c->ncases && !stop && !unknown; k++)
+            if ((unsigned long long)c->cases[k].number == sel && c->cases[k].member &&
+                (c->cases[k].member_versions >> r.version & 1))
+                stop = eval_checks(&r, rec, dir, c->cases[k].member, &t);
+    }
+    if (!stop)
+        eval_checks(&r, rec, dir, NULL, &t);
+    if (r.truncated && (t.n == 0 || !(flags & RULES_STOP_AT_FIRST)))
+        report(&t, "ddigen.truncated", rec->name, len);
+    return t.n;
+}

@@ -1,0 +1,239 @@
+/* The lowered plan as XML for the templates (d:validation-plan), with each
+ * check's failing condition already written as a C expression over the
+ * record pointer `a`, so the meaning of an operation lives here, beside
+ * the host evaluator, and not a second time in XSLT. Also --stats. */
+#include "rules.h"
+
+#include "../util/strbuf.h"
+
+#include <string.h>
+
+static const char *op_name(enum rules_op op)
+{
+    static const char *const names[] = {"zero", "nonzero", "align", "range", "exclusive",
+                                        "implies", "zero-when", "nonnull-iff", "known"};
+    return names[op];
+}
+
+/* The value the generated code compares: pointers through ULONG_PTR, all
+ * zero-extended to unsigned long long. */
+static void value_expr(struct strbuf *sb, const struct rules_field *f)
+{
+    if (f->pointer)
+        sb_printf(sb, "(unsigned long long)(ULONG_PTR)a->%s", f->access);
+    else
+        sb_printf(sb, "(unsigned long long)a->%s", f->access);
+}
+
+static void set_expr(struct strbuf *sb, const struct rules_field *f)
+{
+    sb_append(sb, "(");
+    value_expr(sb, f);
+    sb_append(sb, " != 0)");
+}
+
+/* Condition under which the check fails. */
+static void bad_expr(struct strbuf *sb, const struct rules_check *c)
+{
+    switch (c->op) {
+    case RULES_OP_ZERO: set_expr(sb, &c->subject); break;
+    case RULES_OP_NONZERO: sb_append(sb, "!"), set_expr(sb, &c->subject); break;
+    case RULES_OP_ALIGN:
+        sb_append(sb, "(("), value_expr(sb, &c->subject);
+        sb_printf(sb, " & 0x%llXull) != 0)", c->value - 1);
+        break;
+    case RULES_OP_RANGE:
+        sb_append(sb, "(");
+        if (c->has_min && c->min) {
+            sb_append(sb, "("), value_expr(sb, &c->subject);
+            sb_printf(sb, " < %lluull)", c->min);
+        }
+        if (c->has_min && c->min && c->has_max)
+            sb_append(sb, " || ");
+        if (c->has_max) {
+            sb_append(sb, "("), value_expr(sb, &c->subject);
+            sb_printf(sb, " > %lluull)", c->max);
+        }
+        if (!(c->has_min && c->min) && !c->has_max)
+            sb_append(sb, "0");
+        sb_append(sb, ")");
+        break;
+    case RULES_OP_EXCLUSIVE:
+        sb_append(sb, "(("), set_expr(sb, &c->subject);
+        for (int i = 0; i < c->npartners; i++)
+            sb_append(sb, " + "), set_expr(sb, &c->partner[i]);
+        sb_append(sb, ") > 1)");
+        break;
+    case RULES_OP_IMPLIES:
+        sb_append(sb, "("), set_expr(sb, &c->subject), sb_append(sb, " && !(");
+        for (int i = 0; i < c->npartners; i++)
+            sb_append(sb, i ? " && " : ""), set_expr(sb, &c->partner[i]);
+        sb_append(sb, "))");
+        break;
+    case RULES_OP_ZERO_WHEN:
+    case RULES_OP_NONNULL_IFF:
+        sb_append(sb, "(("), set_expr(sb, &c->subject);
+        sb_append(sb, c->op == RULES_OP_ZERO_WHEN ? " && (" : " != (");
+        for (int i = 0; i < c->npartners; i++)
+            sb_append(sb, i ? " || " : ""), set_expr(sb, &c->partner[i]);
+        sb_append(sb, ")))");
+        break;
+    case RULES_OP_KNOWN: sb_append(sb, "0"); break; /* a switch in the template */
+    }
+}
+
+static const char *dir_name(unsigned dir)
+{
+    return dir == RULES_DIR_IN ? "in" : dir == RULES_DIR_OUT ? "out" : "both";
+}
+
+static void arch_cond(const struct rules_plan *plan, unsigned archs, struct strbuf *sb)
+{
+    if (archs == (1u << plan->narchs) - 1)
+        return;
+    for (size_t i = 0; i < plan->narchs; i++)
+        if (archs >> i & 1)
+            sb_printf(sb, "%sdefined(%s)", sb->len ? " || " : "", plan->arch_macros[i]);
+    if (!sb->len)
+        sb_append(sb, "0");
+}
+
+static void gating(const struct rules_plan *plan, xmlNodePtr n, uint64_t versions, unsigned archs)
+{
+    char buf[1024];
+    rules_versions_text(plan, versions, buf, sizeof buf);
+    if (buf[0])
+        xmlNewProp(n, BAD_CAST "versions", BAD_CAST buf);
+    if (!versions)
+        xmlNewProp(n, BAD_CAST "never", BAD_CAST "true");
+    struct strbuf sb = {0};
+    arch_cond(plan, archs, &sb);
+    if (sb.len)
+        xmlNewProp(n, BAD_CAST "arch-cond", BAD_CAST sb_str(&sb));
+    sb_free(&sb);
+}
+
+static void field_props(xmlNodePtr n, const struct rules_field *f)
+{
+    struct strbuf sb = {0};
+    xmlNewProp(n, BAD_CAST "field", BAD_CAST f->path);
+    value_expr(&sb, f);
+    xmlNewProp(n, BAD_CAST "observed", BAD_CAST sb_str(&sb));
+    sb_free(&sb);
+}
+
+static void check_xml(const struct rules_plan *plan, xmlNodePtr parent, const struct rules_check *c)
+{
+    xmlNodePtr n = xmlNewChild(parent, NULL, BAD_CAST(c->op == RULES_OP_KNOWN ? "selector" : "check"), NULL);
+    xmlNewProp(n, BAD_CAST "id", BAD_CAST c->id);
+    xmlNewProp(n, BAD_CAST "kind", BAD_CAST c->kind);
+    xmlNewProp(n, BAD_CAST "op", BAD_CAST op_name(c->op));
+    xmlNewProp(n, BAD_CAST "dir", BAD_CAST dir_name(c->dir));
+    if (c->member)
+        xmlNewProp(n, BAD_CAST "member", BAD_CAST c->member);
+    gating(plan, n, c->versions, c->archs);
+    field_props(n, &c->subject);
+    struct strbuf sb = {0};
+    bad_expr(&sb, c);
+    xmlNewProp(n, BAD_CAST "bad", BAD_CAST sb_str(&sb));
+    sb_free(&sb);
+    if (c->mask_group >= 0) {
+        char g[16];
+        snprintf(g, sizeof g, "%d", c->mask_group);
+        xmlNewProp(n, BAD_CAST "mask", BAD_CAST g);
+    }
+    if (c->page)
+        xmlNewProp(n, BAD_CAST "page", BAD_CAST c->page);
+    char line[24];
+    snprintf(line, sizeof line, "%ld", c->line);
+    xmlNewProp(n, BAD_CAST "line", BAD_CAST line);
+    if (c->sentence) {
+        /* rendered inside C comments too: no comment terminator survives */
+        struct strbuf t = {0};
+        for (const char *p = c->sentence; *p; p++)
+            sb_append(&t, p[0] == '*' && p[1] == '/' ? "* " : (char[]){*p, 0});
+        xmlNewTextChild(n, NULL, BAD_CAST "sentence", BAD_CAST sb_str(&t));
+        sb_free(&t);
+    }
+    for (size_t i = 0; i < c->ncases; i++) {
+        xmlNodePtr k = xmlNewChild(n, NULL, BAD_CAST "case", NULL);
+        char num[24];
+        snprintf(num, sizeof num, "%lld", c->cases[i].number);
+        xmlNewProp(k, BAD_CAST "number", BAD_CAST num);
+        xmlNewProp(k, BAD_CAST "value", BAD_CAST(c->cases[i].value ? c->cases[i].value : ""));
+        gating(plan, k, c->cases[i].versions, (1u << plan->narchs) - 1);
+        if (c->cases[i].member) {
+            /* the member's own gating, for its validator and the call */
+            xmlNodePtr m = xmlNewChild(k, NULL, BAD_CAST "call", NULL);
+            xmlNewProp(m, BAD_CAST "member", BAD_CAST c->cases[i].member);
+            gating(plan, m, c->cases[i].member_versions, (1u << plan->narchs) - 1);
+        }
+    }
+}
+
+static void mask_xml(const struct rules_plan *plan, xmlNodePtr parent, const struct rules_mask *m, size_t index)
+{
+    xmlNodePtr n = xmlNewChild(parent, NULL, BAD_CAST "mask", NULL);
+    char buf[40];
+    snprintf(buf, sizeof buf, "%zu", index);
+    xmlNewProp(n, BAD_CAST "index", BAD_CAST buf);
+    xmlNewProp(n, BAD_CAST "dir", BAD_CAST dir_name(m->dir));
+    if (m->member)
+        xmlNewProp(n, BAD_CAST "member", BAD_CAST m->member);
+    gating(plan, n, m->word.versions, m->word.archs);
+    field_props(n, &m->word);
+    snprintf(buf, sizeof buf, "0x%llX%s", m->mask, m->word.width[0] > 4 ? "ull" : "u");
+    xmlNewProp(n, BAD_CAST "bits", BAD_CAST buf);
+}
+
+static void record_xml(const struct rules_plan *plan, xmlNodePtr root, const struct rules_record *r)
+{
+    xmlNodePtr n = xmlNewChild(root, NULL, BAD_CAST "record", NULL);
+    xmlNewProp(n, BAD_CAST "name", BAD_CAST r->name);
+    gating(plan, n, r->versions, r->archs);
+    for (size_t i = 0; i < r->nchecks; i++)
+        check_xml(plan, n, &r->checks[i]);
+    for (size_t i = 0; i < r->nmasks; i++)
+        mask_xml(plan, n, &r->masks[i], i);
+    for (size_t i = 0; i < r->nskips; i++) {
+        const struct rules_skip *s = &r->skips[i];
+        xmlNodePtr k = xmlNewChild(n, NULL, BAD_CAST "skip", NULL);
+        xmlNewProp(k, BAD_CAST "id", BAD_CAST s->id);
+        xmlNewProp(k, BAD_CAST "kind", BAD_CAST s->kind);
+        xmlNewProp(k, BAD_CAST "reason", BAD_CAST s->reason);
+    }
+}
+
+xmlNodePtr rules_plan_xml(const struct rules_plan *plan, xmlDocPtr doc)
+{
+    xmlNodePtr root = xmlNewDocNode(doc, NULL, BAD_CAST "validation", NULL);
+    for (size_t i = 0; i < plan->nrecords; i++)
+        record_xml(plan, root, &plan->records[i]);
+    return root;
+}
+
+void rules_print_stats(const struct rules_plan *plan, FILE *out)
+{
+    static const char *const kinds[] = {"reserved-zero", "align",       "range",        "nonzero",
+                                        "exclusive",     "implies",     "null-when",    "nonnull-iff",
+                                        "zero-when",     "discriminator", "requires-cap", "units",
+                                        "availability",  "optional",    "reserved",     "bit",
+                                        "union-member"};
+    size_t total_checks = 0, total = 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        size_t checks = 0, rules = 0;
+        for (size_t i = 0; i < plan->nrecords; i++) {
+            const struct rules_record *r = &plan->records[i];
+            for (size_t j = 0; j < r->nchecks; j++)
+                checks += strcmp(r->checks[j].kind, kinds[k]) == 0;
+            for (size_t j = 0; j < r->nskips; j++)
+                rules += strcmp(r->skips[j].kind, kinds[k]) == 0;
+        }
+        rules += checks;
+        total_checks += checks, total += rules;
+        if (rules)
+            fprintf(out, "validate: %-14s %zu of %zu rules checked\n", kinds[k], checks, rules);
+    }
+    fprintf(out, "validate: total          %zu of %zu rules checked in %zu records\n", total_checks, total,
+            plan->nrecords);
+}

@@ -1,0 +1,152 @@
+/* Rule lowering: the documented rules of the spec (<docs> rules, their
+ * <merge> resolutions and the union <discriminator>s) turned into checks
+ * per record and direction, gated by DDI version and architecture. One
+ * lowering feeds the generated validators (through the XSLT function
+ * d:validation-plan) and the host evaluator that `ddigen trace` uses. */
+#ifndef DDIGEN_RULES_H
+#define DDIGEN_RULES_H
+
+#include "ddi_violation.h"
+
+#include <libxml/tree.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define RULES_DIR_IN 1u
+#define RULES_DIR_OUT 2u
+#define RULES_DIR_BOTH 3u
+
+/* Bit 0 of flags for rules_eval, as DDI_VALIDATE_STOP_AT_FIRST in generated code. */
+#define RULES_STOP_AT_FIRST 1ul
+
+enum rules_op {
+    RULES_OP_ZERO,        /* subject == 0 (reserved-zero) */
+    RULES_OP_NONZERO,     /* subject != 0 */
+    RULES_OP_ALIGN,       /* subject % value == 0 */
+    RULES_OP_RANGE,       /* min <= subject <= max (has_min / has_max) */
+    RULES_OP_EXCLUSIVE,   /* at most one of subject and the partners is nonzero */
+    RULES_OP_IMPLIES,     /* subject != 0 -> every partner != 0 */
+    RULES_OP_ZERO_WHEN,   /* any condition != 0 -> subject == 0 (null-when, zero-when) */
+    RULES_OP_NONNULL_IFF, /* subject != 0 <-> any condition != 0 */
+    RULES_OP_KNOWN,       /* subject is one of the selector's case numbers (discriminator) */
+};
+
+/* A field operand, resolved to a chain of layout fields: the first lies
+ * in the rule's record; each next one in the record named by the type of
+ * the one before (Protection.NoAccess goes through a named struct). */
+#define RULES_MAX_CHAIN 4
+struct rules_field {
+    const char *path;   /* C designator from the record: "Protection.NoAccess" */
+    const char *access; /* what the generated code reads: path, or path.QuadPart */
+    xmlNodePtr chain[RULES_MAX_CHAIN];
+    int depth;
+    int bits;        /* bitfield width, 0 when not a bitfield */
+    int pointer;     /* a pointer or handle: observed through ULONG_PTR */
+    int width[3];    /* bytes per arch (x86, x64, arm64), 0 when not a scalar */
+    uint64_t versions; /* DDI versions where the field exists (bit per version index) */
+    unsigned archs;    /* architectures where it exists (bit per arch index) */
+};
+
+struct rules_case {
+    long long number;
+    const char *value;  /* the enumerator */
+    const char *member; /* union member it selects, or NULL */
+    uint64_t versions;        /* where the enum has the value */
+    uint64_t member_versions; /* where the value's member exists too */
+};
+
+#define RULES_MAX_PARTNERS 8
+struct rules_check {
+    const char *id;   /* stable rule ID */
+    const char *kind; /* the documented kind (stats, comments) */
+    enum rules_op op;
+    unsigned dir;       /* RULES_DIR_* the check belongs to */
+    const char *member; /* union member (discriminator case) the check is under, or NULL */
+    struct rules_field subject;
+    struct rules_field partner[RULES_MAX_PARTNERS]; /* with / requires / condition fields */
+    int npartners;
+    unsigned long long value, min, max; /* align bytes; range bounds */
+    int has_min, has_max;
+    struct rules_case *cases; /* RULES_OP_KNOWN */
+    size_t ncases;
+    int mask_group;   /* reserved bit checked first through the flag word (index into masks), or -1 */
+    uint64_t versions; /* where every field involved exists */
+    unsigned archs;
+    const char *page; /* source page, line, sentence (ddi_rules.c) */
+    long line;
+    const char *sentence;
+};
+
+/* Reserved bits of a flag union checked at once through its word (Value). */
+struct rules_mask {
+    struct rules_field word;
+    unsigned long long mask;
+    unsigned dir;
+    const char *member; /* union member the word lies in, or NULL */
+};
+
+/* A rule that is not a check, and why. */
+struct rules_skip {
+    const char *id, *kind, *reason;
+    const char *page;
+    long line;
+};
+
+struct rules_record {
+    const char *name;
+    xmlNodePtr layout; /* <record> */
+    uint64_t versions;
+    unsigned archs;
+    struct rules_check *checks;
+    size_t nchecks;
+    struct rules_mask *masks;
+    size_t nmasks;
+    struct rules_skip *skips;
+    size_t nskips;
+    const char *const *members; /* union members selected by a case, for per-member validators */
+    size_t nmembers;
+};
+
+struct rules_plan {
+    struct rules_record *records; /* sorted by name */
+    size_t nrecords;
+    const char *versions[64]; /* short names in value order */
+    const char *version_macros[64];
+    size_t nversions;
+    const char *archs[3]; /* x86, x64, arm64 as the spec names them */
+    const char *arch_macros[3]; /* _M_IX86, ... */
+    size_t narchs;
+    void *arena; /* owns everything above */
+};
+
+/* Lowers every record of the spec that has documented rules or a
+ * discriminator. NULL on no memory. Free with rules_plan_free. */
+struct rules_plan *rules_lower(xmlDocPtr spec);
+void rules_plan_free(struct rules_plan *plan);
+const struct rules_record *rules_find(const struct rules_plan *plan, const char *record);
+
+/* Version index of a short or full version name, or -1. */
+int rules_version_index(const struct rules_plan *plan, const char *name);
+/* Whether a versions attribute ("WIN8-WDDM2_0 WDDM3_2", NULL = all) holds version index v. */
+int rules_versions_hold(const struct rules_plan *plan, const char *text, int v);
+/* Short-name ranges ("WIN8-WDDM2_0 WDDM3_2") of a version set; "" when all. */
+void rules_versions_text(const struct rules_plan *plan, uint64_t set, char *buf, size_t size);
+
+/* Evaluates the record's checks for one direction over its raw bytes as
+ * laid out for arch ("x64") at DDI version (short name) - the same checks,
+ * in the same order, as the generated ddi_validate_<RECORD>_<dir>. Returns
+ * the number of violations (0 when the record has no rules), fills *first.
+ * A field that does not fit in len bytes is not read (a violation
+ * "ddigen.truncated" is reported instead). */
+unsigned long rules_eval(const struct rules_plan *plan, const struct rules_record *rec, const char *arch,
+                         const char *version, unsigned dir, const void *bytes, size_t len, ddi_violation *first,
+                         unsigned long flags);
+
+/* Per documented kind: rules seen, rules that became checks. */
+void rules_print_stats(const struct rules_plan *plan, FILE *out);
+
+/* The plan as an XML element tree (<validation>) in doc, for templates. */
+xmlNodePtr rules_plan_xml(const struct rules_plan *plan, xmlDocPtr doc);
+
+#endif

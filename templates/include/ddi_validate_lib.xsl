@@ -1,0 +1,52 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- Shared by ddi_validate.h.xsl, ddi_validate.c.xsl and ddi_rules.c.xsl
+     (not rendered on its own): the lowered plan, type spelling, gating. -->
+<xsl:stylesheet version="1.0"
+                xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+                xmlns:d="urn:ddigen:xslt"
+                exclude-result-prefixes="d">
+  <xsl:variable name="versions" select="/ddi-spec/layout/version"/>
+  <!-- Checks, reserved-bit groups and skipped rules per record, decided by
+       gen/rules (the same lowering ddigen trace evaluates). Records whose
+       tag is declared inside another record (C++ spelling differs) are
+       left to a later revision. -->
+  <xsl:variable name="plan" select="d:validation-plan()"/>
+  <xsl:variable name="vrecords"
+                select="$plan/record[not(/ddi-spec/layout/record[@name = current()/@name]/@cxx-type) and not(@never)]"/>
+
+  <xsl:template name="ctype">
+    <xsl:param name="name"/>
+    <xsl:variable name="r" select="/ddi-spec/layout/record[@name = $name]"/>
+    <xsl:choose>
+      <xsl:when test="$r/@tag and $r/@tag = $r/@name"><xsl:value-of select="concat($r/@kind, ' ', $r/@tag)"/></xsl:when>
+      <xsl:otherwise><xsl:value-of select="$name"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- "#if COND\n" for a node with versions / arch-cond, else nothing. -->
+  <xsl:template name="open-guard">
+    <xsl:param name="node" select="."/>
+    <xsl:if test="$node/@versions or $node/@arch-cond">
+      <xsl:text>#if </xsl:text>
+      <xsl:if test="$node/@versions">
+        <xsl:value-of select="concat('(', d:version-cond($node/@versions, $versions), ')')"/>
+      </xsl:if>
+      <xsl:if test="$node/@versions and $node/@arch-cond"> &amp;&amp; </xsl:if>
+      <xsl:if test="$node/@arch-cond">
+        <xsl:value-of select="concat('(', $node/@arch-cond, ')')"/>
+      </xsl:if>
+      <xsl:text>&#10;</xsl:text>
+    </xsl:if>
+  </xsl:template>
+  <xsl:template name="close-guard">
+    <xsl:param name="node" select="."/>
+    <xsl:if test="$node/@versions or $node/@arch-cond"><xsl:text>#endif&#10;</xsl:text></xsl:if>
+  </xsl:template>
+
+  <!-- The union members a record's selector dispatches to (first case wins). -->
+  <xsl:template name="dir-matches">
+    <xsl:param name="dir"/>
+    <xsl:param name="node" select="."/>
+    <xsl:if test="$node/@dir = 'both' or $node/@dir = $dir">1</xsl:if>
+  </xsl:template>
+</xsl:stylesheet>
