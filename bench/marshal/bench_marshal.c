@@ -86,7 +86,9 @@ static int dec_seg(void *out, const uint8_t *buf, size_t n)
     return ddi_marshal_dec_DXGK_SEGMENTDESCRIPTOR3((SEG *)out, buf, n, NULL, &res);
 }
 
-#define PB_ROUND_TRIP(NAME, MSG, T)                                                                                    \
+/* MSG is expanded first (BENCH_PB_<record> names the message). */
+#define PB_ROUND_TRIP(NAME, MSG, T) PB_ROUND_TRIP_(NAME, MSG, T)
+#define PB_ROUND_TRIP_(NAME, MSG, T)                                                                                    \
     static void pb_##NAME(const void *a, void *out)                                                                    \
     {                                                                                                                  \
         static uint8_t buf[4096];                                                                                      \
@@ -114,17 +116,8 @@ static int dec_seg(void *out, const uint8_t *buf, size_t n)
         free(buf);                                                                                                     \
     }
 
-/* protobuf-c's names for the top messages (lower-case function prefixes). */
-#define Mrec189_init_ mrec189__init
-#define Mrec189_pack_ mrec189__pack
-#define Mrec189_unpack_ mrec189__unpack
-#define Mrec189_free_ mrec189__free_unpacked
-PB_ROUND_TRIP(bpb, Mrec189, BPB)
-#define Mrec446_init_ mrec446__init
-#define Mrec446_pack_ mrec446__pack
-#define Mrec446_unpack_ mrec446__unpack
-#define Mrec446_free_ mrec446__free_unpacked
-PB_ROUND_TRIP(seg, Mrec446, SEG)
+PB_ROUND_TRIP(bpb, BENCH_PB_DXGKARG_BUILDPAGINGBUFFER, BPB)
+PB_ROUND_TRIP(seg, BENCH_PB_DXGK_SEGMENTDESCRIPTOR3, SEG)
 
 static uint64_t rng_state = 0x243F6A8885A308D3ull;
 static void fill_random(void *p, size_t n)

@@ -266,5 +266,9 @@ for msg, _, entries in levels:
             c.append('            break;')
     c.append('        default:\n            break;\n        }\n    }\n}')
 for n, msg in tops:
+    # The top message of a record by its name, and protobuf-c's function
+    # names for it (record IDs differ between specs).
     c.append('#define BENCH_PB_%s %s' % (n, msg))
+    for suffix, fn in (('init', '__init'), ('pack', '__pack'), ('unpack', '__unpack'), ('free', '__free_unpacked')):
+        c.append('#define %s_%s_ %s%s' % (msg, suffix, lower(msg), fn))
 open('%s/bench_glue.h' % out_dir, 'w').write('\n'.join(c) + '\n')
