@@ -26,8 +26,11 @@ enum trace_rules_status {
     TRACE_RULES_CHECKED = 1      /* out[0..*count) are the violations (possibly none) */
 };
 
-/* Checks q's record; fills at most max violations and the total in *count. */
+/* Checks q's record: *count is the number of violations, out[0] the first
+ * (the evaluator reports the first, as the generated validators do). */
 enum trace_rules_status trace_check_rules(const struct trace_rules_query *q, ddi_violation *out, size_t max,
                                           size_t *count);
+/* Frees what the hook keeps between calls (the lowered rules of a spec). */
+void trace_rules_release(void);
 
 #endif

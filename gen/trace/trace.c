@@ -188,7 +188,7 @@ static void out(struct tracer *t, const char *fmt, ...)
 static void print_violations(struct tracer *t, const char *path)
 {
     int first = 1;
-    for (size_t i = 0; i < t->nviol && i < MAX_VIOLATIONS; i++) {
+    for (size_t i = 0; i < t->nviol && i < 1; i++) { /* the hook fills the first */
         if (!t->viol[i].field || strcmp(t->viol[i].field, path))
             continue;
         if (t->json)
@@ -325,6 +325,14 @@ static int field_value(struct tracer *t, xmlNodePtr f, long base, const char *pr
         if (e)
             out(t, t->json ? ", \"enum\": \"%s\"" : " %s", e);
         return 0;
+    }
+    if (major == DDI_CBOR_BYTES && off >= 0 && base >= 0 && (base + off) % 8 == 0 && t->image) {
+        /* A field carried as its bytes (LARGE_INTEGER, floats): into the image too. */
+        const uint8_t *data;
+        size_t size;
+        ddi_cbor_reader peek = t->r;
+        if (ddi_cbor_get_bytes(&peek, &data, &size) && (size_t)(base + off) / 8 + size <= t->image_size)
+            memcpy(t->image + (base + off) / 8, data, size);
     }
     return value_any(t, depth + 1);
 }
@@ -578,6 +586,7 @@ int ddigen_cmd_trace(int argc, char **argv)
     }
     free(text);
     free(data);
+    trace_rules_release();
     xmlFreeDoc(t.spec);
     return rc;
 }

@@ -2,7 +2,8 @@
 # `ddigen trace` on traces written by the code generated from the two
 # fixture releases (marshal_xrel): fields named from the spec alone, a field
 # of another release shown as unknown, --ddi-version listing the fields a
-# call lacks, valid JSON, deterministic output, the rules hook's state shown,
+# call lacks, valid JSON, deterministic output, a broken documented rule
+# flagged at its field by the validators' evaluator,
 # and bad input (truncated, unknown record, bad options) refused with exit 1
 # and nothing written.
 #   trace_cli.sh DDIGEN XREL_22621 XREL_26100 SPEC_22621 SPEC_26100 WORK
@@ -24,7 +25,19 @@ has "the call is named from the spec" "$work/new.txt" "call 0 @0: DXGKDDI_BUILDP
 has "nested fields are named by their path" "$work/new.txt" "Fill.FillPattern [$id_fp] = $((1000 + id_fp))"
 has "enums are named" "$work/new.txt" "Operation [5] = 1 (0x1) DXGK_OPERATION_FILL"
 has "the second call is the out direction" "$work/new.txt" "DXGKDDI_BUILDPAGINGBUFFER out"
-has "the rules hook says it did not check (not wired yet)" "$work/new.txt" "rules not checked"
+has "the documented rules were checked, none broken" "$work/new.txt" "; rules checked {"
+# Operation 99: no case of the discriminator. The validators' evaluator
+# (gen/rules, through gen/trace/rules_hook.c) flags it at the field.
+python3 - "$work/new.cbor" "$work/bad-op.cbor" <<'PY'
+import sys
+b = open(sys.argv[1], "rb").read()
+at = b.index(b"\x05\x01")  # key 5 (Operation) = 1 in the first call
+open(sys.argv[2], "wb").write(b[:at] + b"\x05\x18\x63" + b[at + 2:])
+PY
+"$ddigen" trace "$work/bad-op.cbor" --spec "$spec_new" >"$work/bad-op.txt" || fail "trace of a call that breaks a rule failed"
+has "a broken rule is counted on the call" "$work/bad-op.txt" "rules checked, violations: 1 {"
+has "a broken rule is shown at its field" "$work/bad-op.txt" \
+    "Operation [5] = 99 (0x63)   ! breaks DXGKARG_BUILDPAGINGBUFFER.Operation:known-value"
 
 "$ddigen" trace "$work/new.cbor" --spec "$spec_old" >"$work/new-old-spec.txt" || fail "trace with the older spec failed"
 has "a field of a newer release is shown as unknown" "$work/new-old-spec.txt" "? [$id_wo] = $((1000 + id_wo))   (a field this spec does not know)"
@@ -39,7 +52,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 calls = d["calls"]
 assert len(calls) == 2 and calls[0]["record"] == "DXGKARG_BUILDPAGINGBUFFER" and calls[1]["direction"] == "out"
-assert calls[0]["rules"] == "not-checked"
+assert calls[0]["rules"] == "checked" and calls[0]["violations"] == 0
 fill = [f for f in calls[0]["fields"] if f.get("path") == "Fill"][0]
 fp = [f for f in fill["value"] if f["id"] == int(sys.argv[2])][0]
 assert fp["path"] == "Fill.FillPattern" and fp["value"] == 1000 + int(sys.argv[2])
