@@ -7,6 +7,7 @@
 #include "header/header.h"
 #include "spec/schema.h"
 #include "spec/spec.h"
+#include "trace/trace.h"
 #include "util/diag.h"
 
 #include <errno.h>
@@ -58,6 +59,7 @@ static const struct command commands[] = {
     {"lint", ddigen_cmd_lint, "findings where the docs and the headers disagree (text, SARIF)", 0},
     {"emit", ddigen_cmd_emit, "spec + templates -> generated C", 0},
     {"generate", ddigen_cmd_generate, "run every stage end to end", 0},
+    {"trace", ddigen_cmd_trace, "print a trace of DDI calls (CBOR) naming fields from the spec", 0},
     {"validate", cmd_validate, "check spec files against the schema", 0},
     {"overlay", ddigen_cmd_overlay, "case-insensitive clang VFS overlay for WDK folders", 0},
 };

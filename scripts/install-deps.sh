@@ -7,7 +7,7 @@ packages=(
   clang libclang-dev libclang-rt-14-dev llvm
   libxml2-dev libxml2-utils libxslt1-dev xsltproc
   libcmark-gfm-dev libcmark-gfm-extensions-dev cmark-gfm libyaml-dev
-  libcmocka-dev libcbor-dev libprotobuf-c-dev
+  libcmocka-dev libcbor-dev libprotobuf-c-dev protobuf-c-compiler
   python3 python3-jsonschema
 )
 missing=()

@@ -162,6 +162,25 @@ static void fn_version_cond(xmlXPathParserContextPtr ctxt, int nargs)
     xmlXPathFreeNodeSet(nodes);
 }
 
+/* fnv1a("DXGKDDI_BUILDPAGINGBUFFER") -> "0x1234ABCD": 32-bit FNV-1a of a
+ * name, the trace ID of a DDI (the same in every release; ddigen trace
+ * computes it the same way, gen/trace/trace.c). */
+static void fn_fnv1a(xmlXPathParserContextPtr ctxt, int nargs)
+{
+    if (nargs != 1) {
+        xmlXPathSetArityError(ctxt);
+        return;
+    }
+    xmlChar *s = xmlXPathPopString(ctxt);
+    uint32_t h = 2166136261u;
+    for (const xmlChar *p = s; p && *p; p++)
+        h = (h ^ *p) * 16777619u;
+    char buf[16];
+    snprintf(buf, sizeof buf, "0x%08" PRIX32, h);
+    return_string(ctxt, buf);
+    xmlFree(s);
+}
+
 /* version-in("WIN7-WDDM2_0 WDDM3_2", "WDDM2_0", /ddi-spec/layout/version):
  * whether the version set holds the version (short names; an empty set is
  * every version). The skeleton asks it per member for the chosen version. */
@@ -217,5 +236,6 @@ void emit_register_extensions(void)
     xsltRegisterExtModuleFunction(BAD_CAST "ones", BAD_CAST DDIGEN_XSLT_NS, fn_ones);
     xsltRegisterExtModuleFunction(BAD_CAST "hex", BAD_CAST DDIGEN_XSLT_NS, fn_hex);
     xsltRegisterExtModuleFunction(BAD_CAST "version-cond", BAD_CAST DDIGEN_XSLT_NS, fn_version_cond);
+    xsltRegisterExtModuleFunction(BAD_CAST "fnv1a", BAD_CAST DDIGEN_XSLT_NS, fn_fnv1a);
     emit_register_rule_extensions();
 }

@@ -1,0 +1,198 @@
+/* Rebuilding a record's bytes from the spec's layout (see image.h). */
+#include "image.h"
+
+#include "util/diag.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *attr(xmlNodePtr e, const char *name)
+{
+    return (char *)xmlGetProp(e, BAD_CAST name);
+}
+
+static xmlNodePtr layout_of(xmlDocPtr spec)
+{
+    xmlNodePtr root = xmlDocGetRootElement(spec);
+    for (xmlNodePtr c = root ? root->children : NULL; c; c = c->next)
+        if (c->type == XML_ELEMENT_NODE && !strcmp((const char *)c->name, "layout"))
+            return c;
+    return NULL;
+}
+
+/* Index of a short version name in the spec's order, or -1. */
+static int version_index(xmlDocPtr spec, const char *name, size_t len)
+{
+    int i = 0;
+    xmlNodePtr layout = layout_of(spec);
+    for (xmlNodePtr c = layout ? layout->children : NULL; c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE || strcmp((const char *)c->name, "version"))
+            continue;
+        char *s = attr(c, "short");
+        int match = s && strlen(s) == len && !strncmp(s, name, len);
+        xmlFree(s);
+        if (match)
+            return i;
+        i++;
+    }
+    return -1;
+}
+
+int trace_layout_init(struct trace_layout *l, xmlDocPtr spec, const char *arch, const char *version)
+{
+    l->spec = spec;
+    l->arch = arch ? arch : "x64";
+    if (strcmp(l->arch, "x86") && strcmp(l->arch, "x64") && strcmp(l->arch, "arm64")) {
+        ddigen_error(NULL, 0, "trace: unknown arch '%s' (x86, x64, arm64)", l->arch);
+        return -1;
+    }
+    if (version) {
+        l->version = version_index(spec, version, strlen(version));
+        if (l->version < 0) {
+            ddigen_error(NULL, 0, "trace: the spec has no DDI version '%s' (short names, e.g. WDDM3_1)", version);
+            return -1;
+        }
+        l->version_name = version;
+        return 0;
+    }
+    /* The latest version of the spec. */
+    l->version = -1;
+    l->version_name = NULL;
+    xmlNodePtr layout = layout_of(spec);
+    for (xmlNodePtr c = layout ? layout->children : NULL; c; c = c->next)
+        if (c->type == XML_ELEMENT_NODE && !strcmp((const char *)c->name, "version")) {
+            char *s = attr(c, "short");
+            l->version++;
+            snprintf(l->version_buf, sizeof l->version_buf, "%s", s ? s : "");
+            l->version_name = l->version_buf;
+            xmlFree(s);
+        }
+    return 0;
+}
+
+/* "A-B C" contains version index v. */
+static int in_ranges(xmlDocPtr spec, const char *ranges, int v)
+{
+    const char *p = ranges;
+    while (*p) {
+        size_t n = strcspn(p, " ");
+        const char *dash = memchr(p, '-', n);
+        int lo = version_index(spec, p, dash ? (size_t)(dash - p) : n);
+        int hi = dash ? version_index(spec, dash + 1, n - (size_t)(dash + 1 - p)) : lo;
+        if (lo >= 0 && hi >= 0 && v >= lo && v <= hi)
+            return 1;
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
+    return 0;
+}
+
+int trace_layout_has(const struct trace_layout *l, xmlNodePtr e)
+{
+    char *v = attr(e, "versions");
+    int has = !v || in_ranges(l->spec, v, l->version);
+    xmlFree(v);
+    char *a = attr(e, "archs");
+    if (a) {
+        has = has && strstr(a, l->arch) != NULL;
+        xmlFree(a);
+    }
+    return has;
+}
+
+/* The first child named `name` for l's arch and version; its attribute. */
+static long value_for(const struct trace_layout *l, xmlNodePtr e, const char *name, const char *value_attr)
+{
+    for (xmlNodePtr c = e->children; c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE || strcmp((const char *)c->name, name))
+            continue;
+        char *arch = attr(c, "arch");
+        int match = arch && !strcmp(arch, l->arch) && trace_layout_has(l, c);
+        xmlFree(arch);
+        if (match) {
+            char *v = attr(c, value_attr);
+            long n = v ? strtol(v, NULL, 10) : -1;
+            xmlFree(v);
+            return n;
+        }
+    }
+    return -1;
+}
+
+size_t trace_record_size(const struct trace_layout *l, xmlNodePtr record)
+{
+    long n = value_for(l, record, "size", "bytes");
+    return n > 0 ? (size_t)n : 0;
+}
+
+long trace_field_offset(const struct trace_layout *l, xmlNodePtr field)
+{
+    return value_for(l, field, "offset", "bits");
+}
+
+/* Width of a canonical C type on a Windows target (LLP64). */
+static unsigned type_width(const char *c, const char *arch)
+{
+    if (!strncmp(c, "const ", 6))
+        c += 6;
+    if (!strncmp(c, "volatile ", 9))
+        c += 9;
+    if (strchr(c, '*') || strchr(c, '('))
+        return strcmp(arch, "x86") ? 64 : 32;
+    if (!strncmp(c, "enum ", 5))
+        return 32;
+    if (!strncmp(c, "unsigned ", 9))
+        c += 9;
+    if (!strcmp(c, "char") || !strcmp(c, "signed char") || !strcmp(c, "_Bool") || !strcmp(c, "bool"))
+        return 8;
+    if (!strcmp(c, "short") || !strcmp(c, "wchar_t"))
+        return 16;
+    if (!strcmp(c, "int") || !strcmp(c, "long") || !strcmp(c, "unsigned"))
+        return 32;
+    if (!strcmp(c, "long long") || !strcmp(c, "__int64"))
+        return 64;
+    return 0;
+}
+
+unsigned trace_field_width(const struct trace_layout *l, xmlNodePtr field)
+{
+    char *bits = attr(field, "bits");
+    if (bits) {
+        unsigned w = (unsigned)strtoul(bits, NULL, 10);
+        xmlFree(bits);
+        return w;
+    }
+    char *array = attr(field, "array");
+    if (array) {
+        xmlFree(array);
+        return 0;
+    }
+    char *c = attr(field, "canonical");
+    if (!c) /* per-arch canonical types (SIZE_T) */
+        for (xmlNodePtr k = field->children; k && !c; k = k->next)
+            if (k->type == XML_ELEMENT_NODE && !strcmp((const char *)k->name, "canonical")) {
+                char *arch = attr(k, "arch");
+                if (arch && !strcmp(arch, l->arch))
+                    c = attr(k, "type");
+                xmlFree(arch);
+            }
+    unsigned w = c ? type_width(c, l->arch) : 0;
+    xmlFree(c);
+    return w;
+}
+
+void trace_image_put(uint8_t *image, size_t size, long bit, unsigned width, uint64_t value)
+{
+    if (bit < 0 || width == 0 || width > 64 || (uint64_t)bit + width > (uint64_t)size * 8u)
+        return;
+    for (unsigned i = 0; i < width; i++) {
+        size_t b = (size_t)bit + i;
+        uint8_t mask = (uint8_t)(1u << (b % 8u));
+        if ((value >> i) & 1u)
+            image[b / 8u] |= mask;
+        else
+            image[b / 8u] &= (uint8_t)~mask;
+    }
+}

@@ -1,0 +1,32 @@
+/* A record's raw bytes rebuilt from a trace for one arch and DDI version,
+ * from the spec's offsets: what the rule evaluator reads (rules_hook.h). */
+#ifndef DDIGEN_TRACE_IMAGE_H
+#define DDIGEN_TRACE_IMAGE_H
+
+#include <libxml/tree.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct trace_layout {
+    xmlDocPtr spec;
+    const char *arch; /* x86, x64, arm64 */
+    int version;      /* index into the spec's <version> list */
+    const char *version_name;
+    char version_buf[64];
+};
+
+/* 0, or -1 after reporting an unknown arch or version. */
+int trace_layout_init(struct trace_layout *l, xmlDocPtr spec, const char *arch, const char *version);
+/* Whether an element with a versions= attribute exists in l's version. */
+int trace_layout_has(const struct trace_layout *l, xmlNodePtr e);
+/* The size of a top-level record in l, or 0 when it has none there. */
+size_t trace_record_size(const struct trace_layout *l, xmlNodePtr record);
+/* The bit offset of a field in l (from the start of its top-level record),
+ * or -1 when it has none there. */
+long trace_field_offset(const struct trace_layout *l, xmlNodePtr field);
+/* The width in bits of a scalar field in l, or 0 when it is not a scalar. */
+unsigned trace_field_width(const struct trace_layout *l, xmlNodePtr field);
+/* Stores value into image at bit offset with width bits (little-endian). */
+void trace_image_put(uint8_t *image, size_t size, long bit, unsigned width, uint64_t value);
+
+#endif

@@ -1,0 +1,592 @@
+/* `ddigen trace FILE --spec SPEC`: see trace.h. Each call is read twice:
+ * once to rebuild the record's bytes for the rules hook, once to print, so
+ * that a violation is shown at the field it is about. */
+#include "trace.h"
+
+#include "image.h"
+#include "rules_hook.h"
+#include "spec/schema.h"
+#include "util/diag.h"
+#include "util/output.h"
+
+#include "ddi_cbor.h"
+#include "ddi_trace.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_VIOLATIONS 64
+#define ID_BITS 65536u /* field IDs tracked for "missing" (beyond: not reported) */
+
+struct tracer {
+    xmlDocPtr spec;
+    xmlNodePtr layout;
+    struct trace_layout lay;
+    int json, report_missing;
+    const char *path;
+    FILE *out;
+    ddi_cbor_reader r;
+    /* The call being read. */
+    int printing;
+    uint8_t *image;
+    size_t image_size;
+    ddi_violation viol[MAX_VIOLATIONS];
+    size_t nviol;
+    enum trace_rules_status rules;
+};
+
+static int is_elem(xmlNodePtr n, const char *name)
+{
+    return n && n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
+}
+
+static int attr_is(xmlNodePtr e, const char *name, const char *value)
+{
+    xmlChar *v = xmlGetProp(e, BAD_CAST name);
+    int eq = v && !strcmp((const char *)v, value);
+    xmlFree(v);
+    return eq;
+}
+
+static long attr_long(xmlNodePtr e, const char *name)
+{
+    xmlChar *v = xmlGetProp(e, BAD_CAST name);
+    long n = v ? strtol((const char *)v, NULL, 10) : -1;
+    xmlFree(v);
+    return n;
+}
+
+/* Attribute as a string owned by the document's dictionary-free copy. */
+static const char *attr_str(xmlNodePtr e, const char *name)
+{
+    xmlAttrPtr a = xmlHasProp(e, BAD_CAST name);
+    return a && a->children && a->children->content ? (const char *)a->children->content : "";
+}
+
+static uint32_t fnv1a(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+static xmlNodePtr find_record_by_id(struct tracer *t, uint32_t id)
+{
+    for (xmlNodePtr c = t->layout->children; c; c = c->next)
+        if (is_elem(c, "record") && attr_long(c, "id") == (long)id)
+            return c;
+    return NULL;
+}
+
+static const char *ddi_name(struct tracer *t, uint32_t id)
+{
+    for (xmlNodePtr c = t->layout->children; c; c = c->next)
+        if (is_elem(c, "function-type") && fnv1a(attr_str(c, "name")) == id)
+            return attr_str(c, "name");
+    return NULL;
+}
+
+/* The top-level record a field's canonical type names ("struct _TAG" or a
+ * typedef name), or NULL. */
+static xmlNodePtr record_of_type(struct tracer *t, xmlNodePtr field)
+{
+    const char *c = attr_str(field, "canonical");
+    if (!*c || strchr(c, '*'))
+        return NULL;
+    const char *tag = strchr(c, ' ');
+    for (xmlNodePtr r = t->layout->children; r; r = r->next) {
+        if (!is_elem(r, "record"))
+            continue;
+        if (tag && !strcmp(attr_str(r, "tag"), tag + 1) && !strncmp(c, attr_str(r, "kind"), (size_t)(tag - c)))
+            return r;
+        if (!tag && !strcmp(attr_str(r, "name"), c))
+            return r;
+    }
+    return NULL;
+}
+
+/* The enumerator a value of an enum-typed field names, or NULL. */
+static const char *enum_name(struct tracer *t, xmlNodePtr field, int64_t value)
+{
+    const char *c = attr_str(field, "canonical");
+    if (strncmp(c, "enum ", 5))
+        return NULL;
+    for (xmlNodePtr e = t->layout->children; e; e = e->next) {
+        if (!is_elem(e, "enum") || strcmp(attr_str(e, "tag"), c + 5))
+            continue;
+        for (xmlNodePtr v = e->children; v; v = v->next)
+            if (is_elem(v, "value") && strtoll(attr_str(v, "value"), NULL, 10) == value && trace_layout_has(&t->lay, v))
+                return attr_str(v, "name");
+    }
+    return NULL;
+}
+
+static int has_discriminator(struct tracer *t, xmlNodePtr union_record)
+{
+    xmlNodePtr root = xmlDocGetRootElement(t->spec);
+    for (xmlNodePtr m = root->children; m; m = m->next)
+        if (is_elem(m, "merge"))
+            for (xmlNodePtr d = m->children; d; d = d->next)
+                if (is_elem(d, "discriminator") && !strcmp(attr_str(d, "union"), attr_str(union_record, "name")))
+                    return 1;
+    return 0;
+}
+
+/* The field with stable ID id at this map level: a field of rec, or of the
+ * anonymous records inside it (their members share the level). */
+static xmlNodePtr find_field(xmlNodePtr rec, long id)
+{
+    for (xmlNodePtr f = rec->children; f; f = f->next) {
+        if (!is_elem(f, "field"))
+            continue;
+        if (attr_long(f, "id") == id && *attr_str(f, "name"))
+            return f;
+        if (!*attr_str(f, "name"))
+            for (xmlNodePtr c = f->children; c; c = c->next)
+                if (is_elem(c, "record")) {
+                    xmlNodePtr found = find_field(c, id);
+                    if (found)
+                        return found;
+                }
+    }
+    return NULL;
+}
+
+static xmlNodePtr nested_record(xmlNodePtr field)
+{
+    for (xmlNodePtr c = field->children; c; c = c->next)
+        if (is_elem(c, "record"))
+            return c;
+    return NULL;
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static void indent(struct tracer *t, unsigned depth)
+{
+    if (t->printing && !t->json)
+        fprintf(t->out, "%*s", (int)(2 * depth + 2), "");
+}
+
+static void out(struct tracer *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out(struct tracer *t, const char *fmt, ...)
+{
+    if (!t->printing)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(t->out, fmt, ap);
+    va_end(ap);
+}
+
+/* Violations of a field, after its value. */
+static void print_violations(struct tracer *t, const char *path)
+{
+    int first = 1;
+    for (size_t i = 0; i < t->nviol && i < 1; i++) { /* the hook fills the first */
+        if (!t->viol[i].field || strcmp(t->viol[i].field, path))
+            continue;
+        if (t->json)
+            out(t, "%s\"%s\"", first ? ", \"violations\": [" : ", ", t->viol[i].rule_id);
+        else
+            out(t, "   ! breaks %s", t->viol[i].rule_id);
+        first = 0;
+    }
+    if (!first && t->json)
+        out(t, "]");
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+static int fail(struct tracer *t)
+{
+    ddigen_error(t->path, 0, "offset %zu: %s", t->r.error_offset, ddi_cbor_status_text(t->r.status));
+    return -1;
+}
+
+/* Any item, printed as JSON-ish values (unknown keys, arrays, raw bytes). */
+static int value_any(struct tracer *t, unsigned depth)
+{
+    if (depth > DDI_CBOR_MAX_DEPTH) {
+        ddi_cbor_fail(&t->r, DDI_CBOR_TOO_DEEP);
+        return fail(t);
+    }
+    int major = ddi_cbor_peek(&t->r);
+    uint64_t u, n;
+    int64_t s;
+    const uint8_t *data;
+    size_t size;
+    int b;
+    switch (major) {
+    case DDI_CBOR_UINT:
+        if (!ddi_cbor_get_uint(&t->r, &u))
+            return fail(t);
+        out(t, "%" PRIu64, u);
+        return 0;
+    case DDI_CBOR_NEGINT:
+        if (!ddi_cbor_get_int(&t->r, &s))
+            return fail(t);
+        out(t, "%" PRId64, s);
+        return 0;
+    case DDI_CBOR_BYTES:
+        if (!ddi_cbor_get_bytes(&t->r, &data, &size))
+            return fail(t);
+        out(t, "\"");
+        for (size_t i = 0; i < size; i++)
+            out(t, "%02x", data[i]);
+        out(t, "\"");
+        return 0;
+    case DDI_CBOR_ARRAY:
+        if (!ddi_cbor_get_array(&t->r, &n))
+            return fail(t);
+        out(t, "[");
+        for (uint64_t i = 0; i < n; i++) {
+            out(t, i ? ", " : "");
+            if (value_any(t, depth + 1))
+                return -1;
+        }
+        out(t, "]");
+        return 0;
+    case DDI_CBOR_MAP:
+        if (!ddi_cbor_get_map(&t->r, &n))
+            return fail(t);
+        out(t, "{");
+        for (uint64_t i = 0; i < n; i++) {
+            out(t, i ? ", \"" : "\"");
+            if (value_any(t, depth + 1))
+                return -1;
+            out(t, "\": ");
+            if (value_any(t, depth + 1))
+                return -1;
+        }
+        out(t, "}");
+        return 0;
+    case DDI_CBOR_SIMPLE:
+        if (ddi_cbor_take_null(&t->r)) {
+            out(t, "null");
+            return 0;
+        }
+        if (!ddi_cbor_get_bool(&t->r, &b))
+            return fail(t);
+        out(t, b ? "true" : "false");
+        return 0;
+    default:
+        /* Text, tags, floats, or the end: the reader refuses them. */
+        if (!ddi_cbor_skip(&t->r))
+            return fail(t);
+        return 0;
+    }
+}
+
+static int record_map(struct tracer *t, xmlNodePtr rec, long base, const char *prefix, unsigned depth);
+
+/* The path a reader of the record sees: full for fields of the top record,
+ * prefixed for fields of a record held by value. */
+static void field_path(char *buf, size_t size, const char *prefix, xmlNodePtr f)
+{
+    snprintf(buf, size, "%s%s", prefix, attr_str(f, "path"));
+}
+
+/* A known field's value. */
+static int field_value(struct tracer *t, xmlNodePtr f, long base, const char *prefix, unsigned depth)
+{
+    char path[512];
+    field_path(path, sizeof path, prefix, f);
+    xmlNodePtr nested = nested_record(f), other = nested ? NULL : record_of_type(t, f);
+    long off = trace_field_offset(&t->lay, f);
+    if (nested && ddi_cbor_peek(&t->r) == DDI_CBOR_MAP)
+        return record_map(t, nested, base, prefix, depth + 1);
+    if (other && !xmlHasProp(f, BAD_CAST "array") && ddi_cbor_peek(&t->r) == DDI_CBOR_MAP) {
+        /* A record held by value: its fields' paths and offsets are its own. */
+        char inner[sizeof path + 1];
+        snprintf(inner, sizeof inner, "%s.", path);
+        return record_map(t, other, off >= 0 && base >= 0 ? base + off : -1, inner, depth + 1);
+    }
+    int major = ddi_cbor_peek(&t->r);
+    if (major == DDI_CBOR_UINT || major == DDI_CBOR_NEGINT) {
+        int64_t s = 0;
+        uint64_t u = 0;
+        if (major == DDI_CBOR_UINT ? !ddi_cbor_get_uint(&t->r, &u) : !ddi_cbor_get_int(&t->r, &s))
+            return fail(t);
+        if (major == DDI_CBOR_NEGINT)
+            u = (uint64_t)s;
+        if (off >= 0 && base >= 0 && t->image)
+            trace_image_put(t->image, t->image_size, base + off, trace_field_width(&t->lay, f), u);
+        const char *e = enum_name(t, f, major == DDI_CBOR_UINT ? (int64_t)u : s);
+        if (major == DDI_CBOR_UINT)
+            out(t, t->json ? "%" PRIu64 : "%" PRIu64 " (0x%" PRIx64 ")", u, u);
+        else
+            out(t, "%" PRId64, s);
+        if (e)
+            out(t, t->json ? ", \"enum\": \"%s\"" : " %s", e);
+        return 0;
+    }
+    if (major == DDI_CBOR_BYTES && off >= 0 && base >= 0 && (base + off) % 8 == 0 && t->image) {
+        /* A field carried as its bytes (LARGE_INTEGER, floats): into the image too. */
+        const uint8_t *data;
+        size_t size;
+        ddi_cbor_reader peek = t->r;
+        if (ddi_cbor_get_bytes(&peek, &data, &size) && (size_t)(base + off) / 8 + size <= t->image_size)
+            memcpy(t->image + (base + off) / 8, data, size);
+    }
+    return value_any(t, depth + 1);
+}
+
+/* Fields expected at this level and not seen (with --ddi-version). */
+static void print_missing(struct tracer *t, xmlNodePtr rec, const uint8_t *seen, const char *prefix, int *first)
+{
+    for (xmlNodePtr f = rec->children; f; f = f->next) {
+        if (!is_elem(f, "field") || !trace_layout_has(&t->lay, f))
+            continue;
+        xmlNodePtr nested = nested_record(f);
+        if (!*attr_str(f, "name")) {
+            if (nested && !(attr_is(nested, "kind", "union") && has_discriminator(t, nested)))
+                print_missing(t, nested, seen, prefix, first);
+            continue;
+        }
+        long id = attr_long(f, "id");
+        if (id <= 0 || (unsigned long)id >= ID_BITS || (seen[id / 8] >> (id % 8)) & 1)
+            continue;
+        if (xmlHasProp(f, BAD_CAST "array") && strstr(attr_str(f, "array"), "flexible"))
+            continue;
+        if (t->json)
+            out(t, "%s{\"id\": %ld, \"path\": \"%s%s\"}", *first ? "" : ", ", id, prefix, attr_str(f, "path"));
+        else
+            out(t, "%s%s%s [%ld]", *first ? "" : ", ", prefix, attr_str(f, "path"), id);
+        *first = 0;
+    }
+}
+
+static int record_map(struct tracer *t, xmlNodePtr rec, long base, const char *prefix, unsigned depth)
+{
+    uint64_t n;
+    if (depth > DDI_CBOR_MAX_DEPTH) {
+        ddi_cbor_fail(&t->r, DDI_CBOR_TOO_DEEP);
+        return fail(t);
+    }
+    if (!ddi_cbor_get_map(&t->r, &n))
+        return fail(t);
+    uint8_t *seen = calloc(ID_BITS / 8, 1);
+    int rc = 0;
+    out(t, t->json ? "[" : "{\n");
+    for (uint64_t i = 0; i < n && rc == 0; i++) {
+        uint64_t key;
+        if (!ddi_cbor_get_uint(&t->r, &key)) {
+            rc = fail(t);
+            break;
+        }
+        if (key < ID_BITS) {
+            if ((seen[key / 8] >> (key % 8)) & 1) {
+                ddigen_error(t->path, 0, "offset %zu: key %" PRIu64 " given twice in one map",
+                             (size_t)(t->r.pos - t->r.start), key);
+                rc = -1;
+                break;
+            }
+            seen[key / 8] |= (uint8_t)(1u << (key % 8));
+        }
+        xmlNodePtr f = find_field(rec, (long)key);
+        char path[512];
+        if (f)
+            field_path(path, sizeof path, prefix, f);
+        if (t->json) {
+            out(t, "%s{\"id\": %" PRIu64, i ? ", " : "", key);
+            if (f)
+                out(t, ", \"path\": \"%s\", \"value\": ", path);
+            else
+                out(t, ", \"unknown\": true, \"value\": ");
+        } else {
+            indent(t, depth);
+            if (f)
+                out(t, "%s [%" PRIu64 "] = ", path, key);
+            else
+                out(t, "? [%" PRIu64 "] = ", key);
+        }
+        rc = f ? field_value(t, f, base, prefix, depth) : value_any(t, depth + 1);
+        if (rc == 0) {
+            if (!f)
+                out(t, t->json ? "" : "   (a field this spec does not know)");
+            else
+                print_violations(t, path);
+            out(t, t->json ? "}" : "\n");
+        }
+    }
+    if (rc == 0) {
+        if (t->json)
+            out(t, "]");
+        if (t->report_missing) {
+            int first = 1;
+            if (t->json)
+                out(t, ", \"missing\": [");
+            else if (t->printing) {
+                /* Only print the line when something is missing. */
+                char *buf = NULL;
+                size_t len = 0;
+                FILE *saved = t->out, *mem = open_memstream(&buf, &len);
+                t->out = mem;
+                print_missing(t, rec, seen, prefix, &first);
+                fclose(mem);
+                t->out = saved;
+                if (!first) {
+                    indent(t, depth);
+                    out(t, "missing: %s\n", buf);
+                }
+                free(buf);
+                first = 1;
+            }
+            if (t->json) {
+                print_missing(t, rec, seen, prefix, &first);
+                out(t, "]");
+            }
+        }
+        if (!t->json && depth) {
+            indent(t, depth - 1);
+            out(t, "}");
+        } else if (!t->json) {
+            out(t, "}\n");
+        }
+    }
+    free(seen);
+    return rc;
+}
+
+/* One call: the head, then the record twice (image, then print). */
+static int one_call(struct tracer *t, unsigned index, const ddi_trace_call_head *h, size_t offset)
+{
+    xmlNodePtr rec = find_record_by_id(t, h->record_id);
+    const char *ddi = ddi_name(t, h->ddi_id);
+    const char *dir = h->direction ? "out" : "in";
+    if (!rec) {
+        ddigen_error(t->path, 0, "offset %zu: call %u: record ID %u is not in the spec", offset, index, h->record_id);
+        return -1;
+    }
+    const char *name = attr_str(rec, "name");
+    /* Pass 1: the record's bytes for the rules hook. */
+    ddi_cbor_reader start = t->r;
+    t->image_size = trace_record_size(&t->lay, rec);
+    t->image = t->image_size ? calloc(1, t->image_size) : NULL;
+    t->printing = 0;
+    t->nviol = 0;
+    int rc = record_map(t, rec, 0, "", 0);
+    if (rc == 0) {
+        struct trace_rules_query q = {t->spec,      rec,      t->lay.arch,  t->lay.version_name,
+                                      h->direction, t->image, t->image_size};
+        t->rules = trace_check_rules(&q, t->viol, MAX_VIOLATIONS, &t->nviol);
+        /* Pass 2: print. */
+        t->r = start;
+        t->printing = 1;
+        char ddi_buf[16];
+        snprintf(ddi_buf, sizeof ddi_buf, "0x%08X", h->ddi_id);
+        const char *rules = t->rules == TRACE_RULES_CHECKED ? "checked" : "not checked";
+        if (t->json)
+            out(t,
+                "%s\n  {\"call\": %u, \"offset\": %zu, \"ddi\": \"%s\", \"ddi_id\": %u, \"direction\": \"%s\", "
+                "\"record\": \"%s\", \"record_id\": %u, \"rules\": \"%s\", \"violations\": %zu, \"fields\": ",
+                index ? "," : "", index, offset, ddi ? ddi : ddi_buf, h->ddi_id, dir, name, h->record_id,
+                t->rules == TRACE_RULES_CHECKED ? "checked" : "not-checked", t->nviol);
+        else
+            out(t, "call %u @%zu: %s %s %s [record %u]; rules %s%s", index, offset, ddi ? ddi : ddi_buf, dir, name,
+                h->record_id, rules, t->rules == TRACE_RULES_CHECKED && t->nviol ? ", violations: " : " ");
+        if (!t->json && t->rules == TRACE_RULES_CHECKED && t->nviol)
+            out(t, "%zu ", t->nviol);
+        rc = record_map(t, rec, 0, "", 0);
+        if (t->json)
+            out(t, "}");
+    }
+    free(t->image);
+    t->image = NULL;
+    return rc;
+}
+
+static int run(struct tracer *t, const uint8_t *data, size_t size)
+{
+    ddi_cbor_reader_init(&t->r, data, size);
+    t->printing = 1;
+    if (t->json)
+        out(t, "{\"trace\": \"%s\", \"arch\": \"%s\", \"ddi_version\": \"%s\", \"calls\": [", t->path, t->lay.arch,
+            t->lay.version_name ? t->lay.version_name : "");
+    ddi_trace_call_head h;
+    unsigned index = 0;
+    for (;;) {
+        size_t offset = (size_t)(t->r.pos - t->r.start);
+        int rc = ddi_trace_next(&t->r, &h);
+        if (rc == 0)
+            break;
+        if (rc < 0)
+            return fail(t);
+        if (one_call(t, index++, &h, offset))
+            return -1;
+    }
+    t->printing = 1;
+    if (t->json)
+        out(t, "\n]}\n");
+    return 0;
+}
+
+static const char usage[] = "usage: ddigen trace FILE --spec SPEC.xml [--format text|json] [--arch x86|x64|arm64]\n"
+                            "                    [--ddi-version V] [-o OUT]\n"
+                            "  prints a trace of DDI calls (ddi_trace.h) naming fields from the spec alone;\n"
+                            "  --ddi-version (short name, e.g. WDDM3_1) also lists the fields the spec has there\n"
+                            "  that a call lacks. Defaults: x64, the spec's latest version, text, stdout.\n";
+
+int ddigen_cmd_trace(int argc, char **argv)
+{
+    static const struct option options[] = {{"spec", required_argument, NULL, 's'},
+                                            {"format", required_argument, NULL, 'f'},
+                                            {"arch", required_argument, NULL, 'a'},
+                                            {"ddi-version", required_argument, NULL, 'v'},
+                                            {"output", required_argument, NULL, 'o'},
+                                            {"help", no_argument, NULL, 'h'},
+                                            {NULL, 0, NULL, 0}};
+    const char *spec_path = NULL, *format = "text", *arch = NULL, *version = NULL, *out_path = "-";
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
+        switch (c) {
+        case 's': spec_path = optarg; break;
+        case 'f': format = optarg; break;
+        case 'a': arch = optarg; break;
+        case 'v': version = optarg; break;
+        case 'o': out_path = optarg; break;
+        case 'h': fputs(usage, stdout); return 0;
+        default: fputs(usage, stderr); return 2;
+        }
+    }
+    if (!spec_path || optind != argc - 1 || (strcmp(format, "text") && strcmp(format, "json"))) {
+        if (format && strcmp(format, "text") && strcmp(format, "json"))
+            ddigen_error(NULL, 0, "trace: --format must be text or json, not '%s'", format);
+        fputs(usage, stderr);
+        return 2;
+    }
+    struct tracer t = {0};
+    t.path = argv[optind];
+    t.json = !strcmp(format, "json");
+    t.report_missing = version != NULL;
+    char *data = NULL, *text = NULL;
+    size_t size = 0, text_len = 0;
+    int rc = 1;
+    t.spec = spec_load(spec_path);
+    xmlNodePtr root = t.spec ? xmlDocGetRootElement(t.spec) : NULL;
+    for (xmlNodePtr n = root ? root->children : NULL; n; n = n->next)
+        if (is_elem(n, "layout"))
+            t.layout = n;
+    if (t.spec && !t.layout)
+        ddigen_error(spec_path, 0, "the spec has no <layout>");
+    if (t.layout && trace_layout_init(&t.lay, t.spec, arch, version) == 0 &&
+        ddigen_read_file(t.path, &data, &size) == 0) {
+        t.out = open_memstream(&text, &text_len);
+        int ok = run(&t, (const uint8_t *)data, size) == 0;
+        fclose(t.out);
+        /* Nothing is written for a trace that did not read to its end. */
+        rc = ok && ddigen_write_file(out_path, text, text_len) == 0 ? 0 : 1;
+    }
+    free(text);
+    free(data);
+    trace_rules_release();
+    xmlFreeDoc(t.spec);
+    return rc;
+}

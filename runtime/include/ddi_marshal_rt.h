@@ -1,0 +1,345 @@
+/* ddi_marshal_rt: the small helpers the generated marshallers (ddi_marshal.c)
+ * call per field: key bytes precomputed by the generator, integers and byte
+ * strings with an inline fast path, strict reads that report the key at
+ * fault, the arena that holds decoded pointees. Kernel C: no CRT, no
+ * allocation, no floating point, no recursion. */
+#ifndef DDI_MARSHAL_RT_H
+#define DDI_MARSHAL_RT_H
+
+#include "ddi_cbor.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_MSC_VER) && !defined(__clang__) && !defined(__cplusplus)
+#define DDI_MRT_INLINE static __inline
+#else
+#define DDI_MRT_INLINE static inline
+#endif
+/* The per-field fast paths: inlined into the generated straight-line code
+ * (compilers otherwise keep one out-of-line copy in a file this large). */
+#if defined(__GNUC__) || defined(__clang__)
+#define DDI_MRT_HOT static inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define DDI_MRT_HOT static __forceinline
+#else
+#define DDI_MRT_HOT DDI_MRT_INLINE
+#endif
+
+/* The architecture the layout is compiled for: the compiler's own MSVC
+ * macros, or on a host build the GCC ones (the host layout is the host's,
+ * but a field that exists only on x64 exists there on x86_64 hosts). */
+#if defined(_M_IX86) || (!defined(_MSC_VER) && defined(__i386__))
+#define DDI_MRT_ARCH_X86 1
+#else
+#define DDI_MRT_ARCH_X86 0
+#endif
+#if (defined(_M_AMD64) && !defined(_M_ARM64EC)) || (!defined(_MSC_VER) && defined(__x86_64__))
+#define DDI_MRT_ARCH_X64 1
+#else
+#define DDI_MRT_ARCH_X64 0
+#endif
+#if defined(_M_ARM64) || (!defined(_MSC_VER) && defined(__aarch64__))
+#define DDI_MRT_ARCH_ARM64 1
+#else
+#define DDI_MRT_ARCH_ARM64 0
+#endif
+
+/* Encoder flags. */
+#define DDI_MARSHAL_NO_FOLLOW 1u /* pointers with a size rule as addresses, pointees not copied */
+
+/* Decoder errors beyond ddi_cbor_status (same numbering space). */
+#define DDI_MARSHAL_SIZE_MISMATCH 32 /* a byte string not of the field's size, or a pointee not of its size field's */
+#define DDI_MARSHAL_ARENA_FULL 33    /* the caller's arena cannot hold a pointee */
+#define DDI_MARSHAL_TRAILING 34      /* bytes after the structure */
+
+/* Where decoded pointees go: [base + used, base + size), 16-byte aligned. */
+typedef struct ddi_marshal_arena {
+    uint8_t *base;
+    size_t size;
+    size_t used;
+} ddi_marshal_arena;
+
+/* What a decode found. Keys are field IDs of the spec; records are record
+ * IDs. unknown/missing are not errors: they are what a reader generated
+ * from another WDK release sees (fields added / removed). */
+typedef struct ddi_marshal_result {
+    int status;            /* DDI_CBOR_OK, a ddi_cbor_status or DDI_MARSHAL_* */
+    size_t error_offset;   /* byte offset of the error in the input */
+    uint32_t error_record; /* record being decoded at the error */
+    uint32_t error_key;    /* field ID at the error (0: the map itself) */
+    uint32_t unknown;      /* keys skipped: fields this code does not know */
+    uint32_t first_unknown_record, first_unknown_key;
+    uint32_t missing; /* fields this code knows that were absent */
+    uint32_t first_missing_record, first_missing_key;
+} ddi_marshal_result;
+
+typedef struct ddi_marshal_ctx {
+    ddi_cbor_reader r;
+    ddi_marshal_arena *arena;
+    ddi_marshal_result *res;
+    unsigned depth;
+} ddi_marshal_ctx;
+
+void ddi_mrt_ctx_init(ddi_marshal_ctx *c, const void *data, size_t size, ddi_marshal_arena *arena,
+                      ddi_marshal_result *res);
+/* Ends a decode: trailing bytes are an error; returns 1 on success. */
+int ddi_mrt_ctx_finish(ddi_marshal_ctx *c);
+/* Records the first error with the record and key it was found at. Returns 0. */
+int ddi_mrt_fail(ddi_marshal_ctx *c, int status, uint32_t record, uint32_t key);
+/* The reader's own error (truncation, non-shortest form...) at a key. */
+int ddi_mrt_fail_read(ddi_marshal_ctx *c, uint32_t record, uint32_t key);
+/* Enters a map of a record (depth-bounded); count of pairs. */
+int ddi_mrt_enter_slow(ddi_marshal_ctx *c, uint32_t record, uint64_t *count);
+DDI_MRT_INLINE void ddi_mrt_leave(ddi_marshal_ctx *c)
+{
+    c->depth--;
+}
+/* A key not known: counted and its value skipped. */
+int ddi_mrt_unknown(ddi_marshal_ctx *c, uint32_t record, uint64_t key);
+void ddi_mrt_missing(ddi_marshal_ctx *c, uint32_t record, uint32_t key);
+/* Seen-key bitmap check: 0 (and the error) on a duplicate. */
+DDI_MRT_HOT int ddi_mrt_seen(ddi_marshal_ctx *c, uint64_t *seen, unsigned words, uint32_t record, uint64_t key)
+{
+    uint64_t bit;
+    if (key >= (uint64_t)words * 64u)
+        return 1; /* beyond every known ID: an unknown key, counted there */
+    bit = (uint64_t)1 << (key & 63u);
+    if (seen[key >> 6] & bit)
+        return ddi_mrt_fail(c, DDI_CBOR_DUPLICATE_KEY, record, (uint32_t)key);
+    seen[key >> 6] |= bit;
+    return 1;
+}
+#define DDI_MRT_HAS(seen, key) (((seen)[(key) >> 6] >> ((key)&63u)) & 1u)
+
+/* ---- writer fast paths ------------------------------------------------ */
+
+DDI_MRT_HOT int ddi_mrt_room(const ddi_cbor_writer *w, size_t n)
+{
+    return (size_t)(w->end - w->pos) >= n && (size_t)(w->pos - w->start) == w->needed;
+}
+
+/* A key of 1 to 3 precomputed bytes. */
+DDI_MRT_HOT void ddi_mrt_key(ddi_cbor_writer *w, unsigned n, uint8_t b0, uint8_t b1, uint8_t b2)
+{
+    if (ddi_mrt_room(w, 3)) {
+        w->pos[0] = b0;
+        w->pos[1] = b1;
+        w->pos[2] = b2;
+        w->pos += n;
+        w->needed += n;
+    } else {
+        uint8_t k[3];
+        k[0] = b0;
+        k[1] = b1;
+        k[2] = b2;
+        ddi_cbor_put_uint(w, n == 1 ? k[0] : n == 2 ? k[1] : ((uint64_t)k[1] << 8) | k[2]);
+    }
+}
+
+/* The head of an item of major type `major` (shifted) with argument v. */
+DDI_MRT_HOT void ddi_mrt_head(ddi_cbor_writer *w, uint8_t major, uint64_t v)
+{
+    if (ddi_mrt_room(w, 9)) {
+        uint8_t *p = w->pos;
+        size_t n;
+        if (v < 24) {
+            p[0] = (uint8_t)(major | v);
+            n = 1;
+        } else if (v <= 0xFFu) {
+            p[0] = (uint8_t)(major | 24u);
+            p[1] = (uint8_t)v;
+            n = 2;
+        } else if (v <= 0xFFFFu) {
+            p[0] = (uint8_t)(major | 25u);
+            p[1] = (uint8_t)(v >> 8);
+            p[2] = (uint8_t)v;
+            n = 3;
+        } else if (v <= 0xFFFFFFFFu) {
+            p[0] = (uint8_t)(major | 26u);
+            p[1] = (uint8_t)(v >> 24);
+            p[2] = (uint8_t)(v >> 16);
+            p[3] = (uint8_t)(v >> 8);
+            p[4] = (uint8_t)v;
+            n = 5;
+        } else {
+            p[0] = (uint8_t)(major | 27u);
+            p[1] = (uint8_t)(v >> 56);
+            p[2] = (uint8_t)(v >> 48);
+            p[3] = (uint8_t)(v >> 40);
+            p[4] = (uint8_t)(v >> 32);
+            p[5] = (uint8_t)(v >> 24);
+            p[6] = (uint8_t)(v >> 16);
+            p[7] = (uint8_t)(v >> 8);
+            p[8] = (uint8_t)v;
+            n = 9;
+        }
+        w->pos += n;
+        w->needed += n;
+        return;
+    }
+    switch (major >> 5) {
+    case DDI_CBOR_UINT: ddi_cbor_put_uint(w, v); break;
+    case DDI_CBOR_NEGINT: ddi_cbor_put_int(w, (int64_t)~v); break;
+    case DDI_CBOR_ARRAY: ddi_cbor_put_array(w, v); break;
+    default: ddi_cbor_put_map(w, v); break;
+    }
+}
+
+DDI_MRT_HOT void ddi_mrt_put_u(ddi_cbor_writer *w, uint64_t v)
+{
+    ddi_mrt_head(w, 0x00, v);
+}
+DDI_MRT_HOT void ddi_mrt_put_s(ddi_cbor_writer *w, int64_t v)
+{
+    if (v >= 0)
+        ddi_mrt_head(w, 0x00, (uint64_t)v);
+    else
+        ddi_mrt_head(w, 0x20, ~(uint64_t)v);
+}
+DDI_MRT_HOT void ddi_mrt_put_map(ddi_cbor_writer *w, uint64_t n)
+{
+    ddi_mrt_head(w, 0xA0, n);
+}
+DDI_MRT_INLINE void ddi_mrt_put_array(ddi_cbor_writer *w, uint64_t n)
+{
+    ddi_mrt_head(w, 0x80, n);
+}
+/* Raw bytes of a field (its object representation). */
+DDI_MRT_HOT void ddi_mrt_put_raw(ddi_cbor_writer *w, const void *p, size_t n)
+{
+    if (n < 24 && ddi_mrt_room(w, n + 1)) {
+        const uint8_t *src = (const uint8_t *)p;
+        size_t i;
+        w->pos[0] = (uint8_t)(0x40u | n);
+        for (i = 0; i < n; i++)
+            w->pos[1 + i] = src[i];
+        w->pos += n + 1;
+        w->needed += n + 1;
+        return;
+    }
+    ddi_cbor_put_bytes(w, p, n);
+}
+DDI_MRT_INLINE void ddi_mrt_put_ptr(ddi_cbor_writer *w, const volatile void *p)
+{
+    ddi_mrt_head(w, 0x00, (uint64_t)(uintptr_t)p);
+}
+/* A pointer with a size rule: null, the pointee's bytes, or (no follow, or
+ * a size that does not fit size_t) its address. */
+void ddi_mrt_put_follow(ddi_cbor_writer *w, const void *p, uint64_t count, size_t elem, unsigned flags);
+
+/* ---- reader fast paths ------------------------------------------------ */
+
+/* The argument of a head of major type `major` in its shortest form, read
+ * inline; 0 leaves everything else (errors included) to ddi_cbor. */
+DDI_MRT_HOT int ddi_mrt_fast_arg(ddi_marshal_ctx *c, unsigned major, uint64_t *v)
+{
+    const uint8_t *p = c->r.pos;
+    size_t left = (size_t)(c->r.end - p);
+    unsigned ai;
+    if (!left || c->r.status != DDI_CBOR_OK || (unsigned)(p[0] >> 5) != major)
+        return 0;
+    ai = p[0] & 31u;
+    if (ai < 24) {
+        *v = ai;
+        c->r.pos = p + 1;
+        return 1;
+    }
+    if (ai == 24 && left >= 2 && p[1] >= 24) {
+        *v = p[1];
+        c->r.pos = p + 2;
+        return 1;
+    }
+    if (ai == 25 && left >= 3 && p[1] != 0) {
+        *v = ((uint64_t)p[1] << 8) | p[2];
+        c->r.pos = p + 3;
+        return 1;
+    }
+    if (ai == 26 && left >= 5 && (p[1] | p[2]) != 0) {
+        *v = ((uint64_t)p[1] << 24) | ((uint64_t)p[2] << 16) | ((uint64_t)p[3] << 8) | p[4];
+        c->r.pos = p + 5;
+        return 1;
+    }
+    if (ai == 27 && left >= 9 && (p[1] | p[2] | p[3] | p[4]) != 0) {
+        *v = ((uint64_t)p[1] << 56) | ((uint64_t)p[2] << 48) | ((uint64_t)p[3] << 40) | ((uint64_t)p[4] << 32) |
+             ((uint64_t)p[5] << 24) | ((uint64_t)p[6] << 16) | ((uint64_t)p[7] << 8) | p[8];
+        c->r.pos = p + 9;
+        return 1;
+    }
+    return 0;
+}
+
+/* An unsigned integer: shortest forms inline, the rest via ddi_cbor. */
+DDI_MRT_HOT int ddi_mrt_get_u(ddi_marshal_ctx *c, uint64_t *v)
+{
+    return ddi_mrt_fast_arg(c, DDI_CBOR_UINT, v) || ddi_cbor_get_uint(&c->r, v);
+}
+DDI_MRT_HOT int ddi_mrt_get_s(ddi_marshal_ctx *c, int64_t *v)
+{
+    const uint8_t *start = c->r.pos;
+    uint64_t u;
+    if (ddi_mrt_fast_arg(c, DDI_CBOR_UINT, &u) || ddi_mrt_fast_arg(c, DDI_CBOR_NEGINT, &u)) {
+        if (u <= (uint64_t)INT64_MAX) {
+            *v = (start[0] >> 5) == DDI_CBOR_NEGINT ? (int64_t)~u : (int64_t)u;
+            return 1;
+        }
+        c->r.pos = start; /* out of range: ddi_cbor reports it */
+    }
+    return ddi_cbor_get_int(&c->r, v);
+}
+
+/* Zeroes a decoder's output (plain stores: the compiler may use its own
+ * memset, which kernel builds have). */
+DDI_MRT_INLINE void ddi_mrt_zero(void *p, size_t n)
+{
+    unsigned char *b = (unsigned char *)p;
+    size_t i;
+    for (i = 0; i < n; i++)
+        b[i] = 0;
+}
+
+/* Enters a map of a record (depth-bounded): the count of pairs, which must
+ * fit the bytes left (two per pair at least). */
+DDI_MRT_HOT int ddi_mrt_enter(ddi_marshal_ctx *c, uint32_t record, uint64_t *count)
+{
+    const uint8_t *start = c->r.pos;
+    if (c->depth < DDI_CBOR_MAX_DEPTH && ddi_mrt_fast_arg(c, DDI_CBOR_MAP, count)) {
+        if (*count <= (uint64_t)(c->r.end - c->r.pos) / 2u) {
+            c->depth++;
+            return 1;
+        }
+        c->r.pos = start;
+    }
+    return ddi_mrt_enter_slow(c, record, count);
+}
+
+/* An address (uint) into *p. */
+int ddi_mrt_get_ptr_slow(ddi_marshal_ctx *c, uint32_t record, uint32_t key, uintptr_t *p);
+DDI_MRT_HOT int ddi_mrt_get_ptr(ddi_marshal_ctx *c, uint32_t record, uint32_t key, uintptr_t *p)
+{
+    uint64_t v;
+    if (ddi_mrt_fast_arg(c, DDI_CBOR_UINT, &v) && v == (uint64_t)(uintptr_t)v) {
+        *p = (uintptr_t)v;
+        return 1;
+    }
+    return ddi_mrt_get_ptr_slow(c, record, key, p);
+}
+
+/* A byte string of exactly n bytes, copied to p. */
+int ddi_mrt_get_raw(ddi_marshal_ctx *c, uint32_t record, uint32_t key, void *p, size_t n);
+/* A followed pointer: null, an address, or bytes copied into the arena.
+ * *count_bytes gets the pointee size (or ~0 when no bytes were given) so
+ * the caller checks it against the size field once the map is read. */
+int ddi_mrt_get_follow(ddi_marshal_ctx *c, uint32_t record, uint32_t key, uintptr_t *p, size_t *count_bytes);
+/* An array header of exactly n items. */
+int ddi_mrt_get_array(ddi_marshal_ctx *c, uint32_t record, uint32_t key, uint64_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DDI_MARSHAL_RT_H */
