@@ -89,6 +89,27 @@ static void free_versions(struct version_list *vl)
     free(vl->macros);
 }
 
+/* The spec's <version short= name=> elements, in document (value) order. */
+static struct version_list versions_of(xmlNodeSetPtr nodes)
+{
+    struct version_list vl = {0};
+    size_t count = nodes ? (size_t)nodes->nodeNr : 0;
+    vl.names = calloc(count + 1, sizeof *vl.names);
+    vl.macros = calloc(count + 1, sizeof *vl.macros);
+    for (size_t i = 0; i < count; i++) {
+        vl.names[vl.n] = (char *)xmlGetProp(nodes->nodeTab[i], BAD_CAST "short");
+        vl.macros[vl.n] = (char *)xmlGetProp(nodes->nodeTab[i], BAD_CAST "name");
+        if (vl.names[vl.n] && vl.macros[vl.n]) {
+            vl.n++;
+        } else { /* an element missing one of the two is not a version */
+            xmlFree(vl.names[vl.n]);
+            xmlFree(vl.macros[vl.n]);
+            vl.names[vl.n] = vl.macros[vl.n] = NULL;
+        }
+    }
+    return vl;
+}
+
 static long find_version(const struct version_list *vl, const char *name, size_t len)
 {
     for (size_t i = 0; i < vl->n; i++)
@@ -126,16 +147,7 @@ static void fn_version_cond(xmlXPathParserContextPtr ctxt, int nargs)
     }
     xmlNodeSetPtr nodes = xmlXPathPopNodeSet(ctxt);
     xmlChar *text = xmlXPathPopString(ctxt);
-    struct version_list vl = {0};
-    size_t count = nodes ? (size_t)nodes->nodeNr : 0;
-    vl.names = calloc(count + 1, sizeof *vl.names);
-    vl.macros = calloc(count + 1, sizeof *vl.macros);
-    for (size_t i = 0; i < count; i++) {
-        vl.names[vl.n] = (char *)xmlGetProp(nodes->nodeTab[i], BAD_CAST "short");
-        vl.macros[vl.n] = (char *)xmlGetProp(nodes->nodeTab[i], BAD_CAST "name");
-        if (vl.names[vl.n] && vl.macros[vl.n])
-            vl.n++;
-    }
+    struct version_list vl = versions_of(nodes);
     struct strbuf sb = {0};
     const char *p = (const char *)text;
     while (p && *p) {
@@ -193,16 +205,7 @@ static void fn_version_in(xmlXPathParserContextPtr ctxt, int nargs)
     xmlNodeSetPtr nodes = xmlXPathPopNodeSet(ctxt);
     xmlChar *version = xmlXPathPopString(ctxt);
     xmlChar *set = xmlXPathPopString(ctxt);
-    struct version_list vl = {0};
-    size_t count = nodes ? (size_t)nodes->nodeNr : 0;
-    vl.names = calloc(count + 1, sizeof *vl.names);
-    vl.macros = calloc(count + 1, sizeof *vl.macros);
-    for (size_t i = 0; i < count; i++) {
-        vl.names[vl.n] = (char *)xmlGetProp(nodes->nodeTab[i], BAD_CAST "short");
-        vl.macros[vl.n] = (char *)xmlGetProp(nodes->nodeTab[i], BAD_CAST "name");
-        if (vl.names[vl.n] && vl.macros[vl.n])
-            vl.n++;
-    }
+    struct version_list vl = versions_of(nodes);
     long at = find_version(&vl, (const char *)version, strlen((const char *)version));
     int in = 0, any = 0;
     const char *p = (const char *)set;
