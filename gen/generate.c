@@ -69,13 +69,15 @@ static int lint_to_file(xmlDocPtr spec, const char *lint_path)
  * when there are docs. */
 static int build_spec(const char *layout_path, struct vec *docs, const char *overrides, const char *previous,
                       const char *spec_dir, const char *spec_path, const char *lint_path, int werror,
-                      struct arena *a)
+                      const char *const *params, struct arena *a)
 {
     xmlDocPtr docs_doc = docs->len ? read_docs(docs, spec_dir, a) : NULL;
     xmlDocPtr layout = spec_load(layout_path);
     struct spec_build_options opt = {overrides, previous};
     xmlDocPtr spec = layout && (docs_doc || !docs->len) ? spec_build(layout, docs_doc, &opt) : NULL;
-    int rc = spec && spec_write(spec, spec_path) == 0 ? 0 : 1;
+    /* The skeleton's --ddi-list/--driver-kind/--ddi-version are checked
+     * against the new spec before it replaces the old one. */
+    int rc = spec && skeleton_check_params(spec, spec_path, params) == 0 && spec_write(spec, spec_path) == 0 ? 0 : 1;
     if (rc == 0 && docs_doc) {
         int errors = lint_to_file(spec, lint_path);
         if (errors < 0 || (werror && errors > 0))
@@ -199,12 +201,12 @@ int ddigen_cmd_generate(int argc, char **argv)
              ? 0
              : 1;
     ddi_layout_free(&layout);
+    vec_push(&params, NULL);
     if (rc == 0)
         rc = build_spec(layout_path, &docs, overrides, previous, spec_dir, spec_path,
-                        arena_printf(&a, "%s/lint.txt", out), werror, &a);
+                        arena_printf(&a, "%s/lint.txt", out), werror, (const char *const *)params.items, &a);
     if (rc == 0) {
         ddigen_progress("wrote %s", spec_path);
-        vec_push(&params, NULL);
         struct emit_options eo = {.spec_path = spec_path, .templates_dir = templates, .out_dir = include_dir,
                                   .params = (const char *const *)params.items, .outputs = outputs};
         rc = emit_run(&eo);

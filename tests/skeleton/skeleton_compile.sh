@@ -188,6 +188,18 @@ else
     fail "unknown name: wrong error or files written"; cat "$work/bad.txt"
 fi
 
+# The same through generate: the list is checked against the new spec
+# before it is written, so a previous ddi.xml is kept.
+mkdir -p "$work/bad-gen/spec" && echo previous >"$work/bad-gen/spec/ddi.xml"
+if "$ddigen" generate --wdk "$wdk" --ddi-list "$work/bad.list" -q -o "$work/bad-gen" 2>"$work/bad-gen.txt"; then
+    fail "generate accepted an unknown callback name"
+elif grep -q "DxgkDdiNoSuchCallback' is not a callback member" "$work/bad-gen.txt" &&
+    [ "$(cat "$work/bad-gen/spec/ddi.xml")" = previous ] && [ ! -e "$work/bad-gen/include" ]; then
+    ok "generate: an unknown callback name is an error, the previous spec kept, no headers"
+else
+    fail "generate with an unknown name: wrong error or files written"; cat "$work/bad-gen.txt"
+fi
+
 # A display-only skeleton before KMDDOD_INITIALIZATION_DATA exists: an error, nothing written.
 if [ "$dod" != "$oldest" ]; then
     if gen "$work/dod-too-old" --driver-kind display-only --ddi-version "$oldest" 2>"$work/old.txt"; then
