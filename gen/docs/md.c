@@ -1,4 +1,4 @@
-/* Docs-repository markdown reader: libyaml for the front matter, cmark-gfm
+/* Docs-repository markdown reader: front_matter.c for the front matter, cmark-gfm
  * (with GFM tables) for the body. Headings are classified from their source
  * line, so a field name is never mangled by emphasis rules. */
 #ifndef _GNU_SOURCE
@@ -7,6 +7,7 @@
 #include "readers.h"
 
 #include "../util/diag.h"
+#include "front_matter.h"
 #include "rules.h"
 #include "syntax.h"
 #include "text.h"
@@ -18,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <yaml.h>
 
 enum md_section {
     SEC_NONE,
@@ -50,152 +50,12 @@ struct md_reader {
  * walk's recursion (one frame per level) far from the end of the stack. */
 #define MD_MAX_NESTING 64
 
-/* ---- front matter -------------------------------------------------------- */
+/* ---- bounds -------------------------------------------------------------- */
 
-/* libyaml's event API: the keys the model needs are read as the parser
- * goes; no document tree is built (yaml_parser_load cost as much as the
- * markdown parse of the page). Values are staged and only reach the page
- * once the whole front matter parsed, so invalid YAML leaves the page as
- * before. */
-struct fm_values {
-    const char *uid, *title, *description, *header, *typenames, *client, *server, *api_last;
-    const char *irql; /* req.irql as written, for the skeleton (pageable only at PASSIVE_LEVEL) */
-    unsigned description_line, avail_line;
-};
-
-/* Skips the rest of a node whose start event was ev; false on error. */
-static bool fm_skip(yaml_parser_t *parser, const yaml_event_t *ev)
-{
-    if (ev->type != YAML_SEQUENCE_START_EVENT && ev->type != YAML_MAPPING_START_EVENT)
-        return true;
-    int depth = 1;
-    while (depth > 0) {
-        yaml_event_t e;
-        if (!yaml_parser_parse(parser, &e))
-            return false;
-        if (e.type == YAML_SEQUENCE_START_EVENT || e.type == YAML_MAPPING_START_EVENT)
-            depth++;
-        else if (e.type == YAML_SEQUENCE_END_EVENT || e.type == YAML_MAPPING_END_EVENT)
-            depth--;
-        yaml_event_delete(&e);
-    }
-    return true;
-}
-
-/* A sequence value (start event consumed): its first and last items as
- * arena strings (NULL for an item that is not a scalar). */
-static bool fm_sequence(yaml_parser_t *parser, struct arena *a, const char **first, const char **last,
-                        bool *any)
-{
-    *first = *last = NULL;
-    *any = false;
-    for (;;) {
-        yaml_event_t it;
-        if (!yaml_parser_parse(parser, &it))
-            return false;
-        if (it.type == YAML_SEQUENCE_END_EVENT) {
-            yaml_event_delete(&it);
-            return true;
-        }
-        const char *copy =
-            it.type == YAML_SCALAR_EVENT ? arena_strdup(a, (const char *)it.data.scalar.value) : NULL;
-        if (!*any)
-            *first = copy;
-        *last = copy;
-        *any = true;
-        bool ok = fm_skip(parser, &it);
-        yaml_event_delete(&it);
-        if (!ok)
-            return false;
-    }
-}
-
-/* One "key: value" of the top mapping (key event consumed). */
-static bool fm_pair(yaml_parser_t *parser, struct arena *a, const yaml_event_t *k, struct fm_values *v)
-{
-    const char *key = k->type == YAML_SCALAR_EVENT ? (const char *)k->data.scalar.value : NULL;
-    unsigned line = (unsigned)k->start_mark.line + 2;
-    if (!key && !fm_skip(parser, k))
-        return false;
-    yaml_event_t val;
-    if (!yaml_parser_parse(parser, &val))
-        return false;
-    const char *sv = val.type == YAML_SCALAR_EVENT ? (const char *)val.data.scalar.value : NULL;
-    bool ok = true;
-    if (!key) {
-        /* not a scalar key: ignored */
-    } else if (!strcmp(key, "UID") && sv) {
-        v->uid = arena_strdup(a, sv);
-    } else if (!strcmp(key, "title") && sv) {
-        v->title = arena_strdup(a, sv);
-    } else if (!strcmp(key, "description") && sv) {
-        v->description = arena_strdup(a, sv), v->description_line = line;
-    } else if (!strcmp(key, "req.header") && sv && *sv) {
-        v->header = arena_strdup(a, sv);
-    } else if (!strcmp(key, "req.irql") && sv && *sv) {
-        v->irql = arena_strdup(a, sv);
-    } else if (!strcmp(key, "req.typenames") && sv && *sv) {
-        v->typenames = arena_strdup(a, sv);
-    } else if (!strcmp(key, "req.target-min-winverclnt") && sv && *sv) {
-        v->client = arena_strdup(a, sv), v->avail_line = line;
-    } else if (!strcmp(key, "req.target-min-winversvr") && sv && *sv) {
-        v->server = arena_strdup(a, sv);
-        if (!v->avail_line)
-            v->avail_line = line;
-    } else if (!strcmp(key, "api_name") || (!strcmp(key, "api_location") && !v->header)) {
-        const char *first = NULL, *last = NULL;
-        bool any = false;
-        if (val.type == YAML_SEQUENCE_START_EVENT) {
-            ok = fm_sequence(parser, a, &first, &last, &any);
-            val.type = YAML_NO_EVENT; /* consumed */
-        }
-        if (key[4] == 'n')
-            v->api_last = last;
-        else
-            v->header = first;
-    }
-    if (ok)
-        ok = fm_skip(parser, &val);
-    yaml_event_delete(&val);
-    return ok;
-}
-
-/* Parses to the end of the first document; false on a YAML error. */
-static bool fm_rest(yaml_parser_t *parser)
-{
-    for (;;) {
-        yaml_event_t ev;
-        if (!yaml_parser_parse(parser, &ev))
-            return false;
-        yaml_event_type_t t = ev.type;
-        yaml_event_delete(&ev);
-        if (t == YAML_DOCUMENT_END_EVENT || t == YAML_STREAM_END_EVENT)
-            return true;
-    }
-}
-
-/* libyaml's cost grows with the square of flow nesting (100 KB of '['
- * took minutes) and cmark-gfm's with the square of a table row's cells
- * (a list append per cell), so both are bounded before the libraries see
- * the text; pages use a few levels and a few columns. */
-#define MD_MAX_FLOW_DEPTH 64
+/* cmark-gfm's cost grows with the square of a table row's cells (a list
+ * append per cell), so rows are bounded before it sees the text; pages use
+ * a few columns. */
 #define MD_MAX_TABLE_CELLS 256
-
-/* Line (from 1) where YAML flow collections nest past the bound, or 0. */
-static unsigned flow_too_deep(const char *s, size_t len)
-{
-    unsigned depth = 0, line = 1;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '\n')
-            line++;
-        else if (s[i] == '[' || s[i] == '{') {
-            if (++depth > MD_MAX_FLOW_DEPTH)
-                return line;
-        } else if ((s[i] == ']' || s[i] == '}') && depth)
-            depth--;
-    }
-    return 0;
-}
 
 /* Line (from 1) of the first line with more cell separators than a table
  * row may have, or 0. */
@@ -211,80 +71,6 @@ static unsigned row_too_wide(const char *s, size_t len)
         }
     }
     return 0;
-}
-
-static void read_front_matter(struct md_reader *r, const char *fm, size_t len)
-{
-    struct docs_page *p = r->p;
-    unsigned deep = flow_too_deep(fm, len);
-    if (deep) {
-        ddigen_error(p->path, deep + 1, "front matter: [ or { nested more than %d levels deep; not read",
-                     MD_MAX_FLOW_DEPTH);
-        return;
-    }
-    yaml_parser_t parser;
-    if (!yaml_parser_initialize(&parser))
-        return;
-    yaml_parser_set_input_string(&parser, (const unsigned char *)fm, len);
-    struct fm_values v = {0};
-    bool ok, mapping = false;
-    yaml_event_t ev;
-    ok = yaml_parser_parse(&parser, &ev); /* STREAM-START */
-    if (ok) {
-        yaml_event_delete(&ev);
-        ok = yaml_parser_parse(&parser, &ev); /* DOCUMENT-START, or STREAM-END when empty */
-    }
-    if (ok && ev.type == YAML_DOCUMENT_START_EVENT) {
-        yaml_event_delete(&ev);
-        ok = yaml_parser_parse(&parser, &ev); /* the root node */
-        if (ok && ev.type == YAML_MAPPING_START_EVENT) {
-            mapping = true;
-            for (;;) {
-                yaml_event_t k;
-                if (!(ok = yaml_parser_parse(&parser, &k)))
-                    break;
-                bool end = k.type == YAML_MAPPING_END_EVENT;
-                if (!end)
-                    ok = fm_pair(&parser, &p->arena, &k, &v);
-                yaml_event_delete(&k);
-                if (end || !ok)
-                    break;
-            }
-        } else if (ok) {
-            ok = fm_skip(&parser, &ev);
-        }
-        yaml_event_delete(&ev); /* zeroed by libyaml when parsing failed */
-        ok = ok && fm_rest(&parser);
-    } else {
-        yaml_event_delete(&ev);
-    }
-    if (!ok) {
-        ddigen_error(p->path, (unsigned)parser.problem_mark.line + 2, "front matter: %s",
-                     parser.problem ? parser.problem : "invalid YAML");
-        yaml_parser_delete(&parser);
-        return;
-    }
-    yaml_parser_delete(&parser);
-    if (!mapping) {
-        ddigen_error(p->path, 2, "front matter is not a mapping of keys");
-        return;
-    }
-    p->uid = v.uid;
-    p->title = v.title;
-    p->description = v.description;
-    p->description_line = v.description_line;
-    p->header = v.header;
-    p->irql = v.irql;
-    p->avail.client = v.client;
-    p->avail.server = v.server;
-    p->avail.line = v.avail_line;
-    if (v.typenames) {
-        size_t n = strcspn(v.typenames, " ,;*");
-        if (n && !p->name)
-            p->name = arena_strndup(&p->arena, v.typenames, n);
-    }
-    if (!p->name && v.api_last)
-        p->name = v.api_last;
 }
 
 /* ---- inline flattening --------------------------------------------------- */
@@ -771,7 +557,7 @@ int docs_read_markdown(struct docs_page *p, const char *buf, size_t len)
             free(r.lines);
             return -1;
         }
-        read_front_matter(&r, r.lines[2], (size_t)(r.lines[close] - r.lines[2]));
+        docs_read_front_matter(p, r.lines[2], (size_t)(r.lines[close] - r.lines[2]));
         body = close < r.nlines ? r.lines[close + 1] : buf + len;
         r.body_line0 = close;
     }
