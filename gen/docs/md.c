@@ -16,6 +16,7 @@
 #include <cmark-gfm/cmark-gfm-extension_api.h>
 #include <cmark-gfm-core-extensions.h>
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -508,9 +509,102 @@ static void index_lines(struct md_reader *r, const char *buf, size_t len)
     r->nlines = k - 1;
 }
 
+/* ---- cmark-gfm's memory -------------------------------------------------- */
+
+/* cmark-gfm allocates every node, inline, delimiter and string buffer on
+ * its own and frees them one by one: the malloc family and the tree's free
+ * were an eighth of `ddigen docs`. A page's parse allocates from a bump
+ * heap instead, dropped whole once the page is read (free is a no-op; a
+ * string buffer that grows at the end of the heap grows in place). cmark's
+ * allocator hooks take no context, hence one heap per thread. cmark's own
+ * arena allocator returns its slabs to the system at each reset, so every
+ * page would fault fresh pages in; this heap keeps its first block. */
+struct md_heap_block {
+    struct md_heap_block *older;
+    size_t cap, used;
+    _Alignas(16) unsigned char data[];
+};
+#define MD_HEAP_BLOCK ((size_t)1 << 20)
+#define MD_HEAP_HEADER ((size_t)16) /* the size of the allocation, kept for realloc */
+static _Thread_local struct md_heap_block *md_heap;
+
+static void *heap_alloc(size_t size)
+{
+    if (size > SIZE_MAX - MD_HEAP_HEADER - 15)
+        return NULL;
+    size_t need = (MD_HEAP_HEADER + size + 15) & ~(size_t)15;
+    struct md_heap_block *b = md_heap;
+    if (!b || b->cap - b->used < need) {
+        size_t cap = need > MD_HEAP_BLOCK ? need : MD_HEAP_BLOCK;
+        if (!(b = malloc(sizeof *b + cap)))
+            return NULL;
+        *b = (struct md_heap_block){.older = md_heap, .cap = cap};
+        md_heap = b;
+    }
+    unsigned char *p = b->data + b->used;
+    b->used += need;
+    memcpy(p, &size, sizeof size);
+    return p + MD_HEAP_HEADER;
+}
+
+static void *heap_calloc(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    void *p = heap_alloc(n * size);
+    return p ? memset(p, 0, n * size) : NULL;
+}
+
+static void *heap_realloc(void *ptr, size_t size)
+{
+    if (!ptr)
+        return heap_alloc(size);
+    unsigned char *p = ptr;
+    size_t old;
+    memcpy(&old, p - MD_HEAP_HEADER, sizeof old);
+    struct md_heap_block *b = md_heap;
+    size_t old_need = (MD_HEAP_HEADER + old + 15) & ~(size_t)15;
+    if (size <= SIZE_MAX - MD_HEAP_HEADER - 15 && p - MD_HEAP_HEADER + old_need == b->data + b->used) {
+        size_t need = (MD_HEAP_HEADER + size + 15) & ~(size_t)15;
+        size_t start = (size_t)(p - MD_HEAP_HEADER - b->data);
+        if (b->cap - start >= need) { /* the last allocation: grow or shrink in place */
+            b->used = start + need;
+            memcpy(p - MD_HEAP_HEADER, &size, sizeof size);
+            return p;
+        }
+    }
+    void *q = heap_alloc(size);
+    if (q)
+        memcpy(q, p, old < size ? old : size);
+    return q;
+}
+
+static void heap_free(void *ptr)
+{
+    (void)ptr; /* the page's heap is dropped whole */
+}
+
+/* Drops everything the page's parse allocated; keeps one block. */
+static void heap_reset(void)
+{
+    while (md_heap && md_heap->older) {
+        struct md_heap_block *older = md_heap->older;
+        free(md_heap);
+        md_heap = older;
+    }
+    if (md_heap && md_heap->cap != MD_HEAP_BLOCK) {
+        free(md_heap);
+        md_heap = NULL;
+    }
+    if (md_heap)
+        md_heap->used = 0;
+}
+
+static cmark_mem md_heap_mem = {heap_calloc, heap_realloc, heap_free};
+
 static cmark_parser *new_parser(void)
 {
-    cmark_parser *parser = cmark_parser_new(CMARK_OPT_DEFAULT);
+    cmark_parser *parser = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, &md_heap_mem);
     static int registered;
     if (!registered) {
         cmark_gfm_core_extensions_ensure_registered();
@@ -578,8 +672,8 @@ int docs_read_markdown(struct docs_page *p, const char *buf, size_t len)
         on_block(&r, c, 1);
     if (r.union_fields && p->kind == DOCS_KIND_STRUCT && p->fields.n == 0)
         p->kind = DOCS_KIND_UNION;
-    cmark_node_free(doc);
-    cmark_parser_free(parser);
+    /* the tree, the parser and its extension list are all on the heap */
+    heap_reset();
     docs_buf_free(&r.tmp);
     free(r.lines);
     if (r.too_deep)

@@ -27,6 +27,9 @@ struct docs_outcheck {
 static void *check_main(void *arg)
 {
     struct docs_outcheck *c = arg;
+    struct spec_text_checker *checker = spec_text_checker_new();
+    if (!checker)
+        c->all_valid = false; /* unchecked is not valid */
     pthread_mutex_lock(&c->mu);
     for (;;) {
         while (c->done == c->queued && !c->stop)
@@ -36,13 +39,14 @@ static void *check_main(void *arg)
         struct page_text page = c->queue[c->done];
         c->queue[c->done].xml = NULL;
         pthread_mutex_unlock(&c->mu);
-        if (c->all_valid && spec_text_is_valid(page.xml, page.len) != 0)
+        if (c->all_valid && spec_text_check(checker, page.xml, page.len) != 0)
             c->all_valid = false;
         free(page.xml);
         pthread_mutex_lock(&c->mu);
         c->done++;
     }
     pthread_mutex_unlock(&c->mu);
+    spec_text_checker_free(checker);
     return NULL;
 }
 

@@ -89,6 +89,27 @@ static size_t try_mojibake(const unsigned char *s, size_t n, unsigned char out[4
     return used;
 }
 
+/* End of the run of ASCII bytes other than CR and LF that starts at i: eight
+ * bytes at a time (a word has such a byte when its high bit is set or a
+ * byte XOR '\r' / '\n' is zero), then bytewise. Pages are mostly ASCII
+ * lines of 80 characters; bytewise this loop was 5 % of `ddigen docs`. */
+static size_t ascii_run(const unsigned char *s, size_t i, size_t len)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    while (i + 8 <= len) {
+        uint64_t x, cr, lf;
+        memcpy(&x, s + i, 8);
+        cr = x ^ (ones * '\r');
+        lf = x ^ (ones * '\n');
+        if ((x | ((cr - ones) & ~cr) | ((lf - ones) & ~lf)) & highs)
+            break;
+        i += 8;
+    }
+    while (i < len && s[i] < 0x80 && s[i] != '\r' && s[i] != '\n')
+        i++;
+    return i;
+}
+
 char *docs_clean_input(struct docs_page *page, const char *raw, size_t len, size_t *out_len)
 {
     const unsigned char *s = (const unsigned char *)raw;
@@ -128,9 +149,7 @@ char *docs_clean_input(struct docs_page *page, const char *raw, size_t len, size
             docs_buf_putc(&b, '\n');
             i++;
         } else if (c < 0x80) {
-            size_t j = i;
-            while (j < len && s[j] < 0x80 && s[j] != '\r' && s[j] != '\n')
-                j++;
+            size_t j = ascii_run(s, i, len);
             if (j + 1 < len && s[j] == '\r' && s[j + 1] == '\n' && j - line_start <= DOCS_LONG_LINE) {
                 /* the common CRLF line end, with the line */
                 docs_buf_put(&b, raw + i, j - i);

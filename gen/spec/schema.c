@@ -210,20 +210,42 @@ int spec_text_is_valid_init(void)
     return schema ? 0 : -1;
 }
 
-int spec_text_is_valid(const char *text, size_t len)
+/* libxml2's parser context is kept from one text to the next: its name
+ * dictionary then already holds every element and attribute name, which
+ * halves what a page's parse allocates. */
+struct spec_text_checker {
+    xmlParserCtxtPtr pc;
+};
+
+struct spec_text_checker *spec_text_checker_new(void)
 {
-    if (len > INT_MAX || spec_text_is_valid_init() != 0)
+    if (spec_text_is_valid_init() != 0)
+        return NULL;
+    struct spec_text_checker *c = calloc(1, sizeof *c);
+    if (c && !(c->pc = xmlNewParserCtxt())) {
+        free(c);
+        c = NULL;
+    }
+    return c;
+}
+
+void spec_text_checker_free(struct spec_text_checker *c)
+{
+    if (!c)
+        return;
+    xmlFreeParserCtxt(c->pc);
+    free(c);
+}
+
+int spec_text_check(struct spec_text_checker *c, const char *text, size_t len)
+{
+    if (len > INT_MAX)
         return -1;
-    xmlParserCtxtPtr pc = xmlNewParserCtxt();
-    if (!pc)
-        return -1;
-    xmlDocPtr doc = xmlCtxtReadMemory(pc, text, (int)len, "page", NULL,
+    xmlDocPtr doc = xmlCtxtReadMemory(c->pc, text, (int)len, "page", NULL,
                                       XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_HUGE | XML_PARSE_NOERROR |
-                                          XML_PARSE_NOWARNING);
-    int wellformed = pc->wellFormed;
-    xmlFreeParserCtxt(pc);
+                                          XML_PARSE_NOWARNING | XML_PARSE_COMPACT);
     int rc = -1;
-    if (doc && wellformed) {
+    if (doc && c->pc->wellFormed) {
         xmlRelaxNGValidCtxtPtr vc = xmlRelaxNGNewValidCtxt(schema);
         if (vc) {
             xmlRelaxNGSetValidStructuredErrors(vc, quiet_error, NULL);

@@ -23,11 +23,15 @@ int spec_write(xmlDocPtr doc, const char *path);
  * the input the offending element came from. 0 or -1. */
 int spec_write_text(const char *path, const char *text, size_t len);
 
-/* Schema check of XML text without any report, safe to call from one
- * thread other than the one using spec_* otherwise: 0 when the text is
- * well-formed and valid. Call spec_text_is_valid_init() first on the main
- * thread (compiles the schema; 0, or -1 when it does not compile). */
+/* Schema check of XML texts without any report, safe to use from one
+ * thread other than the one using spec_* otherwise: spec_text_check gives 0
+ * when the text is well-formed and valid. Call spec_text_is_valid_init()
+ * first on the main thread (compiles the schema; 0, or -1 when it does not
+ * compile); a checker is made and used on the checking thread. */
 int spec_text_is_valid_init(void);
-int spec_text_is_valid(const char *text, size_t len);
+struct spec_text_checker;
+struct spec_text_checker *spec_text_checker_new(void); /* NULL: out of memory or no schema */
+int spec_text_check(struct spec_text_checker *c, const char *text, size_t len);
+void spec_text_checker_free(struct spec_text_checker *c);
 
 #endif
