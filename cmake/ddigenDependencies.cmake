@@ -45,6 +45,33 @@ else()
   message(STATUS "libclang: ${LIBCLANG_LIBRARY}")
 endif()
 
+# ddigen loads libclang when it first needs it (gen/util/clang_api.c), by
+# the SONAME of the library found above, the name a DT_NEEDED entry would
+# have; ddigen::libclang_headers gives the headers and that name, and
+# ddigen::libclang stays for code that links libclang directly.
+get_target_property(_libclang_file ddigen::libclang LOCATION)
+if(NOT _libclang_file)
+  set(_libclang_file "${LIBCLANG_LIBRARY}")
+endif()
+get_filename_component(_libclang_file "${_libclang_file}" REALPATH)
+set(DDIGEN_LIBCLANG_SONAME "")
+if(CMAKE_OBJDUMP)
+  execute_process(COMMAND ${CMAKE_OBJDUMP} -p "${_libclang_file}" OUTPUT_VARIABLE _objdump ERROR_QUIET)
+  if(_objdump MATCHES "SONAME[ \t]+([^ \t\r\n]+)")
+    set(DDIGEN_LIBCLANG_SONAME "${CMAKE_MATCH_1}")
+  endif()
+endif()
+if(NOT DDIGEN_LIBCLANG_SONAME)
+  get_filename_component(DDIGEN_LIBCLANG_SONAME "${_libclang_file}" NAME)
+endif()
+message(STATUS "libclang: loaded at run time as ${DDIGEN_LIBCLANG_SONAME}")
+add_library(ddigen_libclang_headers INTERFACE)
+target_include_directories(ddigen_libclang_headers SYSTEM INTERFACE
+  $<TARGET_PROPERTY:ddigen::libclang,INTERFACE_INCLUDE_DIRECTORIES>)
+target_compile_definitions(ddigen_libclang_headers INTERFACE DDIGEN_LIBCLANG_SONAME="${DDIGEN_LIBCLANG_SONAME}")
+target_link_libraries(ddigen_libclang_headers INTERFACE ${CMAKE_DL_LIBS})
+add_library(ddigen::libclang_headers ALIAS ddigen_libclang_headers)
+
 # The clang executable of the same release: tests use it as the layout oracle
 # (-fdump-record-layouts) and to compile generated code for *-pc-windows-msvc.
 find_program(DDIGEN_CLANG NAMES clang clang-16 clang-15 clang-14 HINTS "${_llvm_libdir}/../bin")

@@ -9,7 +9,7 @@
 #include "../util/diag.h"
 #include "text.h"
 
-#include <clang-c/Index.h>
+#include "../util/clang_api.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include "config_model.h"
 #include "sal.h"
 
-#include <clang-c/Index.h>
+#include "../util/clang_api.h"
 #include <stddef.h>
 
 struct extract_scope {

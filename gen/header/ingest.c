@@ -15,7 +15,7 @@
 #include "merge.h"
 #include "versions.h"
 
-#include <clang-c/Index.h>
+#include "../util/clang_api.h"
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>

@@ -10,7 +10,7 @@
 #include "../util/arena.h"
 #include "../util/strmap.h"
 
-#include <clang-c/Index.h>
+#include "../util/clang_api.h"
 
 struct source_tokens {
     const char *path;   /* file name as clang reports it */

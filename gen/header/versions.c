@@ -4,7 +4,7 @@
 
 #include "../util/diag.h"
 
-#include <clang-c/Index.h>
+#include "../util/clang_api.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>

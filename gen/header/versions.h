@@ -6,7 +6,7 @@
 #include "extract.h"
 #include "sal.h"
 
-#include <clang-c/Index.h>
+#include "../util/clang_api.h"
 
 /* Parses the translation unit once and fills out->versions, sorted by
  * value (names with the same value become aliases). requested: names
