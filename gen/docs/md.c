@@ -6,6 +6,7 @@
 #endif
 #include "readers.h"
 
+#include "../util/bump.h"
 #include "../util/diag.h"
 #include "front_matter.h"
 #include "rules.h"
@@ -16,7 +17,6 @@
 #include <cmark-gfm/cmark-gfm-extension_api.h>
 #include <cmark-gfm-core-extensions.h>
 #include <ctype.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -514,90 +514,25 @@ static void index_lines(struct md_reader *r, const char *buf, size_t len)
 /* cmark-gfm allocates every node, inline, delimiter and string buffer on
  * its own and frees them one by one: the malloc family and the tree's free
  * were an eighth of `ddigen docs`. A page's parse allocates from a bump
- * heap instead, dropped whole once the page is read (free is a no-op; a
- * string buffer that grows at the end of the heap grows in place). cmark's
- * allocator hooks take no context, hence one heap per thread. cmark's own
- * arena allocator returns its slabs to the system at each reset, so every
- * page would fault fresh pages in; this heap keeps its first block. */
-struct md_heap_block {
-    struct md_heap_block *older;
-    size_t cap, used;
-    _Alignas(16) unsigned char data[];
-};
-#define MD_HEAP_BLOCK ((size_t)1 << 20)
-#define MD_HEAP_HEADER ((size_t)16) /* the size of the allocation, kept for realloc */
-static _Thread_local struct md_heap_block *md_heap;
-
-static void *heap_alloc(size_t size)
-{
-    if (size > SIZE_MAX - MD_HEAP_HEADER - 15)
-        return NULL;
-    size_t need = (MD_HEAP_HEADER + size + 15) & ~(size_t)15;
-    struct md_heap_block *b = md_heap;
-    if (!b || b->cap - b->used < need) {
-        size_t cap = need > MD_HEAP_BLOCK ? need : MD_HEAP_BLOCK;
-        if (!(b = malloc(sizeof *b + cap)))
-            return NULL;
-        *b = (struct md_heap_block){.older = md_heap, .cap = cap};
-        md_heap = b;
-    }
-    unsigned char *p = b->data + b->used;
-    b->used += need;
-    memcpy(p, &size, sizeof size);
-    return p + MD_HEAP_HEADER;
-}
+ * heap instead, rewound once the page is read (util/bump.h). cmark's
+ * allocator hooks take no context, hence one heap per thread. (cmark's own
+ * arena allocator unmaps its slabs at each reset, so every page would
+ * fault its pages in again.) */
+static _Thread_local struct bump_heap md_heap;
 
 static void *heap_calloc(size_t n, size_t size)
 {
-    if (size && n > SIZE_MAX / size)
-        return NULL;
-    void *p = heap_alloc(n * size);
-    return p ? memset(p, 0, n * size) : NULL;
+    return bump_calloc(&md_heap, n, size);
 }
 
 static void *heap_realloc(void *ptr, size_t size)
 {
-    if (!ptr)
-        return heap_alloc(size);
-    unsigned char *p = ptr;
-    size_t old;
-    memcpy(&old, p - MD_HEAP_HEADER, sizeof old);
-    struct md_heap_block *b = md_heap;
-    size_t old_need = (MD_HEAP_HEADER + old + 15) & ~(size_t)15;
-    if (size <= SIZE_MAX - MD_HEAP_HEADER - 15 && p - MD_HEAP_HEADER + old_need == b->data + b->used) {
-        size_t need = (MD_HEAP_HEADER + size + 15) & ~(size_t)15;
-        size_t start = (size_t)(p - MD_HEAP_HEADER - b->data);
-        if (b->cap - start >= need) { /* the last allocation: grow or shrink in place */
-            b->used = start + need;
-            memcpy(p - MD_HEAP_HEADER, &size, sizeof size);
-            return p;
-        }
-    }
-    void *q = heap_alloc(size);
-    if (q)
-        memcpy(q, p, old < size ? old : size);
-    return q;
+    return bump_realloc(&md_heap, ptr, size);
 }
 
 static void heap_free(void *ptr)
 {
-    (void)ptr; /* the page's heap is dropped whole */
-}
-
-/* Drops everything the page's parse allocated; keeps one block. */
-static void heap_reset(void)
-{
-    while (md_heap && md_heap->older) {
-        struct md_heap_block *older = md_heap->older;
-        free(md_heap);
-        md_heap = older;
-    }
-    if (md_heap && md_heap->cap != MD_HEAP_BLOCK) {
-        free(md_heap);
-        md_heap = NULL;
-    }
-    if (md_heap)
-        md_heap->used = 0;
+    (void)ptr; /* the page's heap is rewound whole */
 }
 
 static cmark_mem md_heap_mem = {heap_calloc, heap_realloc, heap_free};
@@ -673,7 +608,7 @@ int docs_read_markdown(struct docs_page *p, const char *buf, size_t len)
     if (r.union_fields && p->kind == DOCS_KIND_STRUCT && p->fields.n == 0)
         p->kind = DOCS_KIND_UNION;
     /* the tree, the parser and its extension list are all on the heap */
-    heap_reset();
+    bump_rewind(&md_heap);
     docs_buf_free(&r.tmp);
     free(r.lines);
     if (r.too_deep)

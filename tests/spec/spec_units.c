@@ -8,6 +8,7 @@
 #include "util/output.h"
 
 #include <glob.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -135,10 +136,60 @@ static void field_key_identity(void **state)
     arena_free(&a);
 }
 
+/* The page checker of `ddigen docs` runs on its own thread with libxml2 on
+ * a bump heap (schema.c): valid, invalid and malformed texts, many times
+ * over (the heap is rewound between them), while the main thread keeps
+ * using libxml2 with the system allocator. */
+static const char valid_page[] =
+    "<ddi-spec version=\"1\"><docs><page name=\"W\" kind=\"struct\" source=\"w.md\" format=\"markdown\" "
+    "lang=\"en-us\" prose-rules=\"extracted\"><title>W structure</title><members><field name=\"A\" "
+    "id=\"W.A\" line=\"3\" heading=\"field\"><text>The a.</text></field></members><rules><rule id=\"W.A.1\" "
+    "kind=\"align\" subject=\"A\" line=\"3\"><operand name=\"bytes\" value=\"8\"/></rule></rules>"
+    "</page></docs></ddi-spec>";
+static const char invalid_page[] = /* a rule kind the schema does not have */
+    "<ddi-spec version=\"1\"><docs><page name=\"W\" kind=\"struct\" source=\"w.md\" format=\"markdown\" "
+    "lang=\"en-us\" prose-rules=\"extracted\"><members/><rules><rule id=\"W.1\" kind=\"colour\" "
+    "line=\"1\"/></rules></page></docs></ddi-spec>";
+static const char malformed_page[] = "<ddi-spec version=\"1\"><docs><page name=\"W\"";
+
+static void *check_pages(void *arg)
+{
+    int *failures = arg;
+    struct spec_text_checker *c = spec_text_checker_new();
+    if (!c) {
+        (*failures)++;
+        return NULL;
+    }
+    for (int i = 0; i < 300; i++) {
+        *failures += spec_text_check(c, valid_page, sizeof valid_page - 1) != 0;
+        *failures += spec_text_check(c, invalid_page, sizeof invalid_page - 1) != -1;
+        *failures += spec_text_check(c, malformed_page, sizeof malformed_page - 1) != -1;
+    }
+    spec_text_checker_free(c);
+    return NULL;
+}
+
+static void text_checker_on_its_own_thread(void **state)
+{
+    (void)state;
+    assert_int_equal(spec_text_is_valid_init(), 0);
+    int failures = 0;
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, check_pages, &failures), 0);
+    for (int i = 0; i < 300; i++) { /* libxml2 on this thread meanwhile */
+        xmlDocPtr doc = xmlReadMemory(valid_page, sizeof valid_page - 1, "main", NULL, XML_PARSE_NONET);
+        assert_non_null(doc);
+        xmlFreeDoc(doc);
+    }
+    pthread_join(t, NULL);
+    assert_int_equal(failures, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(committed_specs_are_canonical),
+        cmocka_unit_test(text_checker_on_its_own_thread),
         cmocka_unit_test(ids_keep_move_retire),
         cmocka_unit_test(field_key_identity),
     };
