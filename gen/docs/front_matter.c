@@ -128,11 +128,13 @@ static bool plain_scalar(const char *s, size_t n)
     if (strchr("-?:,[]{}#&*!|>'\"%@`", s[0]))
         return false;
     for (size_t i = 0, c; i < n; i += c) {
-        if (!(c = text_char(s, n, i)))
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == ':' && (i + 1 == n || s[i + 1] == ' '))
             return false;
-        if (s[i] == ':' && (i + 1 == n || s[i + 1] == ' '))
+        if (ch == '#' && s[i - 1] == ' ') /* i > 0: s[0] is not '#' */
             return false;
-        if (s[i] == '#' && s[i - 1] == ' ') /* i > 0: s[0] is not '#' */
+        c = ch >= 0x20 && ch < 0x7f ? 1 : text_char(s, n, i);
+        if (!c)
             return false;
     }
     return true;

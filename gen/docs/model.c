@@ -19,22 +19,14 @@ void *docs_xrealloc(void *p, size_t n)
     return q;
 }
 
-void docs_buf_put(struct docs_buf *b, const char *s, size_t n)
+void docs_buf_grow(struct docs_buf *b, size_t n)
 {
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        b->data = docs_xrealloc(b->data, cap);
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + n + 1)
+        cap *= 2;
+    b->data = docs_xrealloc(b->data, cap);
+    b->cap = cap;
 }
-
-void docs_buf_puts(struct docs_buf *b, const char *s) { docs_buf_put(b, s, strlen(s)); }
-void docs_buf_putc(struct docs_buf *b, char c) { docs_buf_put(b, &c, 1); }
 
 void docs_buf_reset(struct docs_buf *b)
 {

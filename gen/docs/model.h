@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /* All strings of a page live in its arena (util/arena.h) and die with it. */
 
@@ -15,9 +16,29 @@ struct docs_buf {
     char *data;
     size_t len, cap;
 };
-void docs_buf_put(struct docs_buf *b, const char *s, size_t n);
-void docs_buf_puts(struct docs_buf *b, const char *s);
-void docs_buf_putc(struct docs_buf *b, char c);
+/* Makes room for n more bytes and the NUL (out of line: rarely taken). */
+void docs_buf_grow(struct docs_buf *b, size_t n);
+/* Inline: the readers and the writer append a few bytes at a time, a million
+ * times a run, and the call cost more than the copy. */
+static inline void docs_buf_put(struct docs_buf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap)
+        docs_buf_grow(b, n);
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+static inline void docs_buf_putc(struct docs_buf *b, char c)
+{
+    if (b->len + 2 > b->cap)
+        docs_buf_grow(b, 1);
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+}
+static inline void docs_buf_puts(struct docs_buf *b, const char *s)
+{
+    docs_buf_put(b, s, strlen(s));
+}
 void docs_buf_reset(struct docs_buf *b);
 void docs_buf_free(struct docs_buf *b);
 
