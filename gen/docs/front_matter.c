@@ -369,19 +369,19 @@ static bool fm_pair(yaml_parser_t *parser, struct arena *a, const yaml_event_t *
     if (!yaml_parser_parse(parser, &ev))
         return false;
     struct fm_value val = {.kind = FM_OTHER};
-    bool ok = true;
+    bool ok = true, consumed = false;
     if (ev.type == YAML_SCALAR_EVENT) {
         val.kind = FM_SCALAR;
         val.s = (const char *)ev.data.scalar.value, val.n = strlen(val.s); /* to the first NUL, as before */
     } else if (ev.type == YAML_SEQUENCE_START_EVENT && key && key_wants_items(key, strlen(key))) {
         ok = fm_sequence(parser, a, &val);
-        ev.type = YAML_NO_EVENT; /* consumed */
+        consumed = true; /* the event keeps its type: yaml_event_delete frees its anchor and tag */
     } else if (ev.type == YAML_SEQUENCE_START_EVENT) {
         val.kind = FM_SEQUENCE;
     }
     if (key && ok)
         fm_assign(v, a, key, strlen(key), line, &val);
-    if (ok)
+    if (ok && !consumed)
         ok = fm_skip(parser, &ev);
     yaml_event_delete(&ev);
     return ok;
