@@ -273,6 +273,29 @@ DDI_MRT_HOT int ddi_mrt_fast_arg(ddi_marshal_ctx *c, unsigned major, uint64_t *v
     return 0;
 }
 
+/* Copies n bytes (the field sizes are constants once inlined): eight at a
+ * time composed into one integer, which compilers turn into one load and
+ * one store, the rest bytewise. No CRT memcpy. */
+DDI_MRT_HOT void ddi_mrt_copy(uint8_t *d, const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v = (uint64_t)s[i] | (uint64_t)s[i + 1] << 8 | (uint64_t)s[i + 2] << 16 | (uint64_t)s[i + 3] << 24 |
+                     (uint64_t)s[i + 4] << 32 | (uint64_t)s[i + 5] << 40 | (uint64_t)s[i + 6] << 48 |
+                     (uint64_t)s[i + 7] << 56;
+        d[i] = (uint8_t)v;
+        d[i + 1] = (uint8_t)(v >> 8);
+        d[i + 2] = (uint8_t)(v >> 16);
+        d[i + 3] = (uint8_t)(v >> 24);
+        d[i + 4] = (uint8_t)(v >> 32);
+        d[i + 5] = (uint8_t)(v >> 40);
+        d[i + 6] = (uint8_t)(v >> 48);
+        d[i + 7] = (uint8_t)(v >> 56);
+    }
+    for (; i < n; i++)
+        d[i] = s[i];
+}
+
 /* ---- local-cursor writer ---------------------------------------------
  * The generated encoders keep the write position in a local (p) bounded by
  * e, so that it stays in a register across the byte stores (a store through
@@ -338,7 +361,8 @@ DDI_MRT_HOT uint8_t *ddi_mrt_w_head(uint8_t *p, uint8_t major, uint64_t v)
 void ddi_mrt_put_h_slow(ddi_cbor_writer *w, uint8_t major, uint64_t v);
 void ddi_mrt_put_kh_slow(ddi_cbor_writer *w, uint64_t key, uint8_t major, uint64_t v);
 void ddi_mrt_put_kbytes_slow(ddi_cbor_writer *w, uint64_t key, const void *p, size_t n);
-#define DDI_MRT_KEYVAL(kn, k0, k1, k2) ((kn) == 1 ? (uint64_t)(k0) : (kn) == 2 ? (uint64_t)(k1) : ((uint64_t)(k1) << 8) | (k2))
+#define DDI_MRT_KEYVAL(kn, k0, k1, k2)                                                                                 \
+    ((kn) == 1 ? (uint64_t)(k0) : (kn) == 2 ? (uint64_t)(k1) : ((uint64_t)(k1) << 8) | (k2))
 
 /* A key of 1 to 3 precomputed bytes at p (room checked by the caller). */
 DDI_MRT_HOT uint8_t *ddi_mrt_w_key(uint8_t *p, unsigned kn, uint8_t k0, uint8_t k1, uint8_t k2)
@@ -404,12 +428,9 @@ DDI_MRT_HOT void ddi_mrt_wc_kraw(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned kn,
                                  const void *src, size_t n)
 {
     if (n < 24 && (size_t)(c->e - c->p) >= 4 + n) {
-        const uint8_t *s = (const uint8_t *)src;
         uint8_t *p = ddi_mrt_w_key(c->p, kn, k0, k1, k2);
-        size_t i;
         p[0] = (uint8_t)(0x40u | n);
-        for (i = 0; i < n; i++)
-            p[1 + i] = s[i];
+        ddi_mrt_copy(p + 1, (const uint8_t *)src, n);
         c->p = p + 1 + n;
         return;
     }
@@ -504,8 +525,8 @@ const uint8_t *ddi_mrt_get_s_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t r
 const uint8_t *ddi_mrt_get_ptr_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uintptr_t *v);
 const uint8_t *ddi_mrt_get_raw_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, void *dst,
                                   size_t n);
-const uint8_t *ddi_mrt_get_follow_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key,
-                                     uintptr_t *v, size_t *count_bytes);
+const uint8_t *ddi_mrt_get_follow_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uintptr_t *v,
+                                     size_t *count_bytes);
 
 DDI_MRT_HOT int ddi_mrt_rc_u(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t record, uint32_t key, uint64_t *v)
 {
@@ -546,10 +567,7 @@ DDI_MRT_HOT int ddi_mrt_rc_raw(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t recor
 {
     const uint8_t *p = r->p;
     if (n < 24 && (size_t)(r->e - p) >= 1 + n && p[0] == (uint8_t)(0x40u | n)) {
-        uint8_t *d = (uint8_t *)dst;
-        size_t i;
-        for (i = 0; i < n; i++)
-            d[i] = p[1 + i];
+        ddi_mrt_copy((uint8_t *)dst, p + 1, n);
         r->p = p + 1 + n;
         return 1;
     }

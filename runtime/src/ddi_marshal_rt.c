@@ -223,8 +223,8 @@ const uint8_t *ddi_mrt_get_raw_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t
     return c->r.pos;
 }
 
-const uint8_t *ddi_mrt_get_follow_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key,
-                                     uintptr_t *v, size_t *count_bytes)
+const uint8_t *ddi_mrt_get_follow_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uintptr_t *v,
+                                     size_t *count_bytes)
 {
     c->r.pos = p;
     if (!ddi_mrt_get_follow(c, record, key, v, count_bytes))
