@@ -1,7 +1,8 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!-- ddi_marshal.c: per DDI record, a CBOR encoder and a strict decoder,
-     straight-line code (one statement per field, key bytes precomputed, a
-     switch on the key to decode), keyed by the spec's stable field IDs so
+     straight-line code (one statement per field, key bytes precomputed; the
+     decoder takes the keys in this release's order on a fast path, then any
+     others in a switch on the key), keyed by the spec's stable field IDs so
      that code generated from one WDK release reads what another wrote.
      How each field goes on the wire is decided once, in
      include/marshal_common.xsl. -->
@@ -130,8 +131,9 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:if test="$cond != ''"><xsl:text>#endif&#10;</xsl:text></xsl:if>
   </xsl:template>
 
-  <!-- One map level: the encoder (count, then keys and values) and the
-       decoder (a loop over the pairs, a switch on the key). -->
+  <!-- One map level: the encoder (count, then keys and values, at a local
+       cursor) and the decoder (the fast path in this release's key order,
+       then a loop over the pairs left, a switch on the key). -->
   <xsl:template name="level">
     <xsl:param name="rec"/>
     <xsl:param name="top"/>
