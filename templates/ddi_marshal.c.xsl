@@ -1,7 +1,8 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!-- ddi_marshal.c: per DDI record, a CBOR encoder and a strict decoder,
-     straight-line code (one statement per field, key bytes precomputed, a
-     switch on the key to decode), keyed by the spec's stable field IDs so
+     straight-line code (one statement per field, key bytes precomputed; the
+     decoder takes the keys in this release's order on a fast path, then any
+     others in a switch on the key), keyed by the spec's stable field IDs so
      that code generated from one WDK release reads what another wrote.
      How each field goes on the wire is decided once, in
      include/marshal_common.xsl. -->
@@ -130,8 +131,9 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:if test="$cond != ''"><xsl:text>#endif&#10;</xsl:text></xsl:if>
   </xsl:template>
 
-  <!-- One map level: the encoder (count, then keys and values) and the
-       decoder (a loop over the pairs, a switch on the key). -->
+  <!-- One map level: the encoder (count, then keys and values, at a local
+       cursor) and the decoder (the fast path in this release's key order,
+       then a loop over the pairs left, a switch on the key). -->
   <xsl:template name="level">
     <xsl:param name="rec"/>
     <xsl:param name="top"/>
@@ -139,15 +141,21 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:param name="get-sig"/>
     <xsl:param name="words"/>
     <xsl:variable name="rid" select="concat($top/@id, 'u')"/>
-    <xsl:value-of select="concat($put-sig, '&#10;{&#10;    uint64_t n = 0;&#10;')"/>
+    <xsl:value-of select="concat($put-sig, '&#10;{&#10;    ddi_mrt_wc wc;&#10;    uint64_t n = 0;&#10;')"/>
     <xsl:call-template name="level-fields"><xsl:with-param name="rec" select="$rec"/><xsl:with-param name="mode" select="'count'"/><xsl:with-param name="fl" select="'fl'"/></xsl:call-template>
-    <xsl:text>    ddi_mrt_put_map(w, n);&#10;</xsl:text>
+    <xsl:text>    ddi_mrt_wc_load(&amp;wc, w);&#10;    ddi_mrt_wc_h(&amp;wc, w, 0xA0, n);&#10;</xsl:text>
     <xsl:call-template name="level-fields"><xsl:with-param name="rec" select="$rec"/><xsl:with-param name="mode" select="'put'"/><xsl:with-param name="fl" select="'fl'"/></xsl:call-template>
-    <xsl:text>    (void)a;&#10;    (void)fl;&#10;}&#10;</xsl:text>
+    <xsl:text>    ddi_mrt_wc_store(&amp;wc, w);&#10;    (void)a;&#10;    (void)fl;&#10;}&#10;</xsl:text>
     <xsl:value-of select="concat($get-sig, '&#10;{&#10;    uint64_t n, i, key;&#10;    uint64_t seen[', $words, '] = {0};&#10;')"/>
     <xsl:call-template name="level-fields"><xsl:with-param name="rec" select="$rec"/><xsl:with-param name="mode" select="'decl'"/><xsl:with-param name="fl" select="'fl'"/></xsl:call-template>
-    <xsl:value-of select="concat('    if (!ddi_mrt_enter(c, ', $rid, ', &amp;n))&#10;        return 0;&#10;',
-      '    for (i = 0; i &lt; n; i++) {&#10;',
+    <xsl:value-of select="concat('    ddi_mrt_rc rc;&#10;    if (!ddi_mrt_enter(c, ', $rid, ', &amp;n))&#10;        return 0;&#10;',
+      '    /* Fast path: the keys in the order this release writes them, each&#10;',
+      '       taken at most once (a key not there is passed over); the rest of&#10;',
+      '       the pairs, in any order, go to the keyed loop. */&#10;',
+      '    i = 0;&#10;    rc.p = c->r.pos;&#10;    rc.e = c->r.end;&#10;')"/>
+    <xsl:call-template name="level-fields"><xsl:with-param name="rec" select="$rec"/><xsl:with-param name="mode" select="'fast'"/><xsl:with-param name="fl" select="'fl'"/></xsl:call-template>
+    <xsl:value-of select="concat('    c->r.pos = rc.p;&#10;',
+      '    for (; i &lt; n; i++) {&#10;',
       '        if (!ddi_mrt_get_u(c, &amp;key))&#10;            return ddi_mrt_fail_read(c, ', $rid, ', 0);&#10;',
       '        if (!ddi_mrt_seen(c, seen, ', $words, 'u, ', $rid, ', key))&#10;            return 0;&#10;',
       '        switch (key) {&#10;')"/>
@@ -241,8 +249,18 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:variable name="top" select="$u/ancestor::record[last()]"/>
     <xsl:variable name="sel" select="$top//field[@id = $dsc/@selector-id][1]"/>
     <xsl:choose>
-      <xsl:when test="$mode = 'count' or $mode = 'put'">
-        <xsl:value-of select="concat('    switch ((long long)a->', $sel/@path, ') {&#10;')"/>
+      <!-- The decoder's fast path expects the member the encoder writes for
+           the selector's value (decoded already, when this release wrote
+           it first; if not, the member's key is not there and the pair
+           goes to the keyed loop). -->
+      <xsl:when test="$mode = 'count' or $mode = 'put' or $mode = 'fast'">
+        <xsl:variable name="obj">
+          <xsl:choose>
+            <xsl:when test="$mode = 'fast'">out</xsl:when>
+            <xsl:otherwise>a</xsl:otherwise>
+          </xsl:choose>
+        </xsl:variable>
+        <xsl:value-of select="concat('    switch ((long long)', $obj, '->', $sel/@path, ') {&#10;')"/>
         <xsl:for-each select="$dsc/case">
           <xsl:variable name="case" select="."/>
           <xsl:variable name="cc"><xsl:call-template name="m-cond"/></xsl:variable>
@@ -264,9 +282,14 @@ const ddi_marshal_type ddi_marshal_types[] = {
             <xsl:with-param name="text" select="string($body)"/>
           </xsl:call-template>
         </xsl:for-each>
-        <xsl:text>    default: {&#10;        unsigned fl_all = </xsl:text>
-        <xsl:value-of select="$fl"/>
-        <xsl:text> | DDI_MARSHAL_NO_FOLLOW;&#10;        (void)fl_all;&#10;</xsl:text>
+        <xsl:choose>
+          <xsl:when test="$mode = 'fast'"><xsl:text>    default: {&#10;</xsl:text></xsl:when>
+          <xsl:otherwise>
+            <xsl:text>    default: {&#10;        unsigned fl_all = </xsl:text>
+            <xsl:value-of select="$fl"/>
+            <xsl:text> | DDI_MARSHAL_NO_FOLLOW;&#10;        (void)fl_all;&#10;</xsl:text>
+          </xsl:otherwise>
+        </xsl:choose>
         <xsl:for-each select="$u/field">
           <xsl:call-template name="field">
             <xsl:with-param name="f" select="."/>
@@ -340,46 +363,10 @@ const ddi_marshal_type ddi_marshal_types[] = {
       </xsl:choose>
     </xsl:variable>
     <xsl:variable name="size-path"><xsl:call-template name="m-size-path"><xsl:with-param name="f" select="$f"/></xsl:call-template></xsl:variable>
-    <xsl:choose>
-      <xsl:when test="$cls = 'skip'"/>
-      <xsl:when test="$mode = 'count'">    n += 1;&#10;</xsl:when>
-      <xsl:when test="$mode = 'decl'">
-        <xsl:if test="$cls = 'follow'"><xsl:value-of select="concat('    size_t fb_', $id, ' = ~(size_t)0;&#10;')"/></xsl:if>
-      </xsl:when>
-      <xsl:when test="$mode = 'missing'">
-        <xsl:if test="$cls = 'follow'">
-          <xsl:value-of select="concat('    if (fb_', $id, ' != ~(size_t)0 &amp;&amp; (fb_', $id, ' % ', $elem, ' != 0 || (uint64_t)(fb_', $id, ' / ', $elem,
-            ') != (uint64_t)out->', $size-path, '))&#10;        return ddi_mrt_fail(c, DDI_MARSHAL_SIZE_MISMATCH, ', $rid, ', ', $id, 'u);&#10;')"/>
-        </xsl:if>
-        <xsl:if test="$in-disc = 0">
-          <xsl:value-of select="concat('    if (!DDI_MRT_HAS(seen, ', $id, 'u))&#10;        ddi_mrt_missing(c, ', $rid, ', ', $id, 'u);&#10;')"/>
-        </xsl:if>
-      </xsl:when>
-      <xsl:when test="$mode = 'put'">
-        <xsl:value-of select="concat('    ddi_mrt_key(w, ', $key, ');&#10;')"/>
-        <xsl:choose>
-          <xsl:when test="$cls = 'nest'"><xsl:value-of select="concat('    ddi_mput_', $cid, '__', d:c-ident($p), '(w, a, ', $fl, ');&#10;')"/></xsl:when>
-          <xsl:when test="$cls = 'u'"><xsl:value-of select="concat('    ddi_mrt_put_u(w, (uint64_t)a->', $p, ');&#10;')"/></xsl:when>
-          <xsl:when test="$cls = 's'"><xsl:value-of select="concat('    ddi_mrt_put_s(w, (int64_t)a->', $p, ');&#10;')"/></xsl:when>
-          <xsl:when test="$cls = 'ptr'"><xsl:value-of select="concat('    ddi_mrt_put_u(w, (uint64_t)(uintptr_t)a->', $p, ');&#10;')"/></xsl:when>
-          <xsl:when test="$cls = 'follow'">
-            <xsl:value-of select="concat('    ddi_mrt_put_follow(w, (const void *)a->', $p, ', (uint64_t)a->', $size-path, ', ', $elem, ', ', $fl, ');&#10;')"/>
-          </xsl:when>
-          <xsl:when test="$cls = 'rec'"><xsl:value-of select="concat('    ddi_marshal_put_', d:c-ident($rec2), '(w, &amp;a->', $p, ', ', $fl, ');&#10;')"/></xsl:when>
-          <xsl:when test="$cls = 'raw' or $cls = 'bytes'"><xsl:value-of select="concat('    ddi_mrt_put_raw(w, &amp;a->', $p, ', sizeof(a->', $p, '));&#10;')"/></xsl:when>
-          <xsl:when test="starts-with($cls, 'arr-')">
-            <xsl:value-of select="concat('    {&#10;        unsigned j;&#10;        ddi_mrt_put_array(w, ', $f/@array, 'u);&#10;        for (j = 0; j &lt; ', $f/@array, 'u; j++)&#10;')"/>
-            <xsl:choose>
-              <xsl:when test="$cls = 'arr-u'"><xsl:value-of select="concat('            ddi_mrt_put_u(w, (uint64_t)a->', $p, '[j]);&#10;')"/></xsl:when>
-              <xsl:when test="$cls = 'arr-s'"><xsl:value-of select="concat('            ddi_mrt_put_s(w, (int64_t)a->', $p, '[j]);&#10;')"/></xsl:when>
-              <xsl:otherwise><xsl:value-of select="concat('            ddi_marshal_put_', d:c-ident($rec2), '(w, &amp;a->', $p, '[j], ', $fl, ');&#10;')"/></xsl:otherwise>
-            </xsl:choose>
-            <xsl:text>    }&#10;</xsl:text>
-          </xsl:when>
-        </xsl:choose>
-      </xsl:when>
-      <xsl:when test="$mode = 'get'">
-        <xsl:value-of select="concat('        case ', $id, ': {&#10;')"/>
+    <!-- The decoder of the value (the reader at it), for the keyed loop and
+         the fast path's nested maps and arrays. -->
+    <xsl:variable name="getbody">
+      <xsl:if test="$mode = 'get' or $mode = 'fast'">
         <xsl:choose>
           <xsl:when test="$cls = 'nest'">
             <xsl:value-of select="concat('            if (!ddi_mget_', $cid, '__', d:c-ident($p), '(c, out))&#10;                return 0;&#10;')"/>
@@ -429,6 +416,87 @@ const ddi_marshal_type ddi_marshal_types[] = {
             <xsl:text>            }&#10;</xsl:text>
           </xsl:when>
         </xsl:choose>
+      </xsl:if>
+    </xsl:variable>
+    <xsl:choose>
+      <xsl:when test="$cls = 'skip'"/>
+      <xsl:when test="$mode = 'count'">    n += 1;&#10;</xsl:when>
+      <xsl:when test="$mode = 'decl'">
+        <xsl:if test="$cls = 'follow'"><xsl:value-of select="concat('    size_t fb_', $id, ' = ~(size_t)0;&#10;')"/></xsl:if>
+      </xsl:when>
+      <xsl:when test="$mode = 'missing'">
+        <xsl:if test="$cls = 'follow'">
+          <xsl:value-of select="concat('    if (fb_', $id, ' != ~(size_t)0 &amp;&amp; (fb_', $id, ' % ', $elem, ' != 0 || (uint64_t)(fb_', $id, ' / ', $elem,
+            ') != (uint64_t)out->', $size-path, '))&#10;        return ddi_mrt_fail(c, DDI_MARSHAL_SIZE_MISMATCH, ', $rid, ', ', $id, 'u);&#10;')"/>
+        </xsl:if>
+        <xsl:if test="$in-disc = 0">
+          <xsl:value-of select="concat('    if (!DDI_MRT_HAS(seen, ', $id, 'u))&#10;        ddi_mrt_missing(c, ', $rid, ', ', $id, 'u);&#10;')"/>
+        </xsl:if>
+      </xsl:when>
+      <xsl:when test="$mode = 'put'">
+        <xsl:choose>
+          <xsl:when test="$cls = 'u'"><xsl:value-of select="concat('    ddi_mrt_wc_kh(&amp;wc, w, ', $key, ', 0x00, (uint64_t)a->', $p, ');&#10;')"/></xsl:when>
+          <xsl:when test="$cls = 's'"><xsl:value-of select="concat('    ddi_mrt_wc_ks(&amp;wc, w, ', $key, ', (int64_t)a->', $p, ');&#10;')"/></xsl:when>
+          <xsl:when test="$cls = 'ptr'"><xsl:value-of select="concat('    ddi_mrt_wc_kh(&amp;wc, w, ', $key, ', 0x00, (uint64_t)(uintptr_t)a->', $p, ');&#10;')"/></xsl:when>
+          <xsl:when test="$cls = 'follow'">
+            <xsl:value-of select="concat('    ddi_mrt_wc_kfollow(&amp;wc, w, ', $key, ', (const void *)a->', $p, ', (uint64_t)a->', $size-path, ', ', $elem, ', ', $fl, ');&#10;')"/>
+          </xsl:when>
+          <xsl:when test="$cls = 'raw' or $cls = 'bytes'"><xsl:value-of select="concat('    ddi_mrt_wc_kraw(&amp;wc, w, ', $key, ', &amp;a->', $p, ', sizeof(a->', $p, '));&#10;')"/></xsl:when>
+          <xsl:when test="$cls = 'nest'">
+            <xsl:value-of select="concat('    ddi_mrt_wc_key(&amp;wc, w, ', $key, ');&#10;    ddi_mrt_wc_store(&amp;wc, w);&#10;',
+              '    ddi_mput_', $cid, '__', d:c-ident($p), '(w, a, ', $fl, ');&#10;    ddi_mrt_wc_load(&amp;wc, w);&#10;')"/>
+          </xsl:when>
+          <xsl:when test="$cls = 'rec'">
+            <xsl:value-of select="concat('    ddi_mrt_wc_key(&amp;wc, w, ', $key, ');&#10;    ddi_mrt_wc_store(&amp;wc, w);&#10;',
+              '    ddi_marshal_put_', d:c-ident($rec2), '(w, &amp;a->', $p, ', ', $fl, ');&#10;    ddi_mrt_wc_load(&amp;wc, w);&#10;')"/>
+          </xsl:when>
+          <xsl:when test="starts-with($cls, 'arr-')">
+            <xsl:value-of select="concat('    ddi_mrt_wc_key(&amp;wc, w, ', $key, ');&#10;    {&#10;        unsigned j;&#10;        ddi_mrt_wc_h(&amp;wc, w, 0x80, ', $f/@array, 'u);&#10;        for (j = 0; j &lt; ', $f/@array, 'u; j++)')"/>
+            <xsl:choose>
+              <xsl:when test="$cls = 'arr-u'"><xsl:value-of select="concat('&#10;            ddi_mrt_wc_h(&amp;wc, w, 0x00, (uint64_t)a->', $p, '[j]);&#10;')"/></xsl:when>
+              <xsl:when test="$cls = 'arr-s'"><xsl:value-of select="concat('&#10;            ddi_mrt_wc_s(&amp;wc, w, (int64_t)a->', $p, '[j]);&#10;')"/></xsl:when>
+              <xsl:otherwise><xsl:value-of select="concat(' {&#10;            ddi_mrt_wc_store(&amp;wc, w);&#10;            ddi_marshal_put_', d:c-ident($rec2), '(w, &amp;a->', $p, '[j], ', $fl, ');&#10;            ddi_mrt_wc_load(&amp;wc, w);&#10;        }&#10;')"/></xsl:otherwise>
+            </xsl:choose>
+            <xsl:text>    }&#10;</xsl:text>
+          </xsl:when>
+        </xsl:choose>
+      </xsl:when>
+      <xsl:when test="$mode = 'fast'">
+        <xsl:value-of select="concat('    if (i &lt; n &amp;&amp; ddi_mrt_rc_key(&amp;rc, ', $key, ')) {&#10;')"/>
+        <xsl:choose>
+          <xsl:when test="$cls = 'u'">
+            <xsl:value-of select="concat('        uint64_t v;&#10;        if (!ddi_mrt_rc_u(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v))&#10;            return 0;&#10;',
+              '        ', $lv, ' = (', $t1, ')v;&#10;',
+              '        if ((uint64_t)out->', $p, ' != v) {&#10;            c->r.pos = rc.p;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;        }&#10;')"/>
+          </xsl:when>
+          <xsl:when test="$cls = 's'">
+            <xsl:value-of select="concat('        int64_t v;&#10;        if (!ddi_mrt_rc_s(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v))&#10;            return 0;&#10;',
+              '        ', $lv, ' = (', $t1, ')v;&#10;',
+              '        if ((int64_t)out->', $p, ' != v) {&#10;            c->r.pos = rc.p;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;        }&#10;')"/>
+          </xsl:when>
+          <xsl:when test="$cls = 'ptr'">
+            <xsl:value-of select="concat('        uintptr_t v;&#10;        if (!ddi_mrt_rc_ptr(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v))&#10;            return 0;&#10;',
+              '        ', $lv, ' = (', $t1, ')v;&#10;')"/>
+          </xsl:when>
+          <xsl:when test="$cls = 'follow'">
+            <xsl:value-of select="concat('        uintptr_t v;&#10;        if (!ddi_mrt_rc_follow(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v, &amp;fb_', $id, '))&#10;            return 0;&#10;',
+              '        ', $lv, ' = (', $t1, ')v;&#10;')"/>
+          </xsl:when>
+          <xsl:when test="$cls = 'raw' or $cls = 'bytes'">
+            <xsl:value-of select="concat('        if (!ddi_mrt_rc_raw(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;out->', $p, ', sizeof(out->', $p, ')))&#10;            return 0;&#10;')"/>
+          </xsl:when>
+          <xsl:otherwise>
+            <!-- Nested maps and arrays: the general code, the reader at the cursor. -->
+            <xsl:text>        c->r.pos = rc.p;&#10;        {&#10;</xsl:text>
+            <xsl:value-of select="$getbody"/>
+            <xsl:text>        }&#10;        rc.p = c->r.pos;&#10;</xsl:text>
+          </xsl:otherwise>
+        </xsl:choose>
+        <xsl:value-of select="concat('        seen[', floor($id div 64), '] |= (uint64_t)1 &lt;&lt; ', $id mod 64, ';&#10;        i++;&#10;    }&#10;')"/>
+      </xsl:when>
+      <xsl:when test="$mode = 'get'">
+        <xsl:value-of select="concat('        case ', $id, ': {&#10;')"/>
+        <xsl:value-of select="$getbody"/>
         <xsl:text>            break;&#10;        }&#10;</xsl:text>
       </xsl:when>
     </xsl:choose>

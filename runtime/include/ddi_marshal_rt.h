@@ -273,6 +273,330 @@ DDI_MRT_HOT int ddi_mrt_fast_arg(ddi_marshal_ctx *c, unsigned major, uint64_t *v
     return 0;
 }
 
+/* Copies n bytes (the field sizes are constants once inlined): eight at a
+ * time composed into one integer, which compilers turn into one load and
+ * one store, the rest bytewise. No CRT memcpy. */
+DDI_MRT_HOT void ddi_mrt_copy(uint8_t *d, const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v = (uint64_t)s[i] | (uint64_t)s[i + 1] << 8 | (uint64_t)s[i + 2] << 16 | (uint64_t)s[i + 3] << 24 |
+                     (uint64_t)s[i + 4] << 32 | (uint64_t)s[i + 5] << 40 | (uint64_t)s[i + 6] << 48 |
+                     (uint64_t)s[i + 7] << 56;
+        d[i] = (uint8_t)v;
+        d[i + 1] = (uint8_t)(v >> 8);
+        d[i + 2] = (uint8_t)(v >> 16);
+        d[i + 3] = (uint8_t)(v >> 24);
+        d[i + 4] = (uint8_t)(v >> 32);
+        d[i + 5] = (uint8_t)(v >> 40);
+        d[i + 6] = (uint8_t)(v >> 48);
+        d[i + 7] = (uint8_t)(v >> 56);
+    }
+    for (; i < n; i++)
+        d[i] = s[i];
+}
+
+/* ---- local-cursor writer ---------------------------------------------
+ * The generated encoders keep the write position in a local (p) bounded by
+ * e, so that it stays in a register across the byte stores (a store through
+ * uint8_t * may alias the writer's own fields). e is the writer's end while
+ * everything so far fit, else p: then no fast check passes and every item
+ * goes the counted slow way (ddi_cbor), which writes nothing more. Before
+ * any out-of-line call the cursor is stored back (wc_store) and reloaded
+ * after (wc_load). */
+typedef struct ddi_mrt_wc {
+    uint8_t *p;
+    uint8_t *e;
+} ddi_mrt_wc;
+
+DDI_MRT_HOT void ddi_mrt_wc_load(ddi_mrt_wc *c, const ddi_cbor_writer *w)
+{
+    c->p = w->pos;
+    c->e = (size_t)(w->pos - w->start) == w->needed ? w->end : w->pos;
+}
+DDI_MRT_HOT void ddi_mrt_wc_store(const ddi_mrt_wc *c, ddi_cbor_writer *w)
+{
+    w->needed += (size_t)(c->p - w->pos);
+    w->pos = c->p;
+}
+/* A head in shortest form at p, which has room for 9 bytes; returns the
+ * position after it. */
+DDI_MRT_HOT uint8_t *ddi_mrt_w_head(uint8_t *p, uint8_t major, uint64_t v)
+{
+    if (v < 24) {
+        p[0] = (uint8_t)(major | v);
+        return p + 1;
+    }
+    if (v <= 0xFFu) {
+        p[0] = (uint8_t)(major | 24u);
+        p[1] = (uint8_t)v;
+        return p + 2;
+    }
+    if (v <= 0xFFFFu) {
+        p[0] = (uint8_t)(major | 25u);
+        p[1] = (uint8_t)(v >> 8);
+        p[2] = (uint8_t)v;
+        return p + 3;
+    }
+    if (v <= 0xFFFFFFFFu) {
+        p[0] = (uint8_t)(major | 26u);
+        p[1] = (uint8_t)(v >> 24);
+        p[2] = (uint8_t)(v >> 16);
+        p[3] = (uint8_t)(v >> 8);
+        p[4] = (uint8_t)v;
+        return p + 5;
+    }
+    p[0] = (uint8_t)(major | 27u);
+    p[1] = (uint8_t)(v >> 56);
+    p[2] = (uint8_t)(v >> 48);
+    p[3] = (uint8_t)(v >> 40);
+    p[4] = (uint8_t)(v >> 32);
+    p[5] = (uint8_t)(v >> 24);
+    p[6] = (uint8_t)(v >> 16);
+    p[7] = (uint8_t)(v >> 8);
+    p[8] = (uint8_t)v;
+    return p + 9;
+}
+/* The slow ways (buffer short or already overflowed): counted by ddi_cbor. */
+void ddi_mrt_put_h_slow(ddi_cbor_writer *w, uint8_t major, uint64_t v);
+void ddi_mrt_put_kh_slow(ddi_cbor_writer *w, uint64_t key, uint8_t major, uint64_t v);
+void ddi_mrt_put_kbytes_slow(ddi_cbor_writer *w, uint64_t key, const void *p, size_t n);
+#define DDI_MRT_KEYVAL(kn, k0, k1, k2)                                                                                 \
+    ((kn) == 1 ? (uint64_t)(k0) : (kn) == 2 ? (uint64_t)(k1) : ((uint64_t)(k1) << 8) | (k2))
+
+/* A key of 1 to 3 precomputed bytes at p (room checked by the caller). */
+DDI_MRT_HOT uint8_t *ddi_mrt_w_key(uint8_t *p, unsigned kn, uint8_t k0, uint8_t k1, uint8_t k2)
+{
+    p[0] = k0;
+    if (kn > 1)
+        p[1] = k1;
+    if (kn > 2)
+        p[2] = k2;
+    return p + kn;
+}
+/* A head alone (a map count, an array element). */
+DDI_MRT_HOT void ddi_mrt_wc_h(ddi_mrt_wc *c, ddi_cbor_writer *w, uint8_t major, uint64_t v)
+{
+    if ((size_t)(c->e - c->p) >= 9) {
+        c->p = ddi_mrt_w_head(c->p, major, v);
+        return;
+    }
+    ddi_mrt_wc_store(c, w);
+    ddi_mrt_put_h_slow(w, major, v);
+    ddi_mrt_wc_load(c, w);
+}
+DDI_MRT_HOT void ddi_mrt_wc_s(ddi_mrt_wc *c, ddi_cbor_writer *w, int64_t v)
+{
+    if (v >= 0)
+        ddi_mrt_wc_h(c, w, 0x00, (uint64_t)v);
+    else
+        ddi_mrt_wc_h(c, w, 0x20, ~(uint64_t)v);
+}
+/* A key alone (the value is a map or array that follows). */
+DDI_MRT_HOT void ddi_mrt_wc_key(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned kn, uint8_t k0, uint8_t k1, uint8_t k2)
+{
+    if ((size_t)(c->e - c->p) >= 3) {
+        c->p = ddi_mrt_w_key(c->p, kn, k0, k1, k2);
+        return;
+    }
+    ddi_mrt_wc_store(c, w);
+    ddi_cbor_put_uint(w, DDI_MRT_KEYVAL(kn, k0, k1, k2));
+    ddi_mrt_wc_load(c, w);
+}
+/* A key and a head, one room check for both. */
+DDI_MRT_HOT void ddi_mrt_wc_kh(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned kn, uint8_t k0, uint8_t k1, uint8_t k2,
+                               uint8_t major, uint64_t v)
+{
+    if ((size_t)(c->e - c->p) >= 12) {
+        c->p = ddi_mrt_w_head(ddi_mrt_w_key(c->p, kn, k0, k1, k2), major, v);
+        return;
+    }
+    ddi_mrt_wc_store(c, w);
+    ddi_mrt_put_kh_slow(w, DDI_MRT_KEYVAL(kn, k0, k1, k2), major, v);
+    ddi_mrt_wc_load(c, w);
+}
+DDI_MRT_HOT void ddi_mrt_wc_ks(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned kn, uint8_t k0, uint8_t k1, uint8_t k2,
+                               int64_t v)
+{
+    if (v >= 0)
+        ddi_mrt_wc_kh(c, w, kn, k0, k1, k2, 0x00, (uint64_t)v);
+    else
+        ddi_mrt_wc_kh(c, w, kn, k0, k1, k2, 0x20, ~(uint64_t)v);
+}
+/* A key and a byte string of a field's object representation. */
+DDI_MRT_HOT void ddi_mrt_wc_kraw(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned kn, uint8_t k0, uint8_t k1, uint8_t k2,
+                                 const void *src, size_t n)
+{
+    if (n < 24 && (size_t)(c->e - c->p) >= 4 + n) {
+        uint8_t *p = ddi_mrt_w_key(c->p, kn, k0, k1, k2);
+        p[0] = (uint8_t)(0x40u | n);
+        ddi_mrt_copy(p + 1, (const uint8_t *)src, n);
+        c->p = p + 1 + n;
+        return;
+    }
+    ddi_mrt_wc_store(c, w);
+    ddi_mrt_put_kbytes_slow(w, DDI_MRT_KEYVAL(kn, k0, k1, k2), src, n);
+    ddi_mrt_wc_load(c, w);
+}
+/* A key and a pointer with a size rule, as ddi_mrt_put_follow: null, an
+ * address (no follow, or a size beyond size_t) inline; pointee bytes out of
+ * line. */
+DDI_MRT_HOT void ddi_mrt_wc_kfollow(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned kn, uint8_t k0, uint8_t k1, uint8_t k2,
+                                    const void *ptr, uint64_t count, size_t elem, unsigned flags)
+{
+    if (!ptr) {
+        ddi_mrt_wc_kh(c, w, kn, k0, k1, k2, 0xE0, 22u); /* null */
+        return;
+    }
+    if ((flags & DDI_MARSHAL_NO_FOLLOW) || (elem && count > (uint64_t)(~(size_t)0) / elem)) {
+        ddi_mrt_wc_kh(c, w, kn, k0, k1, k2, 0x00, (uint64_t)(uintptr_t)ptr);
+        return;
+    }
+    ddi_mrt_wc_store(c, w);
+    ddi_mrt_put_kbytes_slow(w, DDI_MRT_KEYVAL(kn, k0, k1, k2), ptr, (size_t)count * elem);
+    ddi_mrt_wc_load(c, w);
+}
+
+/* ---- local-cursor reader ---------------------------------------------
+ * The decoders' fast path reads at a local p bounded by e (the reader's
+ * own end), starting where the reader stands with no error; it is stored
+ * back to c->r.pos before any out-of-line call, return or the general
+ * keyed loop. Every read checks the bytes left first. */
+typedef struct ddi_mrt_rc {
+    const uint8_t *p;
+    const uint8_t *e;
+} ddi_mrt_rc;
+
+/* The argument of a head of major type `major` in its shortest form at
+ * *pp (< e), consumed; 0 (nothing consumed) for anything else, which the
+ * caller leaves to ddi_cbor to accept or report. */
+DDI_MRT_HOT int ddi_mrt_arg_at(const uint8_t **pp, const uint8_t *e, unsigned major, uint64_t *v)
+{
+    const uint8_t *p = *pp;
+    size_t left = (size_t)(e - p);
+    unsigned b;
+    if (!left)
+        return 0;
+    b = (unsigned)p[0] - (major << 5); /* 0..27 for this major type, else larger (unsigned) */
+    if (b < 24) {
+        *v = b;
+        *pp = p + 1;
+        return 1;
+    }
+    if (b == 24 && left >= 2 && p[1] >= 24) {
+        *v = p[1];
+        *pp = p + 2;
+        return 1;
+    }
+    if (b == 25 && left >= 3 && p[1] != 0) {
+        *v = ((uint64_t)p[1] << 8) | p[2];
+        *pp = p + 3;
+        return 1;
+    }
+    if (b == 26 && left >= 5 && (p[1] | p[2]) != 0) {
+        *v = ((uint64_t)p[1] << 24) | ((uint64_t)p[2] << 16) | ((uint64_t)p[3] << 8) | p[4];
+        *pp = p + 5;
+        return 1;
+    }
+    if (b == 27 && left >= 9 && (p[1] | p[2] | p[3] | p[4]) != 0) {
+        *v = ((uint64_t)p[1] << 56) | ((uint64_t)p[2] << 48) | ((uint64_t)p[3] << 40) | ((uint64_t)p[4] << 32) |
+             ((uint64_t)p[5] << 24) | ((uint64_t)p[6] << 16) | ((uint64_t)p[7] << 8) | p[8];
+        *pp = p + 9;
+        return 1;
+    }
+    return 0;
+}
+
+/* The key this release writes next (its precomputed bytes), consumed; 0
+ * leaves the pair to the general keyed loop. */
+DDI_MRT_HOT int ddi_mrt_rc_key(ddi_mrt_rc *r, unsigned kn, uint8_t k0, uint8_t k1, uint8_t k2)
+{
+    if ((size_t)(r->e - r->p) < kn || r->p[0] != k0 || (kn > 1 && r->p[1] != k1) || (kn > 2 && r->p[2] != k2))
+        return 0;
+    r->p += kn;
+    return 1;
+}
+
+/* Values at the cursor: the fast form inline, else the reader is moved to
+ * the cursor and the general routine reads (or reports) it; these return
+ * the new position, or 0 after recording the error. */
+const uint8_t *ddi_mrt_get_u_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uint64_t *v);
+const uint8_t *ddi_mrt_get_s_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, int64_t *v);
+const uint8_t *ddi_mrt_get_ptr_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uintptr_t *v);
+const uint8_t *ddi_mrt_get_raw_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, void *dst,
+                                  size_t n);
+const uint8_t *ddi_mrt_get_follow_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uintptr_t *v,
+                                     size_t *count_bytes);
+
+DDI_MRT_HOT int ddi_mrt_rc_u(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t record, uint32_t key, uint64_t *v)
+{
+    if (ddi_mrt_arg_at(&r->p, r->e, DDI_CBOR_UINT, v))
+        return 1;
+    r->p = ddi_mrt_get_u_at(c, r->p, record, key, v);
+    return r->p != 0;
+}
+DDI_MRT_HOT int ddi_mrt_rc_s(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t record, uint32_t key, int64_t *v)
+{
+    const uint8_t *p = r->p;
+    uint64_t u;
+    if (p < r->e && (p[0] >> 5) <= DDI_CBOR_NEGINT) {
+        unsigned major = p[0] >> 5;
+        if (ddi_mrt_arg_at(&p, r->e, major, &u) && u <= (uint64_t)INT64_MAX) {
+            *v = major == DDI_CBOR_NEGINT ? (int64_t)~u : (int64_t)u;
+            r->p = p;
+            return 1;
+        }
+    }
+    r->p = ddi_mrt_get_s_at(c, r->p, record, key, v);
+    return r->p != 0;
+}
+DDI_MRT_HOT int ddi_mrt_rc_ptr(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t record, uint32_t key, uintptr_t *v)
+{
+    const uint8_t *p = r->p;
+    uint64_t u;
+    if (ddi_mrt_arg_at(&p, r->e, DDI_CBOR_UINT, &u) && u == (uint64_t)(uintptr_t)u) {
+        *v = (uintptr_t)u;
+        r->p = p;
+        return 1;
+    }
+    r->p = ddi_mrt_get_ptr_at(c, r->p, record, key, v);
+    return r->p != 0;
+}
+/* A byte string of exactly n bytes copied to dst. */
+DDI_MRT_HOT int ddi_mrt_rc_raw(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t record, uint32_t key, void *dst, size_t n)
+{
+    const uint8_t *p = r->p;
+    if (n < 24 && (size_t)(r->e - p) >= 1 + n && p[0] == (uint8_t)(0x40u | n)) {
+        ddi_mrt_copy((uint8_t *)dst, p + 1, n);
+        r->p = p + 1 + n;
+        return 1;
+    }
+    r->p = ddi_mrt_get_raw_at(c, p, record, key, dst, n);
+    return r->p != 0;
+}
+/* A followed pointer, as ddi_mrt_get_follow: null and an address inline,
+ * pointee bytes (into the arena) out of line. */
+DDI_MRT_HOT int ddi_mrt_rc_follow(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t record, uint32_t key, uintptr_t *v,
+                                  size_t *count_bytes)
+{
+    const uint8_t *p = r->p;
+    uint64_t u;
+    if (p < r->e && p[0] == 0xF6u) {
+        *v = 0;
+        *count_bytes = ~(size_t)0;
+        r->p = p + 1;
+        return 1;
+    }
+    if (ddi_mrt_arg_at(&p, r->e, DDI_CBOR_UINT, &u) && u == (uint64_t)(uintptr_t)u) {
+        *v = (uintptr_t)u;
+        *count_bytes = ~(size_t)0;
+        r->p = p;
+        return 1;
+    }
+    r->p = ddi_mrt_get_follow_at(c, r->p, record, key, v, count_bytes);
+    return r->p != 0;
+}
+
 /* An unsigned integer: shortest forms inline, the rest via ddi_cbor. */
 DDI_MRT_HOT int ddi_mrt_get_u(ddi_marshal_ctx *c, uint64_t *v)
 {

@@ -160,3 +160,74 @@ int ddi_mrt_get_array(ddi_marshal_ctx *c, uint32_t record, uint32_t key, uint64_
         return ddi_mrt_fail(c, DDI_MARSHAL_SIZE_MISMATCH, record, key);
     return 1;
 }
+
+/* --- slow ways of the local-cursor writer and reader (see the header) --- */
+
+void ddi_mrt_put_h_slow(ddi_cbor_writer *w, uint8_t major, uint64_t v)
+{
+    switch (major >> 5) {
+    case DDI_CBOR_UINT: ddi_cbor_put_uint(w, v); break;
+    case DDI_CBOR_NEGINT: ddi_cbor_put_int(w, (int64_t)~v); break;
+    case DDI_CBOR_ARRAY: ddi_cbor_put_array(w, v); break;
+    case DDI_CBOR_MAP: ddi_cbor_put_map(w, v); break;
+    default: ddi_cbor_put_null(w); break; /* 0xE0 | 22, the only simple value written this way */
+    }
+}
+
+void ddi_mrt_put_kh_slow(ddi_cbor_writer *w, uint64_t key, uint8_t major, uint64_t v)
+{
+    ddi_cbor_put_uint(w, key);
+    ddi_mrt_put_h_slow(w, major, v);
+}
+
+void ddi_mrt_put_kbytes_slow(ddi_cbor_writer *w, uint64_t key, const void *p, size_t n)
+{
+    ddi_cbor_put_uint(w, key);
+    ddi_cbor_put_bytes(w, p, n);
+}
+
+const uint8_t *ddi_mrt_get_u_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uint64_t *v)
+{
+    c->r.pos = p;
+    if (!ddi_cbor_get_uint(&c->r, v)) {
+        (void)ddi_mrt_fail_read(c, record, key);
+        return 0;
+    }
+    return c->r.pos;
+}
+
+const uint8_t *ddi_mrt_get_s_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, int64_t *v)
+{
+    c->r.pos = p;
+    if (!ddi_cbor_get_int(&c->r, v)) {
+        (void)ddi_mrt_fail_read(c, record, key);
+        return 0;
+    }
+    return c->r.pos;
+}
+
+const uint8_t *ddi_mrt_get_ptr_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uintptr_t *v)
+{
+    c->r.pos = p;
+    if (!ddi_mrt_get_ptr_slow(c, record, key, v))
+        return 0;
+    return c->r.pos;
+}
+
+const uint8_t *ddi_mrt_get_raw_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, void *dst,
+                                  size_t n)
+{
+    c->r.pos = p;
+    if (!ddi_mrt_get_raw(c, record, key, dst, n))
+        return 0;
+    return c->r.pos;
+}
+
+const uint8_t *ddi_mrt_get_follow_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uintptr_t *v,
+                                     size_t *count_bytes)
+{
+    c->r.pos = p;
+    if (!ddi_mrt_get_follow(c, record, key, v, count_bytes))
+        return 0;
+    return c->r.pos;
+}

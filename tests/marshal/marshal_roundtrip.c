@@ -3,7 +3,8 @@
  * overrun; truncated input at every length, a depth bomb, a length of 2^63,
  * duplicate keys, type mismatches and non-shortest integers are refused with
  * their error codes and keys; sized pointers are followed into the arena;
- * libcbor reads what we write and we read what libcbor writes. */
+ * libcbor reads what we write and we read what libcbor writes; pairs in
+ * another order than ours decode the same. */
 #include <dispmprt.h>
 #include <ntddk.h>
 
@@ -376,6 +377,80 @@ static void we_read_libcbor_records(void **state)
     cbor_decref(&root);
 }
 
+/* The decoders take the keys in the order this release writes them on a
+ * fast path and the rest in a keyed loop: the same record with its pairs in
+ * another order (reversed, rotated) decodes to the same values, and a key
+ * given twice in a row (where the fast path expects the next one) is still
+ * a duplicate. Every record, top-level pairs. */
+static size_t reorder_pairs(const uint8_t *buf, size_t n, uint8_t *out, size_t size, int how)
+{
+    ddi_cbor_reader r;
+    uint64_t count;
+    size_t at[256], end[256];
+    ddi_cbor_reader_init(&r, buf, n);
+    assert_true(ddi_cbor_get_map(&r, &count));
+    assert_true(count <= 256);
+    for (uint64_t i = 0; i < count; i++) {
+        at[i] = (size_t)(r.pos - r.start);
+        assert_true(ddi_cbor_skip(&r) && ddi_cbor_skip(&r));
+        end[i] = (size_t)(r.pos - r.start);
+    }
+    ddi_cbor_writer w;
+    ddi_cbor_writer_init(&w, out, size);
+    ddi_cbor_put_map(&w, count + (how == 2 && count > 0));
+    size_t o = w.needed;
+    for (uint64_t k = 0; k < count; k++) {
+        uint64_t i = how == 0 ? count - 1 - k : how == 1 ? (k + 1) % count : k;
+        memcpy(out + o, buf + at[i], end[i] - at[i]);
+        o += end[i] - at[i];
+        if (how == 2 && k == 0) { /* the first pair again, right after itself */
+            memcpy(out + o, buf + at[i], end[i] - at[i]);
+            o += end[i] - at[i];
+        }
+    }
+    assert_true(o <= size);
+    return o;
+}
+
+static void keys_in_any_order_decode_the_same(void **state)
+{
+    (void)state;
+    size_t types = count_types();
+    for (size_t k = 0; k < types; k++) {
+        const ddi_marshal_type *t = &ddi_marshal_types[k];
+        void *a = malloc(t->size), *b = malloc(t->size);
+        for (unsigned seed = 1; seed <= 4; seed++) {
+            rng_state = 0x2545F4914F6CDD1Dull * (k + 1) + seed;
+            fill_random(a, t->size);
+            size_t n = encode_type(t, a, NULL, 0, DDI_MARSHAL_NO_FOLLOW);
+            uint8_t *buf = malloc(n), *moved = malloc(2 * n + 16), *again = malloc(n);
+            assert_int_equal(encode_type(t, a, buf, n, DDI_MARSHAL_NO_FOLLOW), n);
+            for (int how = 0; how < 3; how++) {
+                ddi_marshal_result res;
+                size_t m = reorder_pairs(buf, n, moved, 2 * n + 16, how);
+                int ok = decode_type(t, b, moved, m, &res);
+                if (how == 2 && m > n) {
+                    if (ok || res.status != DDI_CBOR_DUPLICATE_KEY)
+                        fail_msg("%s seed %u: a repeated first key not refused (status %d)", t->name, seed, res.status);
+                    continue;
+                }
+                if (!ok)
+                    fail_msg("%s seed %u order %d: status %d at key %u", t->name, seed, how, res.status,
+                             (unsigned)res.error_key);
+                assert_int_equal(res.unknown, 0);
+                size_t m2 = encode_type(t, b, again, n, DDI_MARSHAL_NO_FOLLOW);
+                if (m2 != n || memcmp(buf, again, n) != 0)
+                    fail_msg("%s seed %u order %d: values differ after decoding reordered pairs", t->name, seed, how);
+            }
+            free(buf);
+            free(moved);
+            free(again);
+        }
+        free(a);
+        free(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -385,6 +460,7 @@ int main(void)
         cmocka_unit_test(bad_input_gets_its_error_code),
         cmocka_unit_test(sized_pointers_are_followed_into_the_arena),
         cmocka_unit_test(unions_follow_their_discriminator),
+        cmocka_unit_test(keys_in_any_order_decode_the_same),
         cmocka_unit_test(libcbor_reads_our_records),
         cmocka_unit_test(we_read_libcbor_records),
     };
