@@ -1,7 +1,8 @@
 #!/bin/sh
 # Times one `ddigen docs` process over all of DOCS against one
 # `cmark-gfm -e table` process over the same .md files concatenated, in the
-# same run (best of 3 each), and prints the ratio (target <= 2.0).
+# same run (best of 3 each), and prints the ratio (target <= 1.76: the ratio
+# when the docs stage was first resolved, which it must not exceed).
 # usage: bench_docs.sh DOCS_DIR COMMAND...   (COMMAND: e.g. "ddigen docs")
 set -eu
 docs=$1; shift
@@ -21,4 +22,4 @@ ours=$(best "$@" "$docs" -o "$tmp/docs.xml" -q)
 base=$(best sh -c "cmark-gfm -e table < '$tmp/all.md'")
 printf 'ddigen docs:          %.3f s (%s)\n' "$ours" "$docs"
 printf 'cmark-gfm -e table:   %.3f s (%s bytes)\n' "$base" "$(wc -c < "$tmp/all.md")"
-printf 'ratio: %.2f (target <= 2.0)\n' "$(awk -v o="$ours" -v b="$base" 'BEGIN { print o / b }')"
+printf 'ratio: %.2f (target <= 1.76)\n' "$(awk -v o="$ours" -v b="$base" 'BEGIN { print o / b }')"
