@@ -85,7 +85,8 @@ void *bump_calloc(struct bump_heap *h, size_t n, size_t size)
     return p ? memset(p, 0, n * size) : NULL;
 }
 
-size_t bump_size(const void *p)
+/* The size p was given. */
+static size_t bump_size(const void *p)
 {
     size_t size;
     memcpy(&size, (const unsigned char *)p - BUMP_HEADER, sizeof size);

@@ -23,7 +23,6 @@ struct bump_heap {
 void *bump_alloc(struct bump_heap *h, size_t size);              /* NULL when out of memory */
 void *bump_calloc(struct bump_heap *h, size_t n, size_t size);   /* zeroed */
 void *bump_realloc(struct bump_heap *h, void *p, size_t size);   /* p from this heap, or NULL */
-size_t bump_size(const void *p);                                 /* the size p was given */
 bool bump_owns(const struct bump_heap *h, const void *p);
 void bump_rewind(struct bump_heap *h);  /* everything given out is gone; blocks stay */
 void bump_release(struct bump_heap *h); /* blocks returned to the system */

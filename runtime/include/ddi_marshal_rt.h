@@ -118,115 +118,67 @@ DDI_MRT_HOT int ddi_mrt_seen(ddi_marshal_ctx *c, uint64_t *seen, unsigned words,
 
 /* ---- writer fast paths ------------------------------------------------ */
 
-DDI_MRT_HOT int ddi_mrt_room(const ddi_cbor_writer *w, size_t n)
+/* A head the slow way (buffer short or already overflowed): counted by ddi_cbor. */
+void ddi_mrt_put_h_slow(ddi_cbor_writer *w, uint8_t major, uint64_t v);
+/* A head in shortest form at p, which has room for 9 bytes; returns the
+ * position after it. */
+DDI_MRT_HOT uint8_t *ddi_mrt_w_head(uint8_t *p, uint8_t major, uint64_t v)
 {
-    return (size_t)(w->end - w->pos) >= n && (size_t)(w->pos - w->start) == w->needed;
-}
-
-/* A key of 1 to 3 precomputed bytes. */
-DDI_MRT_HOT void ddi_mrt_key(ddi_cbor_writer *w, unsigned n, uint8_t b0, uint8_t b1, uint8_t b2)
-{
-    if (ddi_mrt_room(w, 3)) {
-        w->pos[0] = b0;
-        w->pos[1] = b1;
-        w->pos[2] = b2;
-        w->pos += n;
-        w->needed += n;
-    } else {
-        uint8_t k[3];
-        k[0] = b0;
-        k[1] = b1;
-        k[2] = b2;
-        ddi_cbor_put_uint(w, n == 1 ? k[0] : n == 2 ? k[1] : ((uint64_t)k[1] << 8) | k[2]);
+    if (v < 24) {
+        p[0] = (uint8_t)(major | v);
+        return p + 1;
     }
+    if (v <= 0xFFu) {
+        p[0] = (uint8_t)(major | 24u);
+        p[1] = (uint8_t)v;
+        return p + 2;
+    }
+    if (v <= 0xFFFFu) {
+        p[0] = (uint8_t)(major | 25u);
+        p[1] = (uint8_t)(v >> 8);
+        p[2] = (uint8_t)v;
+        return p + 3;
+    }
+    if (v <= 0xFFFFFFFFu) {
+        p[0] = (uint8_t)(major | 26u);
+        p[1] = (uint8_t)(v >> 24);
+        p[2] = (uint8_t)(v >> 16);
+        p[3] = (uint8_t)(v >> 8);
+        p[4] = (uint8_t)v;
+        return p + 5;
+    }
+    p[0] = (uint8_t)(major | 27u);
+    p[1] = (uint8_t)(v >> 56);
+    p[2] = (uint8_t)(v >> 48);
+    p[3] = (uint8_t)(v >> 40);
+    p[4] = (uint8_t)(v >> 32);
+    p[5] = (uint8_t)(v >> 24);
+    p[6] = (uint8_t)(v >> 16);
+    p[7] = (uint8_t)(v >> 8);
+    p[8] = (uint8_t)v;
+    return p + 9;
 }
-
-/* The head of an item of major type `major` (shifted) with argument v. */
+/* The head of an item of major type `major` (shifted) with argument v:
+ * inline while everything so far fit, else counted by ddi_cbor. */
 DDI_MRT_HOT void ddi_mrt_head(ddi_cbor_writer *w, uint8_t major, uint64_t v)
 {
-    if (ddi_mrt_room(w, 9)) {
-        uint8_t *p = w->pos;
-        size_t n;
-        if (v < 24) {
-            p[0] = (uint8_t)(major | v);
-            n = 1;
-        } else if (v <= 0xFFu) {
-            p[0] = (uint8_t)(major | 24u);
-            p[1] = (uint8_t)v;
-            n = 2;
-        } else if (v <= 0xFFFFu) {
-            p[0] = (uint8_t)(major | 25u);
-            p[1] = (uint8_t)(v >> 8);
-            p[2] = (uint8_t)v;
-            n = 3;
-        } else if (v <= 0xFFFFFFFFu) {
-            p[0] = (uint8_t)(major | 26u);
-            p[1] = (uint8_t)(v >> 24);
-            p[2] = (uint8_t)(v >> 16);
-            p[3] = (uint8_t)(v >> 8);
-            p[4] = (uint8_t)v;
-            n = 5;
-        } else {
-            p[0] = (uint8_t)(major | 27u);
-            p[1] = (uint8_t)(v >> 56);
-            p[2] = (uint8_t)(v >> 48);
-            p[3] = (uint8_t)(v >> 40);
-            p[4] = (uint8_t)(v >> 32);
-            p[5] = (uint8_t)(v >> 24);
-            p[6] = (uint8_t)(v >> 16);
-            p[7] = (uint8_t)(v >> 8);
-            p[8] = (uint8_t)v;
-            n = 9;
-        }
-        w->pos += n;
-        w->needed += n;
+    if ((size_t)(w->end - w->pos) >= 9 && (size_t)(w->pos - w->start) == w->needed) {
+        uint8_t *q = ddi_mrt_w_head(w->pos, major, v);
+        w->needed += (size_t)(q - w->pos);
+        w->pos = q;
         return;
     }
-    switch (major >> 5) {
-    case DDI_CBOR_UINT: ddi_cbor_put_uint(w, v); break;
-    case DDI_CBOR_NEGINT: ddi_cbor_put_int(w, (int64_t)~v); break;
-    case DDI_CBOR_ARRAY: ddi_cbor_put_array(w, v); break;
-    default: ddi_cbor_put_map(w, v); break;
-    }
+    ddi_mrt_put_h_slow(w, major, v);
 }
 
+/* For the trace record's envelope (ddi_trace.c). */
 DDI_MRT_HOT void ddi_mrt_put_u(ddi_cbor_writer *w, uint64_t v)
 {
     ddi_mrt_head(w, 0x00, v);
 }
-DDI_MRT_HOT void ddi_mrt_put_s(ddi_cbor_writer *w, int64_t v)
-{
-    if (v >= 0)
-        ddi_mrt_head(w, 0x00, (uint64_t)v);
-    else
-        ddi_mrt_head(w, 0x20, ~(uint64_t)v);
-}
-DDI_MRT_HOT void ddi_mrt_put_map(ddi_cbor_writer *w, uint64_t n)
-{
-    ddi_mrt_head(w, 0xA0, n);
-}
 DDI_MRT_INLINE void ddi_mrt_put_array(ddi_cbor_writer *w, uint64_t n)
 {
     ddi_mrt_head(w, 0x80, n);
-}
-/* Raw bytes of a field (its object representation). */
-DDI_MRT_HOT void ddi_mrt_put_raw(ddi_cbor_writer *w, const void *p, size_t n)
-{
-    if (n < 24 && ddi_mrt_room(w, n + 1)) {
-        const uint8_t *src = (const uint8_t *)p;
-        size_t i;
-        w->pos[0] = (uint8_t)(0x40u | n);
-        for (i = 0; i < n; i++)
-            w->pos[1 + i] = src[i];
-        w->pos += n + 1;
-        w->needed += n + 1;
-        return;
-    }
-    ddi_cbor_put_bytes(w, p, n);
-}
-DDI_MRT_INLINE void ddi_mrt_put_ptr(ddi_cbor_writer *w, const volatile void *p)
-{
-    ddi_mrt_head(w, 0x00, (uint64_t)(uintptr_t)p);
 }
 /* A pointer with a size rule: null, the pointee's bytes, or (no follow, or
  * a size that does not fit size_t) its address. */
@@ -319,46 +271,7 @@ DDI_MRT_HOT void ddi_mrt_wc_store(const ddi_mrt_wc *c, ddi_cbor_writer *w)
     w->needed += (size_t)(c->p - w->pos);
     w->pos = c->p;
 }
-/* A head in shortest form at p, which has room for 9 bytes; returns the
- * position after it. */
-DDI_MRT_HOT uint8_t *ddi_mrt_w_head(uint8_t *p, uint8_t major, uint64_t v)
-{
-    if (v < 24) {
-        p[0] = (uint8_t)(major | v);
-        return p + 1;
-    }
-    if (v <= 0xFFu) {
-        p[0] = (uint8_t)(major | 24u);
-        p[1] = (uint8_t)v;
-        return p + 2;
-    }
-    if (v <= 0xFFFFu) {
-        p[0] = (uint8_t)(major | 25u);
-        p[1] = (uint8_t)(v >> 8);
-        p[2] = (uint8_t)v;
-        return p + 3;
-    }
-    if (v <= 0xFFFFFFFFu) {
-        p[0] = (uint8_t)(major | 26u);
-        p[1] = (uint8_t)(v >> 24);
-        p[2] = (uint8_t)(v >> 16);
-        p[3] = (uint8_t)(v >> 8);
-        p[4] = (uint8_t)v;
-        return p + 5;
-    }
-    p[0] = (uint8_t)(major | 27u);
-    p[1] = (uint8_t)(v >> 56);
-    p[2] = (uint8_t)(v >> 48);
-    p[3] = (uint8_t)(v >> 40);
-    p[4] = (uint8_t)(v >> 32);
-    p[5] = (uint8_t)(v >> 24);
-    p[6] = (uint8_t)(v >> 16);
-    p[7] = (uint8_t)(v >> 8);
-    p[8] = (uint8_t)v;
-    return p + 9;
-}
 /* The slow ways (buffer short or already overflowed): counted by ddi_cbor. */
-void ddi_mrt_put_h_slow(ddi_cbor_writer *w, uint8_t major, uint64_t v);
 void ddi_mrt_put_kh_slow(ddi_cbor_writer *w, uint64_t key, uint8_t major, uint64_t v);
 void ddi_mrt_put_kbytes_slow(ddi_cbor_writer *w, uint64_t key, const void *p, size_t n);
 #define DDI_MRT_KEYVAL(kn, k0, k1, k2)                                                                                 \
