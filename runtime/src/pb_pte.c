@@ -338,6 +338,175 @@ PB_TARGET_AVX2 static uint32_t same_flag_blocks_avx2(uint64_t f, uint64_t h, uin
 }
 #endif
 
+/* ---- two-value blocks ------------------------------------------------------------ */
+
+/* Tables whose entries alternate between two flag words (valid and read-only
+ * pages, say) stop the one-value loop on every block. These loops take blocks
+ * whose flags are all a or b (a != b): the flag bits of each entry are picked
+ * by comparing its flag word with a, and the flag word is then compared, all
+ * 64 bits, with the value picked, so a third value stops the loop before the
+ * block that holds it (the caller encodes that block another way). Both a
+ * and b are flag words of entries of the same call (pte_flag_cache only ever
+ * holds those), so the caller knows the OR of the flags these blocks hold
+ * without reading them: a | b. The run filter goes to *cand, and may include
+ * the block that stopped the loop (its entries belong to the same call). */
+typedef struct two_flags {
+    uint64_t fa, fb, ha, hb;
+} two_flags;
+
+#if PB_SSE2
+typedef struct two_flags_sse2 {
+    __m128i fa, fb, d, hb, hd, m, s;
+} two_flags_sse2;
+
+/* SSE2 has no 64-bit compare: the pick compares the low dwords with a's (a
+ * value matching a's low dword only is picked as a, and the 64-bit check on
+ * the value picked stops the loop). */
+static PB_INLINE __m128i encode_two_pair(const __m128i *q, const two_flags_sse2 *k, __m128i *err)
+{
+    const __m128i e0 = _mm_loadu_si128(q), e1 = _mm_loadu_si128(q + 1), f = _mm_unpacklo_epi64(e0, e1);
+    const __m128i pick_a = _mm_shuffle_epi32(_mm_cmpeq_epi32(f, k->fa), _MM_SHUFFLE(2, 2, 0, 0));
+    *err = _mm_or_si128(*err, _mm_xor_si128(f, _mm_xor_si128(k->fb, _mm_and_si128(pick_a, k->d))));
+    return _mm_or_si128(_mm_xor_si128(k->hb, _mm_and_si128(pick_a, k->hd)),
+                        _mm_sll_epi64(_mm_and_si128(_mm_unpackhi_epi64(e0, e1), k->m), k->s));
+}
+
+static uint32_t two_flag_blocks_sse2(const two_flags *t, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
+                                     uint32_t n, uint64_t *out, uint32_t *cand)
+{
+    two_flags_sse2 k;
+    const __m128i four = _mm_set_epi32(0, 4, 0, 0);
+    __m128i c = _mm_setzero_si128();
+    uint32_t i;
+    k.fa = _mm_set1_epi64x((long long)t->fa);
+    k.fb = _mm_set1_epi64x((long long)t->fb);
+    k.d = _mm_set1_epi64x((long long)(t->fa ^ t->fb));
+    k.hb = _mm_set1_epi64x((long long)t->hb);
+    k.hd = _mm_set1_epi64x((long long)(t->ha ^ t->hb));
+    k.m = _mm_set1_epi64x((long long)mask);
+    k.s = _mm_cvtsi32_si128((int)shift);
+    for (i = 0; i + PTE_BLOCK <= n; i += PTE_BLOCK) {
+        const __m128i *q = (const __m128i *)(const void *)(in + i), *const q_end = q + PTE_BLOCK;
+        __m128i *o = (__m128i *)(void *)(out + i);
+        __m128i err = _mm_setzero_si128();
+        for (; q != q_end; q += 8, o += 4) {
+            /* as in summarize_sse2 */
+            c = _mm_or_si128(c, _mm_cmpeq_epi32(_mm_sub_epi32(_mm_loadu_si128(q + 4), _mm_loadu_si128(q)), four));
+            _mm_storeu_si128(o, encode_two_pair(q, &k, &err));
+            _mm_storeu_si128(o + 1, encode_two_pair(q + 2, &k, &err));
+            _mm_storeu_si128(o + 2, encode_two_pair(q + 4, &k, &err));
+            _mm_storeu_si128(o + 3, encode_two_pair(q + 6, &k, &err));
+        }
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(err, _mm_setzero_si128())) != 0xFFFF)
+            break; /* a third flag word in this block */
+    }
+    *cand |= (uint32_t)((_mm_movemask_epi8(c) & 0x0F00) != 0);
+    return i;
+}
+#endif
+
+#if PB_AVX2
+/* Four entries from two registers of two, in the lane order of PB_AVX2_ENCODE
+ * (0, 2, 1, 3) until its permute: flag bits are OR'd in before it. */
+PB_TARGET_AVX2 static PB_INLINE __m256i encode_two_quad(__m256i a0, __m256i a1, __m256i fa, __m256i fb, __m256i hb,
+                                                        __m256i hd, __m256i m, __m128i s, __m256i *ok)
+{
+    const __m256i f = _mm256_unpacklo_epi64(a0, a1), pick_a = _mm256_cmpeq_epi64(f, fa);
+    *ok = _mm256_and_si256(*ok, _mm256_or_si256(pick_a, _mm256_cmpeq_epi64(f, fb)));
+    return _mm256_permute4x64_epi64(
+        _mm256_or_si256(_mm256_xor_si256(hb, _mm256_and_si256(pick_a, hd)),
+                        _mm256_sll_epi64(_mm256_and_si256(_mm256_unpackhi_epi64(a0, a1), m), s)),
+        0xD8);
+}
+
+PB_TARGET_AVX2 static uint32_t two_flag_blocks_avx2(const two_flags *t, uint64_t mask, uint32_t shift,
+                                                    const DXGK_PTE *in, uint32_t n, uint64_t *out, uint32_t *cand)
+{
+    const __m256i fa = _mm256_set1_epi64x((long long)t->fa), fb = _mm256_set1_epi64x((long long)t->fb),
+                  hb = _mm256_set1_epi64x((long long)t->hb), hd = _mm256_set1_epi64x((long long)(t->ha ^ t->hb)),
+                  m = _mm256_set1_epi64x((long long)mask), four = _mm256_set1_epi64x(4),
+                  ones = _mm256_set1_epi32(-1);
+    const __m128i s = _mm_cvtsi32_si128((int)shift);
+    __m256i c = _mm256_setzero_si256();
+    uint32_t i;
+    for (i = 0; i + PTE_BLOCK <= n; i += PTE_BLOCK) {
+        const __m256i *q = (const __m256i *)(const void *)(in + i), *const q_end = q + PTE_BLOCK / 2u;
+        __m256i *o = (__m256i *)(void *)(out + i);
+        __m256i ok = ones;
+        for (; q != q_end; q += 4, o += 2) { /* eight entries a step: all constants stay in registers */
+            const __m256i a0 = _mm256_loadu_si256(q), a1 = _mm256_loadu_si256(q + 1), a2 = _mm256_loadu_si256(q + 2),
+                          a3 = _mm256_loadu_si256(q + 3);
+            c = _mm256_or_si256(c, _mm256_cmpeq_epi64(_mm256_sub_epi64(a2, a0), four));
+            _mm256_storeu_si256(o, encode_two_quad(a0, a1, fa, fb, hb, hd, m, s, &ok));
+            _mm256_storeu_si256(o + 1, encode_two_quad(a2, a3, fa, fb, hb, hd, m, s, &ok));
+        }
+        if (!_mm256_testc_si256(ok, ones))
+            break; /* a third flag word in this block */
+    }
+    *cand |= (uint32_t)((_mm256_movemask_pd(_mm256_castsi256_pd(c)) & 0xA) != 0);
+    return i;
+}
+#endif
+
+/* The other value of a two-value stretch starting at in[0]: the first flag
+ * word among its first PTE_BLOCK entries that is not c->fa becomes c->fb
+ * (flag_bits runs only when it is new). Returns 0 when there is none, or no
+ * vector loop to run with it. */
+static uint32_t find_second_value(const pb_pte_split *fmt, const pb_pte_ctx *pc, pte_flag_cache *c,
+                                  const DXGK_PTE *in, uint32_t n)
+{
+    uint32_t k;
+#if !PB_SSE2
+    (void)fmt;
+    (void)pc;
+    (void)c;
+    (void)in;
+    (void)n;
+    (void)k;
+    return 0;
+#else
+    if (n < PTE_BLOCK)
+        return 0;
+    for (k = 0; k < PTE_BLOCK && in[k].Flags == c->fa; k++)
+        ;
+    if (k == PTE_BLOCK)
+        return 0;
+    if (in[k].Flags != c->fb) {
+        c->fb = in[k].Flags;
+        c->hb = fmt->flag_bits(fmt->ctx, c->fb, pc);
+    }
+    return 1;
+#endif
+}
+
+/* Blocks from in[0] whose flags are c->fa or c->fb (see above); returns how
+ * many entries (a multiple of PTE_BLOCK): their flags OR to c->fa | c->fb. */
+static uint32_t two_flag_blocks(const pb_pte_split *fmt, const pte_flag_cache *c, const DXGK_PTE *in, uint32_t n,
+                                uint64_t *out, uint32_t wide, uint32_t *cand)
+{
+    two_flags t;
+    t.fa = c->fa;
+    t.fb = c->fb;
+    t.ha = c->ha;
+    t.hb = c->hb;
+#if PB_AVX2
+    if (wide)
+        return two_flag_blocks_avx2(&t, fmt->page_mask, fmt->page_shift, in, n, out, cand);
+#endif
+    (void)wide;
+#if PB_SSE2
+    return two_flag_blocks_sse2(&t, fmt->page_mask, fmt->page_shift, in, n, out, cand);
+#else
+    (void)fmt;
+    (void)t;
+    (void)in;
+    (void)n;
+    (void)out;
+    (void)cand;
+    return 0;
+#endif
+}
+
 #if !PB_SSE2
 /* The plain C form of the block loop (targets without the x64 vector loops). */
 static uint32_t same_flag_blocks_scalar(uint64_t f, uint64_t h, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
@@ -493,10 +662,16 @@ void pb_encode_ptes_split(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_t 
     }
     while (i < n) {
         const uint32_t same = encode_same_flags(fmt, &c, in + i, n - i, pc->wide, out + i);
+        uint32_t two = 0;
         i += same;
-        if (i < n) { /* the flags changed: a window one entry at a time, then the vector loop again */
+        if (i < n && find_second_value(fmt, pc, &c, in + i, n - i)) {
+            uint32_t cand = 0;
+            two = two_flag_blocks(fmt, &c, in + i, n - i, out + i, pc->wide, &cand);
+            i += two;
+        }
+        if (i < n) { /* a third value, or the tail: a window one entry at a time, then the vector loops again */
             const uint32_t m = n - i < window ? n - i : window;
-            window = next_window(window, same);
+            window = next_window(window, same + two);
             encode_window(fmt, pc, &c, in + i, m, out + i);
             i += m;
         }
@@ -530,16 +705,25 @@ void pb_encode_ptes_checked(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_
     flag_cache_init(fmt, pc, f0, &c);
     while (i < n) {
         const uint32_t same = same_flag_blocks(fmt, &c, in + i, n - i, out + i, pc->wide, &cand);
+        uint32_t two = 0;
         if (same) { /* every entry of these blocks has flags c.fa */
             any |= c.fa;
             znv |= c.fa & ~(c.fa << 1);
             uniform &= (uint32_t)(c.fa == f0);
             i += same;
         }
-        if (i < n) { /* a block with another flag word, or the tail: one at a time, then summarised from L1 */
+        if (i < n && find_second_value(fmt, pc, &c, in + i, n - i)) {
+            two = two_flag_blocks(fmt, &c, in + i, n - i, out + i, pc->wide, &cand);
+            /* c.fa and c.fb are flag words of entries of this call, and differ */
+            uniform = 0;
+            any |= c.fa | c.fb;
+            znv |= (c.fa & ~(c.fa << 1)) | (c.fb & ~(c.fb << 1));
+            i += two;
+        }
+        if (i < n) { /* a third value, or the tail: one at a time, then summarised from L1 */
             const uint32_t m = n - i < window ? n - i : window;
             pb_pte_summary w;
-            window = next_window(window, same);
+            window = next_window(window, same + two);
             encode_window(fmt, pc, &c, in + i, m, out + i);
             pb_pte_summarize_vec(in + i, m, pc->wide, &w);
             any |= w.any;

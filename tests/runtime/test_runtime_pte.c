@@ -213,6 +213,18 @@ static void check_summary(const DXGK_PTE *p, uint32_t n)
     }
 }
 
+/* Both encoders, at every width, with and without the backend's encoder. */
+static void check_split_and_fused(const DXGK_PTE *p, uint32_t n)
+{
+    uint32_t wide;
+    int mixed;
+    for (wide = 0; wide < width_count(); wide++)
+        for (mixed = 0; mixed <= 1; mixed++) {
+            const pb_pte_ctx pc = pte_ctx(0, 0, 0, wide);
+            check_encoding(p, n, &pc, mixed);
+        }
+}
+
 static void test_summary_exact_and_never_misses_a_run(void **state)
 {
     static DXGK_PTE p[MAX_N];
@@ -245,6 +257,16 @@ static void test_summary_exact_and_never_misses_a_run(void **state)
             assert_false(s.uniform);
         }
     }
+    /* Two alternating flag words and, at every position, a third that equals
+     * the first in its low dword (the SSE2 two-value loop picks by the low
+     * dword): it must stop that loop, be encoded as itself, and be in the OR. */
+    for (n = 1; n <= 70u; n++)
+        for (start = 0; start < n; start++) {
+            fill(p, n, ALTERNATING, 0, 3u * n + start);
+            p[start].Flags = p[0].Flags | (1ull << 40);
+            check_summary(p, n);
+            check_split_and_fused(p, n);
+        }
     /* Zero without Valid, alone among valid entries, at every position. */
     for (n = 1; n <= 70u; n++)
         for (start = 0; start < n; start++) {
