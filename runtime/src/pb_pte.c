@@ -430,16 +430,18 @@ PB_TARGET_AVX2 static uint32_t two_flag_blocks_avx2(const two_flags *t, uint64_t
     __m256i c = _mm256_setzero_si256();
     uint32_t i;
     for (i = 0; i + PTE_BLOCK <= n; i += PTE_BLOCK) {
-        const __m256i *q = (const __m256i *)(const void *)(in + i), *const q_end = q + PTE_BLOCK / 2u;
+        const __m256i *q = (const __m256i *)(const void *)(in + i);
         __m256i *o = (__m256i *)(void *)(out + i);
+        const __m256i a0 = _mm256_loadu_si256(q), a1 = _mm256_loadu_si256(q + 1), a2 = _mm256_loadu_si256(q + 2),
+                      a3 = _mm256_loadu_si256(q + 3), a4 = _mm256_loadu_si256(q + 4), a5 = _mm256_loadu_si256(q + 5),
+                      a6 = _mm256_loadu_si256(q + 6), a7 = _mm256_loadu_si256(q + 7);
         __m256i ok = ones;
-        for (; q != q_end; q += 4, o += 2) { /* eight entries a step: all constants stay in registers */
-            const __m256i a0 = _mm256_loadu_si256(q), a1 = _mm256_loadu_si256(q + 1), a2 = _mm256_loadu_si256(q + 2),
-                          a3 = _mm256_loadu_si256(q + 3);
-            c = _mm256_or_si256(c, _mm256_cmpeq_epi64(_mm256_sub_epi64(a2, a0), four));
-            _mm256_storeu_si256(o, encode_two_quad(a0, a1, fa, fb, hb, hd, m, s, &ok));
-            _mm256_storeu_si256(o + 1, encode_two_quad(a2, a3, fa, fb, hb, hd, m, s, &ok));
-        }
+        c = _mm256_or_si256(c, _mm256_or_si256(_mm256_cmpeq_epi64(_mm256_sub_epi64(a2, a0), four),
+                                               _mm256_cmpeq_epi64(_mm256_sub_epi64(a6, a4), four)));
+        _mm256_storeu_si256(o, encode_two_quad(a0, a1, fa, fb, hb, hd, m, s, &ok));
+        _mm256_storeu_si256(o + 1, encode_two_quad(a2, a3, fa, fb, hb, hd, m, s, &ok));
+        _mm256_storeu_si256(o + 2, encode_two_quad(a4, a5, fa, fb, hb, hd, m, s, &ok));
+        _mm256_storeu_si256(o + 3, encode_two_quad(a6, a7, fa, fb, hb, hd, m, s, &ok));
         if (!_mm256_testc_si256(ok, ones))
             break; /* a third flag word in this block */
     }
