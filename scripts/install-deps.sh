@@ -9,6 +9,7 @@ packages=(
   libcmark-gfm-dev libcmark-gfm-extensions-dev cmark-gfm libyaml-dev
   libcmocka-dev libcbor-dev libprotobuf-c-dev protobuf-c-compiler
   python3 python3-jsonschema
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 )
 missing=()
 for p in "${packages[@]}"; do

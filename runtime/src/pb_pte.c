@@ -5,8 +5,8 @@
  * All read 16 bytes per entry (twice what a memcpy of the output reads), so all
  * are vectorised: with SSE2 on x64, which the x64 kernel allows without saving
  * state; with AVX2 when the engine saved the extended state for a large call
- * (pb_pte_ctx.wide); and in plain C with the same results elsewhere (tests run
- * all three). */
+ * (pb_pte_ctx.wide); with NEON on arm64; and in plain C with the same results
+ * elsewhere (tests run all four, arm64 under qemu). */
 #include "pb_internal.h"
 
 #if (defined(_M_X64) || defined(_M_AMD64) || defined(__x86_64__)) && !defined(_M_ARM64EC) && !defined(PB_NO_SIMD)
@@ -14,6 +14,17 @@
 #include <emmintrin.h>
 #else
 #define PB_SSE2 0
+#endif
+
+/* arm64 (not ARM64EC, which runs the x64 ABI): NEON, which arm64 kernel code
+ * may use without saving state (the compilers themselves emit it there, for
+ * structure copies). vld2q_u64 splits two entries into their flag words and
+ * their page numbers as it loads them, so no unpack is needed. */
+#if (defined(_M_ARM64) || defined(__aarch64__)) && !defined(_M_ARM64EC) && !defined(PB_NO_SIMD)
+#define PB_NEON 1
+#include <arm_neon.h>
+#else
+#define PB_NEON 0
 #endif
 
 /* AVX2 functions carry a target attribute, so the engine builds without -mavx2
@@ -179,6 +190,40 @@ PB_TARGET_AVX2 static uint32_t summarize_avx2(const DXGK_PTE *p, uint32_t n, pb_
 }
 #endif
 
+#if PB_NEON
+/* Any lane of v nonzero. */
+static PB_INLINE uint64_t neon_any(uint64x2_t v)
+{
+    return vgetq_lane_u64(v, 0) | vgetq_lane_u64(v, 1);
+}
+
+/* summarize_sse2 with vld2q_u64: eight entries a step as four {flags} and four
+ * {pages} registers; the run test is entries b, b + 4 (and b + 1, b + 5). */
+static uint32_t summarize_neon(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s)
+{
+    const uint64x2_t four = vdupq_n_u64(4);
+    uint64x2_t any = vdupq_n_u64(0), all = vdupq_n_u64(~0ull), cand = vdupq_n_u64(0);
+    uint64_t or_all, and_all;
+    uint32_t i;
+    for (i = 0; i + 8u <= n; i += 8u) {
+        const uint64_t *q = (const uint64_t *)(const void *)(p + i);
+        const uint64x2x2_t e01 = vld2q_u64(q), e23 = vld2q_u64(q + 4), e45 = vld2q_u64(q + 8),
+                           e67 = vld2q_u64(q + 12);
+        any = vorrq_u64(any, vorrq_u64(vorrq_u64(e01.val[0], e23.val[0]), vorrq_u64(e45.val[0], e67.val[0])));
+        all = vandq_u64(all, vandq_u64(vandq_u64(e01.val[0], e23.val[0]), vandq_u64(e45.val[0], e67.val[0])));
+        cand = vorrq_u64(cand, vceqq_u64(vsubq_u64(e45.val[1], e01.val[1]), four));
+    }
+    if (i == 0)
+        return 0;
+    or_all = neon_any(any);
+    and_all = vgetq_lane_u64(all, 0) & vgetq_lane_u64(all, 1);
+    s->any |= or_all;
+    s->uniform &= (uint32_t)(or_all == and_all && and_all == p[0].Flags);
+    s->run_candidate |= (uint32_t)(neon_any(cand) != 0);
+    return i;
+}
+#endif
+
 void pb_pte_summarize_vec(const DXGK_PTE *p, uint32_t n, uint32_t wide, pb_pte_summary *s)
 {
     uint32_t done = 0;
@@ -195,6 +240,8 @@ void pb_pte_summarize_vec(const DXGK_PTE *p, uint32_t n, uint32_t wide, pb_pte_s
 #endif
 #if PB_SSE2
         done = summarize_sse2(p, n, s);
+#elif PB_NEON
+    done = summarize_neon(p, n, s);
 #endif
     (void)wide;
     summarize_scalar(p, done, n, s);
@@ -450,6 +497,96 @@ PB_TARGET_AVX2 static uint32_t two_flag_blocks_avx2(const two_flags *t, uint64_t
 }
 #endif
 
+#if PB_NEON
+/* ---- arm64 NEON ---- */
+
+/* Two entries' page numbers -> h | (page & m) << s (vshlq by a vector count). */
+static PB_INLINE uint64x2_t neon_encode(uint64x2_t pages, uint64x2_t h, uint64x2_t m, int64x2_t s)
+{
+    return vorrq_u64(h, vshlq_u64(vandq_u64(pages, m), s));
+}
+
+static uint32_t uniform_neon(uint64_t h, uint64_t mask, uint32_t shift, const DXGK_PTE *in, uint32_t n,
+                             uint64_t *out)
+{
+    const uint64x2_t vh = vdupq_n_u64(h), vm = vdupq_n_u64(mask);
+    const int64x2_t vs = vdupq_n_s64((int64_t)shift);
+    uint32_t i;
+    for (i = 0; i + 4u <= n; i += 4u) {
+        const uint64_t *q = (const uint64_t *)(const void *)(in + i);
+        vst1q_u64(out + i, neon_encode(vld2q_u64(q).val[1], vh, vm, vs));
+        vst1q_u64(out + i + 2, neon_encode(vld2q_u64(q + 4).val[1], vh, vm, vs));
+    }
+    return i;
+}
+
+/* same_flag_blocks_sse2 with NEON. */
+static uint32_t same_flag_blocks_neon(uint64_t f, uint64_t h, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
+                                      uint32_t n, uint64_t *out, uint32_t *cand)
+{
+    const uint64x2_t vf = vdupq_n_u64(f), vh = vdupq_n_u64(h), vm = vdupq_n_u64(mask), four = vdupq_n_u64(4);
+    const int64x2_t vs = vdupq_n_s64((int64_t)shift);
+    uint64x2_t c = vdupq_n_u64(0);
+    uint32_t i, k;
+    for (i = 0; i + PTE_BLOCK <= n; i += PTE_BLOCK) {
+        uint64x2_t d = vdupq_n_u64(0);
+        for (k = i; k < i + PTE_BLOCK; k += 8u) {
+            const uint64_t *q = (const uint64_t *)(const void *)(in + k);
+            const uint64x2x2_t e01 = vld2q_u64(q), e23 = vld2q_u64(q + 4), e45 = vld2q_u64(q + 8),
+                               e67 = vld2q_u64(q + 12);
+            d = vorrq_u64(d, vorrq_u64(vorrq_u64(veorq_u64(e01.val[0], vf), veorq_u64(e23.val[0], vf)),
+                                       vorrq_u64(veorq_u64(e45.val[0], vf), veorq_u64(e67.val[0], vf))));
+            c = vorrq_u64(c, vceqq_u64(vsubq_u64(e45.val[1], e01.val[1]), four));
+            vst1q_u64(out + k, neon_encode(e01.val[1], vh, vm, vs));
+            vst1q_u64(out + k + 2, neon_encode(e23.val[1], vh, vm, vs));
+            vst1q_u64(out + k + 4, neon_encode(e45.val[1], vh, vm, vs));
+            vst1q_u64(out + k + 6, neon_encode(e67.val[1], vh, vm, vs));
+        }
+        if (neon_any(d))
+            break; /* another flag word in this block */
+    }
+    *cand |= (uint32_t)(neon_any(c) != 0);
+    return i;
+}
+
+/* Two entries of a two-value block (see two_flag_blocks_sse2): NEON has the
+ * 64-bit compare, so the pick and the check are both exact. */
+static PB_INLINE uint64x2_t neon_encode_two(uint64x2x2_t e, uint64x2_t fa, uint64x2_t fb, uint64x2_t hb,
+                                            uint64x2_t hd, uint64x2_t m, int64x2_t s, uint64x2_t *ok)
+{
+    const uint64x2_t pick_a = vceqq_u64(e.val[0], fa);
+    *ok = vandq_u64(*ok, vorrq_u64(pick_a, vceqq_u64(e.val[0], fb)));
+    return vorrq_u64(veorq_u64(hb, vandq_u64(pick_a, hd)), vshlq_u64(vandq_u64(e.val[1], m), s));
+}
+
+static uint32_t two_flag_blocks_neon(const two_flags *t, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
+                                     uint32_t n, uint64_t *out, uint32_t *cand)
+{
+    const uint64x2_t fa = vdupq_n_u64(t->fa), fb = vdupq_n_u64(t->fb), hb = vdupq_n_u64(t->hb),
+                     hd = vdupq_n_u64(t->ha ^ t->hb), m = vdupq_n_u64(mask), four = vdupq_n_u64(4);
+    const int64x2_t s = vdupq_n_s64((int64_t)shift);
+    uint64x2_t c = vdupq_n_u64(0);
+    uint32_t i, k;
+    for (i = 0; i + PTE_BLOCK <= n; i += PTE_BLOCK) {
+        uint64x2_t ok = vdupq_n_u64(~0ull);
+        for (k = i; k < i + PTE_BLOCK; k += 8u) {
+            const uint64_t *q = (const uint64_t *)(const void *)(in + k);
+            const uint64x2x2_t e01 = vld2q_u64(q), e23 = vld2q_u64(q + 4), e45 = vld2q_u64(q + 8),
+                               e67 = vld2q_u64(q + 12);
+            c = vorrq_u64(c, vceqq_u64(vsubq_u64(e45.val[1], e01.val[1]), four));
+            vst1q_u64(out + k, neon_encode_two(e01, fa, fb, hb, hd, m, s, &ok));
+            vst1q_u64(out + k + 2, neon_encode_two(e23, fa, fb, hb, hd, m, s, &ok));
+            vst1q_u64(out + k + 4, neon_encode_two(e45, fa, fb, hb, hd, m, s, &ok));
+            vst1q_u64(out + k + 6, neon_encode_two(e67, fa, fb, hb, hd, m, s, &ok));
+        }
+        if ((vgetq_lane_u64(ok, 0) & vgetq_lane_u64(ok, 1)) != ~0ull)
+            break; /* a third flag word in this block */
+    }
+    *cand |= (uint32_t)(neon_any(c) != 0);
+    return i;
+}
+#endif
+
 /* The other value of a two-value stretch starting at in[0]: the first flag
  * word among its first PTE_BLOCK entries that is not c->fa becomes c->fb
  * (flag_bits runs only when it is new). Returns 0 when there is none, or no
@@ -458,7 +595,7 @@ static uint32_t find_second_value(const pb_pte_split *fmt, const pb_pte_ctx *pc,
                                   const DXGK_PTE *in, uint32_t n)
 {
     uint32_t k;
-#if !PB_SSE2
+#if !PB_SSE2 && !PB_NEON
     (void)fmt;
     (void)pc;
     (void)c;
@@ -498,6 +635,8 @@ static uint32_t two_flag_blocks(const pb_pte_split *fmt, const pte_flag_cache *c
     (void)wide;
 #if PB_SSE2
     return two_flag_blocks_sse2(&t, fmt->page_mask, fmt->page_shift, in, n, out, cand);
+#elif PB_NEON
+    return two_flag_blocks_neon(&t, fmt->page_mask, fmt->page_shift, in, n, out, cand);
 #else
     (void)fmt;
     (void)t;
@@ -509,8 +648,8 @@ static uint32_t two_flag_blocks(const pb_pte_split *fmt, const pte_flag_cache *c
 #endif
 }
 
-#if !PB_SSE2
-/* The plain C form of the block loop (targets without the x64 vector loops). */
+#if !PB_SSE2 && !PB_NEON
+/* The plain C form of the block loop (targets without vector loops). */
 static uint32_t same_flag_blocks_scalar(uint64_t f, uint64_t h, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
                                         uint32_t n, uint64_t *out, uint32_t *cand)
 {
@@ -546,6 +685,8 @@ static uint32_t same_flag_blocks(const pb_pte_split *fmt, const pte_flag_cache *
     (void)wide;
 #if PB_SSE2
     return same_flag_blocks_sse2(c->fa, c->ha, fmt->page_mask, fmt->page_shift, in, n, out, cand);
+#elif PB_NEON
+    return same_flag_blocks_neon(c->fa, c->ha, fmt->page_mask, fmt->page_shift, in, n, out, cand);
 #else
     return same_flag_blocks_scalar(c->fa, c->ha, fmt->page_mask, fmt->page_shift, in, n, out, cand);
 #endif
@@ -566,6 +707,8 @@ static void encode_uniform(const pb_pte_split *fmt, uint64_t h, const DXGK_PTE *
     (void)wide;
 #if PB_SSE2
     i += uniform_sse2(h, mask, shift, in + i, n - i, out + i);
+#elif PB_NEON
+    i = uniform_neon(h, mask, shift, in, n, out);
 #endif
     for (; i < n; i++)
         out[i] = h | ((in[i].PageAddress & mask) << shift);

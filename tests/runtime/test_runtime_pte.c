@@ -10,8 +10,9 @@
  *  - pb_encode_ptes_checked, the fused check + encode of the DMA path, writes
  *    the same values and the same summary, plus the exact Zero-without-Valid.
  * Every check runs with the baseline loops and again with the AVX2 loops
- * (pb_pte_ctx.wide) when the CPU has AVX2. Built twice: with the x64 vector
- * loops and with PB_NO_SIMD (the plain C ones). */
+ * (pb_pte_ctx.wide) when the CPU has AVX2. Built twice: with the vector loops
+ * and with PB_NO_SIMD (the plain C ones); and both again for aarch64 (the
+ * NEON loops), run under qemu-aarch64 with cross/cmocka.h. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
