@@ -351,6 +351,40 @@ PB_TARGET_AVX2 static uint32_t uniform_avx2(uint64_t h, uint64_t mask, uint32_t 
     return i;
 }
 
+/* Sixteen entries, two to a register ({F, P} in each 128-bit lane). */
+typedef struct avx2_block {
+    __m256i a0, a1, a2, a3, a4, a5, a6, a7;
+} avx2_block;
+
+PB_TARGET_AVX2 static PB_INLINE avx2_block avx2_load_block(const DXGK_PTE *in)
+{
+    const __m256i *q = (const __m256i *)(const void *)in;
+    avx2_block b;
+    b.a0 = _mm256_loadu_si256(q);
+    b.a1 = _mm256_loadu_si256(q + 1);
+    b.a2 = _mm256_loadu_si256(q + 2);
+    b.a3 = _mm256_loadu_si256(q + 3);
+    b.a4 = _mm256_loadu_si256(q + 4);
+    b.a5 = _mm256_loadu_si256(q + 5);
+    b.a6 = _mm256_loadu_si256(q + 6);
+    b.a7 = _mm256_loadu_si256(q + 7);
+    return b;
+}
+
+/* The run filter over a block: entries 0 and 4, 8 and 12 (and, in the upper
+ * lanes, 1 and 5, 9 and 13, which only add coincidences). */
+PB_TARGET_AVX2 static PB_INLINE __m256i avx2_block_runs(const avx2_block *b, __m256i four)
+{
+    return _mm256_or_si256(_mm256_cmpeq_epi64(_mm256_sub_epi64(b->a2, b->a0), four),
+                           _mm256_cmpeq_epi64(_mm256_sub_epi64(b->a6, b->a4), four));
+}
+
+/* 1 if the accumulated run filter hit in a page lane. */
+PB_TARGET_AVX2 static PB_INLINE uint32_t avx2_runs_found(__m256i c)
+{
+    return (uint32_t)((_mm256_movemask_pd(_mm256_castsi256_pd(c)) & 0xA) != 0);
+}
+
 /* same_flag_blocks_sse2 with 256-bit registers. */
 PB_TARGET_AVX2 static uint32_t same_flag_blocks_avx2(uint64_t f, uint64_t h, uint64_t mask, uint32_t shift,
                                                      const DXGK_PTE *in, uint32_t n, uint64_t *out, uint32_t *cand)
@@ -361,26 +395,22 @@ PB_TARGET_AVX2 static uint32_t same_flag_blocks_avx2(uint64_t f, uint64_t h, uin
     __m256i c = _mm256_setzero_si256();
     uint32_t i;
     for (i = 0; i + PTE_BLOCK <= n; i += PTE_BLOCK) {
-        const __m256i *q = (const __m256i *)(const void *)(in + i);
         __m256i *o = (__m256i *)(void *)(out + i);
-        const __m256i a0 = _mm256_loadu_si256(q), a1 = _mm256_loadu_si256(q + 1), a2 = _mm256_loadu_si256(q + 2),
-                      a3 = _mm256_loadu_si256(q + 3), a4 = _mm256_loadu_si256(q + 4), a5 = _mm256_loadu_si256(q + 5),
-                      a6 = _mm256_loadu_si256(q + 6), a7 = _mm256_loadu_si256(q + 7);
+        const avx2_block b = avx2_load_block(in + i);
         const __m256i d = _mm256_or_si256(
-            _mm256_or_si256(_mm256_xor_si256(_mm256_unpacklo_epi64(a0, a1), vf),
-                            _mm256_xor_si256(_mm256_unpacklo_epi64(a2, a3), vf)),
-            _mm256_or_si256(_mm256_xor_si256(_mm256_unpacklo_epi64(a4, a5), vf),
-                            _mm256_xor_si256(_mm256_unpacklo_epi64(a6, a7), vf)));
-        c = _mm256_or_si256(c, _mm256_or_si256(_mm256_cmpeq_epi64(_mm256_sub_epi64(a2, a0), four),
-                                               _mm256_cmpeq_epi64(_mm256_sub_epi64(a6, a4), four)));
-        _mm256_storeu_si256(o, PB_AVX2_ENCODE(a0, a1, vh, vm, vs));
-        _mm256_storeu_si256(o + 1, PB_AVX2_ENCODE(a2, a3, vh, vm, vs));
-        _mm256_storeu_si256(o + 2, PB_AVX2_ENCODE(a4, a5, vh, vm, vs));
-        _mm256_storeu_si256(o + 3, PB_AVX2_ENCODE(a6, a7, vh, vm, vs));
+            _mm256_or_si256(_mm256_xor_si256(_mm256_unpacklo_epi64(b.a0, b.a1), vf),
+                            _mm256_xor_si256(_mm256_unpacklo_epi64(b.a2, b.a3), vf)),
+            _mm256_or_si256(_mm256_xor_si256(_mm256_unpacklo_epi64(b.a4, b.a5), vf),
+                            _mm256_xor_si256(_mm256_unpacklo_epi64(b.a6, b.a7), vf)));
+        c = _mm256_or_si256(c, avx2_block_runs(&b, four));
+        _mm256_storeu_si256(o, PB_AVX2_ENCODE(b.a0, b.a1, vh, vm, vs));
+        _mm256_storeu_si256(o + 1, PB_AVX2_ENCODE(b.a2, b.a3, vh, vm, vs));
+        _mm256_storeu_si256(o + 2, PB_AVX2_ENCODE(b.a4, b.a5, vh, vm, vs));
+        _mm256_storeu_si256(o + 3, PB_AVX2_ENCODE(b.a6, b.a7, vh, vm, vs));
         if (!_mm256_testz_si256(d, d))
             break; /* another flag word in this block */
     }
-    *cand |= (uint32_t)((_mm256_movemask_pd(_mm256_castsi256_pd(c)) & 0xA) != 0);
+    *cand |= avx2_runs_found(c);
     return i;
 }
 #endif
@@ -477,22 +507,18 @@ PB_TARGET_AVX2 static uint32_t two_flag_blocks_avx2(const two_flags *t, uint64_t
     __m256i c = _mm256_setzero_si256();
     uint32_t i;
     for (i = 0; i + PTE_BLOCK <= n; i += PTE_BLOCK) {
-        const __m256i *q = (const __m256i *)(const void *)(in + i);
         __m256i *o = (__m256i *)(void *)(out + i);
-        const __m256i a0 = _mm256_loadu_si256(q), a1 = _mm256_loadu_si256(q + 1), a2 = _mm256_loadu_si256(q + 2),
-                      a3 = _mm256_loadu_si256(q + 3), a4 = _mm256_loadu_si256(q + 4), a5 = _mm256_loadu_si256(q + 5),
-                      a6 = _mm256_loadu_si256(q + 6), a7 = _mm256_loadu_si256(q + 7);
+        const avx2_block b = avx2_load_block(in + i);
         __m256i ok = ones;
-        c = _mm256_or_si256(c, _mm256_or_si256(_mm256_cmpeq_epi64(_mm256_sub_epi64(a2, a0), four),
-                                               _mm256_cmpeq_epi64(_mm256_sub_epi64(a6, a4), four)));
-        _mm256_storeu_si256(o, encode_two_quad(a0, a1, fa, fb, hb, hd, m, s, &ok));
-        _mm256_storeu_si256(o + 1, encode_two_quad(a2, a3, fa, fb, hb, hd, m, s, &ok));
-        _mm256_storeu_si256(o + 2, encode_two_quad(a4, a5, fa, fb, hb, hd, m, s, &ok));
-        _mm256_storeu_si256(o + 3, encode_two_quad(a6, a7, fa, fb, hb, hd, m, s, &ok));
+        c = _mm256_or_si256(c, avx2_block_runs(&b, four));
+        _mm256_storeu_si256(o, encode_two_quad(b.a0, b.a1, fa, fb, hb, hd, m, s, &ok));
+        _mm256_storeu_si256(o + 1, encode_two_quad(b.a2, b.a3, fa, fb, hb, hd, m, s, &ok));
+        _mm256_storeu_si256(o + 2, encode_two_quad(b.a4, b.a5, fa, fb, hb, hd, m, s, &ok));
+        _mm256_storeu_si256(o + 3, encode_two_quad(b.a6, b.a7, fa, fb, hb, hd, m, s, &ok));
         if (!_mm256_testc_si256(ok, ones))
             break; /* a third flag word in this block */
     }
-    *cand |= (uint32_t)((_mm256_movemask_pd(_mm256_castsi256_pd(c)) & 0xA) != 0);
+    *cand |= avx2_runs_found(c);
     return i;
 }
 #endif
