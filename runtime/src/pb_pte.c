@@ -427,10 +427,6 @@ PB_TARGET_AVX2 static uint32_t same_flag_blocks_avx2(uint64_t f, uint64_t h, uin
  * holds those), so the caller knows the OR of the flags these blocks hold
  * without reading them: a | b. The run filter goes to *cand, and may include
  * the block that stopped the loop (its entries belong to the same call). */
-typedef struct two_flags {
-    uint64_t fa, fb, ha, hb;
-} two_flags;
-
 #if PB_SSE2
 typedef struct two_flags_sse2 {
     __m128i fa, fb, d, hb, hd, m, s;
@@ -448,7 +444,7 @@ static PB_INLINE __m128i encode_two_pair(const __m128i *q, const two_flags_sse2 
                         _mm_sll_epi64(_mm_and_si128(_mm_unpackhi_epi64(e0, e1), k->m), k->s));
 }
 
-static uint32_t two_flag_blocks_sse2(const two_flags *t, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
+static uint32_t two_flag_blocks_sse2(const pte_flag_cache *t, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
                                      uint32_t n, uint64_t *out, uint32_t *cand)
 {
     two_flags_sse2 k;
@@ -496,7 +492,7 @@ PB_TARGET_AVX2 static PB_INLINE __m256i encode_two_quad(__m256i a0, __m256i a1, 
         0xD8);
 }
 
-PB_TARGET_AVX2 static uint32_t two_flag_blocks_avx2(const two_flags *t, uint64_t mask, uint32_t shift,
+PB_TARGET_AVX2 static uint32_t two_flag_blocks_avx2(const pte_flag_cache *t, uint64_t mask, uint32_t shift,
                                                     const DXGK_PTE *in, uint32_t n, uint64_t *out, uint32_t *cand)
 {
     const __m256i fa = _mm256_set1_epi64x((long long)t->fa), fb = _mm256_set1_epi64x((long long)t->fb),
@@ -585,7 +581,7 @@ static PB_INLINE uint64x2_t neon_encode_two(uint64x2x2_t e, uint64x2_t fa, uint6
     return vorrq_u64(veorq_u64(hb, vandq_u64(pick_a, hd)), vshlq_u64(vandq_u64(e.val[1], m), s));
 }
 
-static uint32_t two_flag_blocks_neon(const two_flags *t, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
+static uint32_t two_flag_blocks_neon(const pte_flag_cache *t, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
                                      uint32_t n, uint64_t *out, uint32_t *cand)
 {
     const uint64x2_t fa = vdupq_n_u64(t->fa), fb = vdupq_n_u64(t->fb), hb = vdupq_n_u64(t->hb),
@@ -649,23 +645,18 @@ static uint32_t find_second_value(const pb_pte_split *fmt, const pb_pte_ctx *pc,
 static uint32_t two_flag_blocks(const pb_pte_split *fmt, const pte_flag_cache *c, const DXGK_PTE *in, uint32_t n,
                                 uint64_t *out, uint32_t wide, uint32_t *cand)
 {
-    two_flags t;
-    t.fa = c->fa;
-    t.fb = c->fb;
-    t.ha = c->ha;
-    t.hb = c->hb;
 #if PB_AVX2
     if (wide)
-        return two_flag_blocks_avx2(&t, fmt->page_mask, fmt->page_shift, in, n, out, cand);
+        return two_flag_blocks_avx2(c, fmt->page_mask, fmt->page_shift, in, n, out, cand);
 #endif
     (void)wide;
 #if PB_SSE2
-    return two_flag_blocks_sse2(&t, fmt->page_mask, fmt->page_shift, in, n, out, cand);
+    return two_flag_blocks_sse2(c, fmt->page_mask, fmt->page_shift, in, n, out, cand);
 #elif PB_NEON
-    return two_flag_blocks_neon(&t, fmt->page_mask, fmt->page_shift, in, n, out, cand);
+    return two_flag_blocks_neon(c, fmt->page_mask, fmt->page_shift, in, n, out, cand);
 #else
     (void)fmt;
-    (void)t;
+    (void)c;
     (void)in;
     (void)n;
     (void)out;
@@ -851,13 +842,19 @@ void pb_encode_ptes_split(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_t 
 
 /* ---- fused check and encode ------------------------------------------------------ */
 
+/* PB_DXGK_PTE_ZERO set in the result iff the flag word f has Zero without Valid. */
+static PB_INLINE uint64_t zero_without_valid(uint64_t f)
+{
+    return f & ~(f << 1) & PB_DXGK_PTE_ZERO;
+}
+
 uint64_t pb_pte_zero_without_valid(const DXGK_PTE *p, uint32_t n)
 {
     uint64_t z = 0;
     uint32_t i;
     for (i = 0; i < n; i++)
-        z |= p[i].Flags & ~(p[i].Flags << 1);
-    return z & PB_DXGK_PTE_ZERO;
+        z |= zero_without_valid(p[i].Flags);
+    return z;
 }
 
 void pb_encode_ptes_checked(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc,
@@ -879,7 +876,7 @@ void pb_encode_ptes_checked(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_
         uint32_t two = 0;
         if (same) { /* every entry of these blocks has flags c.fa */
             any |= c.fa;
-            znv |= c.fa & ~(c.fa << 1);
+            znv |= zero_without_valid(c.fa);
             uniform &= (uint32_t)(c.fa == f0);
             i += same;
         }
@@ -888,7 +885,7 @@ void pb_encode_ptes_checked(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_
             /* c.fa and c.fb are flag words of entries of this call, and differ */
             uniform = 0;
             any |= c.fa | c.fb;
-            znv |= (c.fa & ~(c.fa << 1)) | (c.fb & ~(c.fb << 1));
+            znv |= zero_without_valid(c.fa) | zero_without_valid(c.fb);
             i += two;
         }
         if (i < n) { /* a third value, or the tail: one at a time, then summarised from L1 */
@@ -908,5 +905,5 @@ void pb_encode_ptes_checked(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_
     s->any = any;
     s->uniform = uniform;
     s->run_candidate = cand;
-    s->zero_no_valid = znv & PB_DXGK_PTE_ZERO;
+    s->zero_no_valid = znv;
 }
