@@ -278,6 +278,14 @@ static PB_INLINE __m128i encode_pair(__m128i e0, __m128i e1, __m128i f, __m128i 
     return encode_pages(e0, e1, h, m, s);
 }
 
+/* The page numbers of in[0] and in[1], loaded into one register (movq and
+ * movhpd): the flags are not read, so no unpack is needed to drop them. */
+static PB_INLINE __m128i load_two_pages(const DXGK_PTE *in)
+{
+    const __m128i lo = _mm_loadl_epi64((const __m128i *)(const void *)&in[0].PageAddress);
+    return _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(lo), (const double *)(const void *)&in[1].PageAddress));
+}
+
 static uint32_t uniform_sse2(uint64_t h, uint64_t mask, uint32_t shift, const DXGK_PTE *in, uint32_t n,
                              uint64_t *out)
 {
@@ -285,10 +293,9 @@ static uint32_t uniform_sse2(uint64_t h, uint64_t mask, uint32_t shift, const DX
                   vs = _mm_cvtsi32_si128((int)shift);
     uint32_t i;
     for (i = 0; i + 4u <= n; i += 4u) {
-        const __m128i *q = (const __m128i *)(const void *)(in + i);
         __m128i *o = (__m128i *)(void *)(out + i);
-        _mm_storeu_si128(o, encode_pages(_mm_loadu_si128(q), _mm_loadu_si128(q + 1), vh, vm, vs));
-        _mm_storeu_si128(o + 1, encode_pages(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3), vh, vm, vs));
+        _mm_storeu_si128(o, _mm_or_si128(vh, _mm_sll_epi64(_mm_and_si128(load_two_pages(in + i), vm), vs)));
+        _mm_storeu_si128(o + 1, _mm_or_si128(vh, _mm_sll_epi64(_mm_and_si128(load_two_pages(in + i + 2), vm), vs)));
     }
     return i;
 }
