@@ -13,6 +13,7 @@
 #endif
 
 #include "ddi_paging.h"
+#include "pb_internal.h" /* pb_encode_ptes_checked, the engine's fused loop, timed alone */
 #include "pbsim_vector.h"
 #include "rpb_backend.h"
 
@@ -197,6 +198,65 @@ __attribute__((target("avx2"))) static uint64_t floor_avx2_work(bench *b, void *
 }
 #endif
 
+/* The engine's loops without the call around them, over the same entries in
+ * the same chunks, each chunk's output after the last: the fused check and
+ * encode the DMA path runs (pb_encode_ptes_checked), or the encode alone
+ * (pb_encode_ptes_split told the flags are uniform: no flag check, no run
+ * filter). Splits the distance to the floor between the loop and the call. */
+typedef struct loop_arg {
+    const upt_arg *u;
+    pb_pte_split fmt;
+    pb_pte_ctx pc;
+    int fused;
+} loop_arg;
+
+static uint64_t loop_work(bench *b, void *arg)
+{
+    loop_arg *l = arg;
+    const upt_arg *u = l->u;
+    uint64_t *o = (uint64_t *)(void *)u->out;
+    pb_pte_summary s;
+    uint32_t i;
+    (void)b;
+    for (i = 0; i + u->per_op <= u->count; i += u->per_op) {
+        if (l->fused)
+            pb_encode_ptes_checked(&l->fmt, u->pte + i, u->per_op, &l->pc, o + i, &s);
+        else
+            pb_encode_ptes_split(&l->fmt, u->pte + i, u->per_op, &l->pc, o + i);
+    }
+    return o[u->count / 2u];
+}
+
+static loop_arg loop_of(const bench *b, const upt_arg *u, uint32_t wide, int fused)
+{
+    loop_arg l;
+    memset(&l, 0, sizeof l);
+    l.u = u;
+    l.fmt = b->cfg.backend.pte_split;
+    l.pc.wide = wide;
+    l.pc.flags_uniform = !fused;
+    l.fused = fused;
+    return l;
+}
+
+/* Prints, for one instruction set, the fused loop alone and (uniform flags)
+ * the encode alone against that set's floor, timed with the floor. */
+static void print_loop_split(bench *b, const upt_arg *u, const char *set, uint32_t wide, work_fn floor_fn,
+                             int mixed_flags)
+{
+    loop_arg fused = loop_of(b, u, wide, 1), alone = loop_of(b, u, wide, 0);
+    work_fn fns[3] = {loop_work, floor_fn, loop_work};
+    void *args[3] = {&fused, (void *)u, &alone};
+    double t[3];
+    time_together(b, mixed_flags ? 2u : 3u, fns, args, t);
+    printf("    where the %s time goes (%u-entry chunks, no call around them): the fused check-and-encode loop "
+           "%.2f of the floor",
+           set, u->per_op, t[1] / t[0]);
+    if (!mixed_flags)
+        printf(", the encode alone (no flag check, no run filter) %.2f", t[1] / t[2]);
+    printf("\n");
+}
+
 /* A save that saves nothing: user mode needs none, so this engine times the
  * AVX2 loops alone. */
 static int no_save(void *user, pb_vector_state *state)
@@ -304,6 +364,8 @@ static void bench_upt(bench *b, engines *g, const upt_case *c, int mixed_flags)
     printf("  SSE2 engine %.0f M PTE/s, SSE2 floor %.0f M/s; engine/floor %.2f (target >= %.1f) %s\n",
            u.count / t_eng / 1e6, u.count / t_floor / 1e6, t_floor / t_eng, target,
            c->beyond_llc ? "(bandwidth-bound: see traffic)" : t_floor / t_eng >= target ? "MET" : "NOT MET");
+    if (!c->beyond_llc)
+        print_loop_split(b, &u, "SSE2", 0, floor_sse2_work, mixed_flags);
 #if defined(__x86_64__)
     if (g->have_wide) { /* calls of WIDE_CALL_ENTRIES, where the engine would choose AVX2 */
         double t_wide, t_loops, t_wfloor;
@@ -328,6 +390,8 @@ static void bench_upt(bench *b, engines *g, const upt_case *c, int mixed_flags)
                t_wfloor / t_wide, t_wfloor / t_loops, target,
                c->beyond_llc ? "(bandwidth-bound: see traffic)" : t_wfloor / t_wide >= target ? "MET" : "NOT MET",
                (16.0 * u.count + (double)bytes) / t_wide / traffic_mem);
+        if (!c->beyond_llc)
+            print_loop_split(b, &u, "AVX2", 1, floor_avx2_work, mixed_flags);
     }
 #endif
     (void)g;
