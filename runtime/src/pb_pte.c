@@ -265,10 +265,16 @@ typedef struct pte_flag_cache {
 #define PTE_BLOCK 16u
 
 #if PB_SSE2
+/* Two page numbers -> h | (page & m) << s. */
+static PB_INLINE __m128i encode_two_pages(__m128i pages, __m128i h, __m128i m, __m128i s)
+{
+    return _mm_or_si128(h, _mm_sll_epi64(_mm_and_si128(pages, m), s));
+}
+
 /* Two entries: {flags0, page0}, {flags1, page1} -> h | (page & m) << s. */
 static PB_INLINE __m128i encode_pages(__m128i e0, __m128i e1, __m128i h, __m128i m, __m128i s)
 {
-    return _mm_or_si128(h, _mm_sll_epi64(_mm_and_si128(_mm_unpackhi_epi64(e0, e1), m), s));
+    return encode_two_pages(_mm_unpackhi_epi64(e0, e1), h, m, s);
 }
 
 /* The same, and the flag words' difference from f OR'd into *d. */
@@ -294,8 +300,8 @@ static uint32_t uniform_sse2(uint64_t h, uint64_t mask, uint32_t shift, const DX
     uint32_t i;
     for (i = 0; i + 4u <= n; i += 4u) {
         __m128i *o = (__m128i *)(void *)(out + i);
-        _mm_storeu_si128(o, _mm_or_si128(vh, _mm_sll_epi64(_mm_and_si128(load_two_pages(in + i), vm), vs)));
-        _mm_storeu_si128(o + 1, _mm_or_si128(vh, _mm_sll_epi64(_mm_and_si128(load_two_pages(in + i + 2), vm), vs)));
+        _mm_storeu_si128(o, encode_two_pages(load_two_pages(in + i), vh, vm, vs));
+        _mm_storeu_si128(o + 1, encode_two_pages(load_two_pages(in + i + 2), vh, vm, vs));
     }
     return i;
 }
