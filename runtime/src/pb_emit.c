@@ -51,6 +51,20 @@ uint32_t pb_write64_room(const pb_run *r)
     return n;
 }
 
+void pb_align_write64_payload(pb_run *r, uint32_t align, uint32_t min_n)
+{
+    const uint32_t payload = used_bytes(r) + pb_size(r, PB_PKT_WRITE64, 0);
+    const uint32_t pad = (0u - payload) & (align - 1u);
+    /* Relative to the call's start: every call's output is a multiple of
+     * submit_align, so the payload is aligned in memory when the DMA buffer
+     * is, and the bytes emitted do not depend on the buffer's address. */
+    if (pad == 0 || (pad & 7u) != 0 || align > r->be->submit_align)
+        return;
+    if (!pb_fits(r, pad + pb_size(r, PB_PKT_WRITE64, min_n)))
+        return;
+    r->be->ops->pad(r->be->ctx, &r->cur, pad);
+}
+
 static int reserve(pb_run *r, pb_packet_kind kind, uint32_t n)
 {
     if (!pb_fits(r, pb_size(r, kind, n)))

@@ -74,6 +74,10 @@ int pb_fits(const pb_run *r, uint32_t bytes);
 /* Largest n such that a WRITE64 of n qwords fits (0 if none). */
 uint32_t pb_write64_room(const pb_run *r);
 uint32_t pb_size(const pb_run *r, pb_packet_kind kind, uint32_t n);
+/* Pads so that the payload of the next WRITE64 starts a multiple of align bytes
+ * (a power of two, at most submit_align) from this call's start, when the pad
+ * and a WRITE64 of min_n qwords after it fit; otherwise emits nothing. */
+void pb_align_write64_payload(pb_run *r, uint32_t align, uint32_t min_n);
 
 /* Emit helpers: reserve, emit, count. Return 0 when the packet does not fit. */
 int pb_emit_copy(pb_run *r, pb_loc dst, pb_loc src, uint64_t bytes, uint32_t mode);

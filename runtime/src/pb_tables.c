@@ -484,9 +484,12 @@ static pb_step upt_fused_first_call(pb_run *r, pb_loc loc, uint32_t wide, pb_pte
     sum.run_candidate = 0;
     sum.zero_no_valid = 0;
     while (i < n) {
-        const uint32_t room = pb_write64_room(r);
-        const uint32_t k = room >= n - i ? n - i : room & ~7u;
+        uint32_t room, k;
         uint64_t *payload;
+        if (wide) /* 32-byte stores that never split a cache line */
+            pb_align_write64_payload(r, 32u, n - i < 8u ? n - i : 8u);
+        room = pb_write64_room(r);
+        k = room >= n - i ? n - i : room & ~7u;
         if (k == 0)
             break;
         payload = be->ops->write64_begin(be->ctx, &r->cur, pb_loc_make(loc.space, loc.addr + (uint64_t)i * 8u), k);
