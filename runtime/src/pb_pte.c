@@ -453,8 +453,7 @@ static PB_INLINE __m128i encode_two_pair(const __m128i *q, const two_flags_sse2 
     const __m128i e0 = _mm_loadu_si128(q), e1 = _mm_loadu_si128(q + 1), f = _mm_unpacklo_epi64(e0, e1);
     const __m128i pick_a = _mm_shuffle_epi32(_mm_cmpeq_epi32(f, k->fa), _MM_SHUFFLE(2, 2, 0, 0));
     *err = _mm_or_si128(*err, _mm_xor_si128(f, _mm_xor_si128(k->fb, _mm_and_si128(pick_a, k->d))));
-    return _mm_or_si128(_mm_xor_si128(k->hb, _mm_and_si128(pick_a, k->hd)),
-                        _mm_sll_epi64(_mm_and_si128(_mm_unpackhi_epi64(e0, e1), k->m), k->s));
+    return encode_pages(e0, e1, _mm_xor_si128(k->hb, _mm_and_si128(pick_a, k->hd)), k->m, k->s);
 }
 
 static uint32_t two_flag_blocks_sse2(const pte_flag_cache *t, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
@@ -492,17 +491,15 @@ static uint32_t two_flag_blocks_sse2(const pte_flag_cache *t, uint64_t mask, uin
 #endif
 
 #if PB_AVX2
-/* Four entries from two registers of two, in the lane order of PB_AVX2_ENCODE
- * (0, 2, 1, 3) until its permute: flag bits are OR'd in before it. */
+/* Four entries from two registers of two: each entry's flag bits are picked in
+ * the lane order the unpacks give (0, 2, 1, 3), which PB_AVX2_ENCODE's permute
+ * then puts in order with the pages. */
 PB_TARGET_AVX2 static PB_INLINE __m256i encode_two_quad(__m256i a0, __m256i a1, __m256i fa, __m256i fb, __m256i hb,
                                                         __m256i hd, __m256i m, __m128i s, __m256i *ok)
 {
     const __m256i f = _mm256_unpacklo_epi64(a0, a1), pick_a = _mm256_cmpeq_epi64(f, fa);
     *ok = _mm256_and_si256(*ok, _mm256_or_si256(pick_a, _mm256_cmpeq_epi64(f, fb)));
-    return _mm256_permute4x64_epi64(
-        _mm256_or_si256(_mm256_xor_si256(hb, _mm256_and_si256(pick_a, hd)),
-                        _mm256_sll_epi64(_mm256_and_si256(_mm256_unpackhi_epi64(a0, a1), m), s)),
-        0xD8);
+    return PB_AVX2_ENCODE(a0, a1, _mm256_xor_si256(hb, _mm256_and_si256(pick_a, hd)), m, s);
 }
 
 PB_TARGET_AVX2 static uint32_t two_flag_blocks_avx2(const pte_flag_cache *t, uint64_t mask, uint32_t shift,
@@ -591,7 +588,7 @@ static PB_INLINE uint64x2_t neon_encode_two(uint64x2x2_t e, uint64x2_t fa, uint6
 {
     const uint64x2_t pick_a = vceqq_u64(e.val[0], fa);
     *ok = vandq_u64(*ok, vorrq_u64(pick_a, vceqq_u64(e.val[0], fb)));
-    return vorrq_u64(veorq_u64(hb, vandq_u64(pick_a, hd)), vshlq_u64(vandq_u64(e.val[1], m), s));
+    return neon_encode(e.val[1], veorq_u64(hb, vandq_u64(pick_a, hd)), m, s);
 }
 
 static uint32_t two_flag_blocks_neon(const pte_flag_cache *t, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
