@@ -19,12 +19,7 @@
  * Dispatch tables over the enums that select a union member (ddi_dispatch.h).
  * DDIGEN_WDK_HEADER names the one header to include instead of ntddk.h +
  * d3dkmddi.h (a driver's precompiled header, say). */
-#if defined(DDIGEN_WDK_HEADER)
-#include DDIGEN_WDK_HEADER
-#else
-#include &lt;ntddk.h&gt;
-#include &lt;d3dkmddi.h&gt;
-#endif
+#include "ddi_wdk.h"
 #include "ddi_dispatch.h"
 </xsl:text>
     <xsl:for-each select="$discriminators">
@@ -148,7 +143,7 @@
     <xsl:param name="dir"/>
     <xsl:choose>
       <xsl:when test="@member">
-        <xsl:variable name="fn" select="concat('ddi_validate_', d:c-ident($disc/@record), '__', d:c-ident(@member), '_', $dir)"/>
+        <xsl:variable name="fn" select="d:validator-name($disc/@record, @member, $dir)"/>
         <xsl:value-of select="concat('#if defined(DDI_HAS_', $fn, ')&#10;           ', $fn, '&#10;#else&#10;           0&#10;#endif&#10;           ')"/>
       </xsl:when>
       <xsl:otherwise><xsl:text>           0</xsl:text></xsl:otherwise>

@@ -22,8 +22,7 @@
  * translation unit for inlining.
  */
 #ifndef DDI_VALIDATE_NO_WDK_INCLUDES
-#include &lt;ntddk.h&gt;
-#include &lt;dispmprt.h&gt;
+#include "ddi_wdk.h"
 #endif
 #include "ddi_validate.h"
 
@@ -63,7 +62,7 @@
           </xsl:call-template>
           <!-- the exported member validator; the record's switch calls the
                static body directly, which the compiler inlines -->
-          <xsl:variable name="fn" select="concat('ddi_validate_', $rec/@name, '__', $case/@member, '_', .)"/>
+          <xsl:variable name="fn" select="d:validator-name($rec/@name, $case/@member, .)"/>
           <xsl:value-of select="concat('&#10;DDI_VALIDATE_API unsigned long ', $fn, '(const ', $type,
                                        ' *a, ddi_violation *first, unsigned long flags)&#10;{&#10;',
                                        '    return ', $fn, '_(a, first, flags);&#10;}&#10;')"/>
@@ -87,9 +86,6 @@
     <xsl:param name="type"/>
     <xsl:param name="dir"/>
     <xsl:param name="member"/>
-    <xsl:variable name="suffix">
-      <xsl:if test="$member != ''"><xsl:value-of select="concat('__', $member)"/></xsl:if>
-    </xsl:variable>
     <xsl:variable name="storage">
       <xsl:choose>
         <xsl:when test="$member != ''">static __inline </xsl:when>
@@ -99,7 +95,7 @@
     <xsl:variable name="body">
       <xsl:if test="$member != ''">_</xsl:if>
     </xsl:variable>
-    <xsl:value-of select="concat('&#10;', $storage, 'unsigned long ddi_validate_', $rec/@name, $suffix, '_', $dir, $body, '(const ', $type,
+    <xsl:value-of select="concat('&#10;', $storage, 'unsigned long ', d:validator-name($rec/@name, $member, $dir), $body, '(const ', $type,
                                  ' *a, ddi_violation *first, unsigned long flags)&#10;{&#10;',
                                  '    unsigned long n = 0;&#10;    (void)a;&#10;    (void)first;&#10;    (void)flags;&#10;')"/>
     <xsl:if test="$member = ''">
@@ -148,7 +144,7 @@
         <xsl:value-of select="concat('    case ', @number, 'ull:&#10;')"/>
         <xsl:for-each select="call[not(@never)]">
           <xsl:call-template name="open-guard"/>
-          <xsl:value-of select="concat('        n += ddi_validate_', $rec/@name, '__', @member, '_', $dir, '_(a, first, flags);&#10;')"/>
+          <xsl:value-of select="concat('        n += ', d:validator-name($rec/@name, @member, $dir), '_(a, first, flags);&#10;')"/>
           <xsl:call-template name="close-guard"/>
         </xsl:for-each>
         <xsl:text>        break;&#10;</xsl:text>

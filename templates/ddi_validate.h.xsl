@@ -67,14 +67,14 @@ const ddi_rule_info *ddi_rule_source(const char *rule_id);
         <xsl:variable name="case" select="."/>
         <xsl:call-template name="open-guard"/>
         <xsl:for-each select="$dirs">
-          <xsl:variable name="fn" select="concat('ddi_validate_', $rec/@name, '__', $case/@member, '_', .)"/>
+          <xsl:variable name="fn" select="d:validator-name($rec/@name, $case/@member, .)"/>
           <xsl:value-of select="concat('#define DDI_HAS_', $fn, ' 1&#10;DDI_VALIDATE_API unsigned long ', $fn, '(const ', $type,
                                        ' *a, ddi_violation *first, unsigned long flags);&#10;')"/>
         </xsl:for-each>
         <xsl:call-template name="close-guard"/>
       </xsl:for-each>
       <xsl:for-each select="$dirs">
-        <xsl:variable name="fn" select="concat('ddi_validate_', $rec/@name, '_', .)"/>
+        <xsl:variable name="fn" select="d:validator-name($rec/@name, '', .)"/>
         <xsl:value-of select="concat('#define DDI_HAS_', $fn, ' 1&#10;DDI_VALIDATE_API unsigned long ', $fn, '(const ', $type,
                                      ' *a, ddi_violation *first, unsigned long flags);&#10;')"/>
       </xsl:for-each>

@@ -20,6 +20,24 @@ static void return_string(xmlXPathParserContextPtr ctxt, const char *s)
     valuePush(ctxt, xmlXPathNewString(BAD_CAST s));
 }
 
+/* Appends NAME as a C identifier: every run of characters that cannot be
+ * in one becomes a single '_' ("X.(unnamed union).Y" -> "X_unnamed_union_Y"). */
+static void append_c_ident(struct strbuf *sb, const xmlChar *name)
+{
+    size_t start = sb->len;
+    int pending_sep = 0;
+    for (const xmlChar *p = name; p && *p; p++) {
+        if (isalnum(*p) || *p == '_') {
+            if (pending_sep && sb->len > start)
+                sb_append(sb, "_");
+            pending_sep = 0;
+            sb_appendn(sb, (const char *)p, 1);
+        } else {
+            pending_sep = 1;
+        }
+    }
+}
+
 /* c-ident("X.(unnamed union).Y") -> "X_unnamed_union_Y" */
 static void fn_c_ident(xmlXPathParserContextPtr ctxt, int nargs)
 {
@@ -29,20 +47,39 @@ static void fn_c_ident(xmlXPathParserContextPtr ctxt, int nargs)
     }
     xmlChar *s = xmlXPathPopString(ctxt);
     struct strbuf sb = {0};
-    int pending_sep = 0;
-    for (const xmlChar *p = s; p && *p; p++) {
-        if (isalnum(*p) || *p == '_') {
-            if (pending_sep && sb.len)
-                sb_append(&sb, "_");
-            pending_sep = 0;
-            sb_appendn(&sb, (const char *)p, 1);
-        } else {
-            pending_sep = 1;
-        }
-    }
+    append_c_ident(&sb, s);
     return_string(ctxt, sb_str(&sb));
     sb_free(&sb);
     xmlFree(s);
+}
+
+/* validator-name(record, member, dir): the one spelling of a generated
+ * validator, ddi_validate_<record>[__<member>]_<dir>, used by every family
+ * that declares, defines or calls one. Record and member are paths
+ * ("Constraint.ActiveSize"), so both go through c-ident. */
+static void fn_validator_name(xmlXPathParserContextPtr ctxt, int nargs)
+{
+    if (nargs != 3) {
+        xmlXPathSetArityError(ctxt);
+        return;
+    }
+    xmlChar *dir = xmlXPathPopString(ctxt);
+    xmlChar *member = xmlXPathPopString(ctxt);
+    xmlChar *record = xmlXPathPopString(ctxt);
+    struct strbuf sb = {0};
+    sb_append(&sb, "ddi_validate_");
+    append_c_ident(&sb, record);
+    if (member && *member) {
+        sb_append(&sb, "__");
+        append_c_ident(&sb, member);
+    }
+    sb_append(&sb, "_");
+    append_c_ident(&sb, dir);
+    return_string(ctxt, sb_str(&sb));
+    sb_free(&sb);
+    xmlFree(dir);
+    xmlFree(member);
+    xmlFree(record);
 }
 
 /* ones(5) -> "0x1Fu"; the literal suffix keeps 64-bit masks well typed. */
@@ -236,6 +273,7 @@ void emit_register_extensions(void)
 {
     xsltRegisterExtModuleFunction(BAD_CAST "version-in", BAD_CAST DDIGEN_XSLT_NS, fn_version_in);
     xsltRegisterExtModuleFunction(BAD_CAST "c-ident", BAD_CAST DDIGEN_XSLT_NS, fn_c_ident);
+    xsltRegisterExtModuleFunction(BAD_CAST "validator-name", BAD_CAST DDIGEN_XSLT_NS, fn_validator_name);
     xsltRegisterExtModuleFunction(BAD_CAST "ones", BAD_CAST DDIGEN_XSLT_NS, fn_ones);
     xsltRegisterExtModuleFunction(BAD_CAST "hex", BAD_CAST DDIGEN_XSLT_NS, fn_hex);
     xsltRegisterExtModuleFunction(BAD_CAST "version-cond", BAD_CAST DDIGEN_XSLT_NS, fn_version_cond);
