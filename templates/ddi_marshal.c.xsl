@@ -23,8 +23,7 @@
  * records by value, never itself). Build with the WDK include paths and
  * runtime/src/ddi_cbor.c + ddi_marshal_rt.c. */
 #ifndef DDI_MARSHAL_NO_WDK_INCLUDES
-#include &lt;ntddk.h&gt;
-#include &lt;dispmprt.h&gt;
+#include "ddi_wdk.h"
 #endif
 #include "ddi_marshal.h"
 </xsl:text>

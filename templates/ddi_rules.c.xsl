@@ -20,8 +20,7 @@
  * known values), which have no sentence on a page.
  */
 #ifndef DDI_VALIDATE_NO_WDK_INCLUDES
-#include &lt;ntddk.h&gt;
-#include &lt;dispmprt.h&gt;
+#include "ddi_wdk.h"
 #endif
 #include "ddi_validate.h"
 

@@ -38,12 +38,7 @@
   </xsl:template>
 
   <xsl:template name="body">
-    <xsl:text>#if defined(DDIGEN_WDK_HEADER)
-#include DDIGEN_WDK_HEADER
-#else
-#include &lt;ntddk.h&gt;
-#include &lt;dispmprt.h&gt;
-#endif
+    <xsl:text>#include "ddi_wdk.h"
 #include "ddi_skeleton.h"
 #include "ddi_skeleton_driver.h"
 #if defined(DDIGEN_VALIDATE) &amp;&amp; defined(DDIGEN_HAVE_VALIDATE)
@@ -69,8 +64,10 @@
 #define DDI_SKELETON_FASTCALL
 #endif
 
-/* Callbacks documented at PASSIVE_LEVEL live in the pageable section. */
-#ifdef ALLOC_PRAGMA
+/* Callbacks documented at PASSIVE_LEVEL live in the pageable section.
+ * clang knows alloc_text from version 15; clang 14 would warn of an
+ * unknown pragma at every line. */
+#if defined(ALLOC_PRAGMA) &amp;&amp; (!defined(__clang__) || __clang_major__ >= 15)
 </xsl:text>
     <xsl:for-each select="$chosen-callbacks">
       <xsl:variable name="role"><xsl:call-template name="role"/></xsl:variable>
@@ -190,7 +187,7 @@ _Use_decl_annotations_
     <xsl:variable name="record"><xsl:call-template name="param-record"><xsl:with-param name="type" select="@type"/></xsl:call-template></xsl:variable>
     <xsl:if test="$record != ''">
       <xsl:variable name="name"><xsl:call-template name="param-name"/></xsl:variable>
-      <xsl:variable name="v" select="concat('ddi_validate_', d:c-ident($record), '_', $dir)"/>
+      <xsl:variable name="v" select="d:validator-name($record, '', $dir)"/>
       <xsl:value-of select="concat('#if defined(DDIGEN_VALIDATE) &amp;&amp; defined(DDI_HAS_', $v, ')&#10;')"/>
       <xsl:text>    {
         ddi_violation violation;

@@ -3,8 +3,7 @@
 #ifndef DDI_PAGING_H
 #define DDI_PAGING_H
 
-#include <ntddk.h>
-#include <d3dkmddi.h>
+#include "ddi_wdk.h"
 
 #include <stddef.h>
 #include <stdint.h>
