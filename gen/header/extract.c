@@ -836,6 +836,70 @@ void prefix_names_free(struct prefix_names *p)
     arena_free(&p->arena);
 }
 
+static const char *cxx_type_of(struct walker *w, CXCursor decl);
+
+struct member_of_type {
+    CXCursor type_decl; /* the record whose member is wanted */
+    CXCursor field;     /* the first FieldDecl of that type, or a null cursor */
+    int is_array;
+};
+
+static enum CXChildVisitResult find_member_of_type(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct member_of_type *m = data;
+    if (c.kind != CXCursor_FieldDecl)
+        return CXChildVisit_Continue;
+    CXType t = clang_getCanonicalType(clang_getCursorType(c));
+    int is_array = 0;
+    while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray) {
+        t = clang_getCanonicalType(clang_getArrayElementType(t));
+        is_array = 1;
+    }
+    if (!clang_equalCursors(clang_getCanonicalCursor(clang_getTypeDeclaration(t)),
+                            clang_getCanonicalCursor(m->type_decl)))
+        return CXChildVisit_Continue;
+    m->field = c;
+    m->is_array = is_array;
+    return CXChildVisit_Break;
+}
+
+/* A tag declared inside an unnamed record (`union { struct INNER {...}
+ * Member; };` in DXGK_POWER_COMPONENT_MAPPING) has no qualified name in
+ * C++: the scope it belongs to has none. It is reached through the member
+ * declared with it instead, from the nearest named record:
+ * `decltype(((OUTER *)0)->Member)`, the member's declared type. NULL when no
+ * such member exists, or only an array of the type (decltype would give
+ * the array, and no spelling of the element without a template is portable). */
+static const char *cxx_type_through_member(struct walker *w, CXCursor decl, CXCursor parent)
+{
+    const char *path = NULL;
+    CXCursor inner = decl;
+    for (int depth = 0; is_record_kind(parent.kind) && depth < MAX_NESTING; depth++) {
+        if (!clang_equalCursors(inner, decl) && clang_Cursor_isAnonymousRecordDecl(inner)) {
+            /* an anonymous member: its fields are the parent's own */
+        } else {
+            struct member_of_type m = {.type_decl = inner, .field = clang_getNullCursor()};
+            clang_visitChildren(parent, find_member_of_type, &m);
+            if (clang_Cursor_isNull(m.field) || m.is_array)
+                return NULL;
+            const char *member = take(w->a, clang_getCursorSpelling(m.field));
+            path = path ? arena_concat(w->a, member, ".", path, NULL) : member;
+        }
+        const char *tag;
+        const char *name = decl_name(w, parent, &tag);
+        if (tag || name) {
+            const char *outer = tag ? cxx_type_of(w, parent) : NULL;
+            if (!outer)
+                outer = tag ? tag : name;
+            return arena_printf(w->a, "decltype(((%s *)0)->%s)", outer, path);
+        }
+        inner = parent;
+        parent = clang_getCursorLexicalParent(parent);
+    }
+    return NULL;
+}
+
 /* A C++ compiler nests a tag declared inside another record in that
  * record (C puts it at file scope): `_OUTER::_INNER`, through every
  * enclosing record, each named by its tag or else its typedef. NULL for a
@@ -853,8 +917,8 @@ static const char *cxx_type_of(struct walker *w, CXCursor decl)
     for (int depth = 0; is_record_kind(parent.kind) && depth < MAX_NESTING; depth++) {
         const char *tag;
         const char *name = decl_name(w, parent, &tag);
-        if (!tag && !name)
-            return NULL; /* an unnamed enclosing record: no C++ spelling */
+        if (!tag && !name) /* an unnamed enclosing record: no qualified name */
+            return cxx_type_through_member(w, decl, clang_getCursorLexicalParent(decl));
         spelled = arena_concat(w->a, tag ? tag : name, "::", spelled, NULL);
         if (tag == NULL)
             break; /* a typedef name is already file-scope */
