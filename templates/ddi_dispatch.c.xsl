@@ -7,6 +7,7 @@
                 xmlns:d="urn:ddigen:xslt"
                 exclude-result-prefixes="d">
   <xsl:include href="lib/dispatch_common.xsl"/>
+  <xsl:include href="lib/wdk_includes.xsl"/>
   <xsl:output method="text" encoding="UTF-8"/>
   <xsl:param name="spec-name" select="'the spec'"/>
   <xsl:key name="record-by-tag" match="/ddi-spec/layout/record" use="@tag"/>
@@ -18,9 +19,10 @@
     <xsl:text>; do not edit.
  * Dispatch tables over the enums that select a union member (ddi_dispatch.h).
  * DDIGEN_WDK_HEADER names the one header to include instead of ntddk.h +
- * d3dkmddi.h (a driver's precompiled header, say). */
-#include "ddi_wdk.h"
-#include "ddi_dispatch.h"
+ * dispmprt.h (ddi_wdk.h): a driver's precompiled header, say. */
+</xsl:text>
+    <xsl:call-template name="wdk-includes"/>
+    <xsl:text>#include "ddi_dispatch.h"
 </xsl:text>
     <xsl:for-each select="$discriminators">
       <xsl:call-template name="table-definition"/>

@@ -11,6 +11,7 @@
                 xmlns:d="urn:ddigen:xslt"
                 exclude-result-prefixes="d">
   <xsl:import href="include/marshal_common.xsl"/>
+  <xsl:include href="lib/wdk_includes.xsl"/>
   <xsl:output method="text" encoding="UTF-8"/>
   <xsl:param name="spec-name" select="'the spec'"/>
 
@@ -23,8 +24,9 @@
  * records by value, never itself). Build with the WDK include paths and
  * runtime/src/ddi_cbor.c + ddi_marshal_rt.c. */
 #ifndef DDI_MARSHAL_NO_WDK_INCLUDES
-#include "ddi_wdk.h"
-#endif
+</xsl:text>
+    <xsl:call-template name="wdk-includes"/>
+    <xsl:text>#endif
 #include "ddi_marshal.h"
 </xsl:text>
     <xsl:apply-templates select="$m-records" mode="record"/>

@@ -6,6 +6,7 @@
                 xmlns:d="urn:ddigen:xslt"
                 exclude-result-prefixes="d">
   <xsl:include href="include/ddi_validate_lib.xsl"/>
+  <xsl:include href="lib/wdk_includes.xsl"/>
   <xsl:output method="text" encoding="UTF-8"/>
   <xsl:param name="spec-name" select="'the spec'"/>
 
@@ -20,8 +21,9 @@
  * known values), which have no sentence on a page.
  */
 #ifndef DDI_VALIDATE_NO_WDK_INCLUDES
-#include "ddi_wdk.h"
-#endif
+</xsl:text>
+    <xsl:call-template name="wdk-includes"/>
+    <xsl:text>#endif
 #include "ddi_validate.h"
 
 static const ddi_rule_info ddi_rule_table[] = {

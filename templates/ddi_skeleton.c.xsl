@@ -9,6 +9,7 @@
                 xmlns:d="urn:ddigen:xslt"
                 exclude-result-prefixes="d">
   <xsl:include href="lib/skeleton_common.xsl"/>
+  <xsl:include href="lib/wdk_includes.xsl"/>
   <xsl:output method="text" encoding="UTF-8"/>
   <xsl:param name="spec-name" select="'the spec'"/>
 
@@ -38,8 +39,9 @@
   </xsl:template>
 
   <xsl:template name="body">
-    <xsl:text>#include "ddi_wdk.h"
-#include "ddi_skeleton.h"
+    <xsl:text></xsl:text>
+    <xsl:call-template name="wdk-includes"/>
+    <xsl:text>#include "ddi_skeleton.h"
 #include "ddi_skeleton_driver.h"
 #if defined(DDIGEN_VALIDATE) &amp;&amp; defined(DDIGEN_HAVE_VALIDATE)
 #include "ddi_validate.h"

@@ -5,12 +5,9 @@
 
 /* A display miniport's translation unit: ntddk.h, then dispmprt.h, which
  * brings windef.h (UINT, ...) and then d3dkmddi.h and d3dkmdt.h. d3dkmddi.h
- * alone is not self-contained on real kits. DDIGEN_WDK_HEADER names one
- * header to include instead (a driver's precompiled header, say); it must
- * bring the same declarations. */
-#if defined(DDIGEN_WDK_HEADER)
-#include DDIGEN_WDK_HEADER
-#else
+ * alone is not self-contained on real kits. (Generated .c files include a
+ * driver's own header instead when DDIGEN_WDK_HEADER names one; the
+ * runtime's headers never do, since such a header includes them.) */
 #include <ntddk.h>
 /* dispmprt.h of recent kits has static_assert(FIELD_OFFSET(...) == n):
  * MSVC folds FIELD_OFFSET's pointer arithmetic to a constant, clang and gcc
@@ -24,7 +21,6 @@
 #pragma pop_macro("FIELD_OFFSET")
 #else
 #include <dispmprt.h>
-#endif
 #endif
 
 #endif /* DDI_WDK_H */
