@@ -21,7 +21,19 @@ extern "C" {
 /* No-alias qualifier; MSVC, GCC and clang all spell it __restrict in C and C++. */
 #define PB_RESTRICT __restrict
 
-/* Operations 19-22 exist from WDDM 3.2 on; older kits build without them. */
+/* The engine encodes WDDM 2 paging (GPU virtual addresses, page tables, the
+ * DXGK_PTE array): the DDI it reads exists from WDDM 2.0 on. */
+#if !defined(DXGKDDI_INTERFACE_VERSION_WDDM2_0) || (DXGKDDI_INTERFACE_VERSION < DXGKDDI_INTERFACE_VERSION_WDDM2_0)
+#error "ddi_paging.h: the paging runtime needs DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_0"
+#endif
+
+/* SIGNAL_MONITORED_FENCE (16) exists from WDDM 2.2 on, 17-18 from 2.9, 19-22
+ * from 3.2; older kits build without them. */
+#if defined(DXGKDDI_INTERFACE_VERSION_WDDM2_2) && (DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_2)
+#define PB_HAVE_WDDM2_2_OPS 1
+#else
+#define PB_HAVE_WDDM2_2_OPS 0
+#endif
 #if defined(DXGKDDI_INTERFACE_VERSION_WDDM3_2) && (DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM3_2)
 #define PB_HAVE_WDDM3_2_OPS 1
 #else

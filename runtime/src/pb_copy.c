@@ -32,7 +32,7 @@ typedef struct xfer_args {
         (x).DstAddress = (t).Destination.SegmentId ? (t).Destination.SegmentAddress.QuadPart : 0;                  \
         (x).SrcMdl = (t).Source.SegmentId ? NULL : (t).Source.pMdl;                                                \
         (x).DstMdl = (t).Destination.SegmentId ? NULL : (t).Destination.pMdl;                                      \
-        (x).Flags = (t).Flags.Value;                                                                               \
+        (x).Flags = PB_FLAGS((t).Flags);                                                                           \
     } while (0)
 
 #define XFER_RULE(special, suffix)                                                                                   \
@@ -266,7 +266,7 @@ pb_step pb_op_virtual_transfer(pb_run *r)
     if ((uint32_t)t->TransferDirection > 2u)
         return pb_rule(r, "DXGKARG_BUILDPAGINGBUFFER.TransferVirtual.TransferDirection:known-value",
                        PB_RULE_INVALID);
-    if (t->Flags.Value & ~3u)
+    if (PB_FLAGS(t->Flags) & ~3u)
         return pb_rule(r, "DXGKARG_BUILDPAGINGBUFFER.TransferVirtual.Flags:reserved-zero", PB_RULE_INVALID);
     /* The VAs already point at the data: AllocationOffsetInBytes is never added. */
     v.src = t->SourceVirtualAddress;

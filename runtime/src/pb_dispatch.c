@@ -26,7 +26,9 @@ PB_HANDLER(on_virtual_fill, pb_op_virtual_fill)
 PB_HANDLER(on_update_page_table, pb_op_update_page_table)
 PB_HANDLER(on_flush_tlb, pb_op_flush_tlb)
 PB_HANDLER(on_copy_page_table_entries, pb_op_copy_page_table_entries)
+#if PB_HAVE_WDDM2_2_OPS
 PB_HANDLER(on_signal_fence, pb_op_signal_fence)
+#endif
 PB_HANDLER(on_note, pb_op_note)
 #if PB_HAVE_WDDM2_9_OPS
 PB_HANDLER(on_map_aperture2, pb_op_map_aperture2)
@@ -57,7 +59,7 @@ const ddi_DXGKARG_BUILDPAGINGBUFFER_Operation_handlers pb_paging_handlers = {{
     .DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES = on_copy_page_table_entries,
     .DXGK_OPERATION_NOTIFY_RESIDENCY = on_note,
 #endif
-#if defined(ddi_DXGKARG_BUILDPAGINGBUFFER_Operation_HAS_DXGK_OPERATION_SIGNAL_MONITORED_FENCE)
+#if defined(ddi_DXGKARG_BUILDPAGINGBUFFER_Operation_HAS_DXGK_OPERATION_SIGNAL_MONITORED_FENCE) && PB_HAVE_WDDM2_2_OPS
     .DXGK_OPERATION_SIGNAL_MONITORED_FENCE = on_signal_fence,
 #endif
 #if defined(ddi_DXGKARG_BUILDPAGINGBUFFER_Operation_HAS_DXGK_OPERATION_MAP_APERTURE_SEGMENT2) && PB_HAVE_WDDM2_9_OPS

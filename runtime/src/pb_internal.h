@@ -36,6 +36,23 @@ enum {
     PB_OP_NOTIFY_ALLOC = 22
 };
 
+/* The bits of a DDI flags structure (a union of UINT bit-fields). Kits before
+ * WDDM 2.2 (10.0.10240.0, 10.0.14393.0) declare DXGK_UPDATEPAGETABLEFLAGS,
+ * DXGK_TRANSFERVIRTUALFLAGS and others without the `Value` member later kits
+ * have; the bits are the same 32-bit word. PB_FLAGS refuses, at compile time,
+ * a structure of another size. */
+static PB_INLINE uint32_t pb_flag_word(const void *flags)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    uint32_t v;
+    __builtin_memcpy(&v, flags, sizeof v); /* one load, without breaking aliasing */
+    return v;
+#else
+    return *(const uint32_t *)flags; /* MSVC does not assume strict aliasing */
+#endif
+}
+#define PB_FLAGS(f) (pb_flag_word(&(f)) + 0u * (uint32_t)sizeof(char[sizeof(f) == 4u ? 1 : -1]))
+
 /* Largest progress token an operation may need; leaves room for trailing steps. */
 #define PB_TOKEN_LIMIT 0xFFFFFF00u
 

@@ -39,6 +39,7 @@ pb_step pb_op_physical(pb_run *r)
     return PB_STEP_DONE;
 }
 
+#if PB_HAVE_WDDM2_2_OPS
 pb_step pb_op_signal_fence(pb_run *r)
 {
     const uint64_t va = r->a->SignalMonitoredFence.MonitoredFenceGpuVa;
@@ -56,6 +57,7 @@ pb_step pb_op_signal_fence(pb_run *r)
     }
     return PB_STEP_DONE;
 }
+#endif
 
 /* The bitfield unions (Resident / Reserved) have no Value member: read the
  * 32-bit word that holds them. */
@@ -85,7 +87,7 @@ static const char *describe(const DXGKARG_BUILDPAGINGBUFFER *a, pb_note *n)
     switch ((uint32_t)a->Operation) {
     case PB_OP_DISCARD_CONTENT:
         n->handle = handle_bits(a->DiscardContent.hAllocation);
-        n->flags = a->DiscardContent.Flags.Value;
+        n->flags = PB_FLAGS(a->DiscardContent.Flags);
         n->a = a->DiscardContent.SegmentId;
         n->b = (uint64_t)a->DiscardContent.SegmentAddress.QuadPart;
         return (n->flags & ~1u) ? "DXGKARG_BUILDPAGINGBUFFER.DiscardContent.Flags:reserved-zero" : NULL;
@@ -134,7 +136,7 @@ static const char *describe(const DXGKARG_BUILDPAGINGBUFFER *a, pb_note *n)
         n->handle = handle_bits(a->NotifyAllocation.hAllocation);
         n->a = a->NotifyAllocation.OffsetInBytes;
         n->b = a->NotifyAllocation.SizeInBytes;
-        n->flags = a->NotifyAllocation.Flags.Value;
+        n->flags = PB_FLAGS(a->NotifyAllocation.Flags);
         if ((n->flags & 3u) == 3u)
             return "DXGKARG_BUILDPAGINGBUFFER.NotifyAllocation.Flags:Eviction-IoMmuUnmap-exclusive";
         return (n->flags & ~3u) ? "DXGKARG_BUILDPAGINGBUFFER.NotifyAllocation.Flags:reserved-zero" : NULL;
@@ -174,7 +176,7 @@ static pb_step note_fences(pb_run *r)
 static int discard_needs_idle(const pb_run *r)
 {
     return (uint32_t)r->a->Operation == PB_OP_DISCARD_CONTENT && (r->be->caps & PB_CAP_DISCARD_NEEDS_IDLE) &&
-           !(r->a->DiscardContent.Flags.Value & 1u);
+           !(PB_FLAGS(r->a->DiscardContent.Flags) & 1u);
 }
 
 pb_step pb_op_note(pb_run *r)

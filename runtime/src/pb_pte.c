@@ -46,7 +46,10 @@
 #define PB_TARGET_AVX2
 #define PB_TARGET_XSAVE
 #endif
-#if defined(_MSC_VER)
+/* clang (in MSVC mode too) takes cpuid.h: its intrin.h declares __readcr8 with
+ * another type than older kits' wdm.h does (10.0.14393.0), a conflict in any
+ * translation unit that includes both. */
+#if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
 #else
 #include <cpuid.h>
@@ -60,7 +63,7 @@
 #if PB_AVX2
 static void pb_cpuid(int leaf, int r[4])
 {
-#if defined(_MSC_VER)
+#if defined(_MSC_VER) && !defined(__clang__)
     __cpuidex(r, leaf, 0);
 #else
     unsigned a, b, c, d;

@@ -183,6 +183,7 @@ static void pfn_encode(const pb_qword_source *s, uint32_t i, uint32_t n, uint64_
         out[k] = be->ops->aperture_pte(be->ctx, s->segment_id, (uint64_t)pfn[k], s->cache_coherent);
 }
 
+#if PB_HAVE_WDDM2_9_OPS /* only MAP_APERTURE_SEGMENT2 has contiguous ADLs */
 /* Aperture entries from a contiguous ADL: BasePageNumber + base + i. */
 static void contiguous_encode(const pb_qword_source *s, uint32_t i, uint32_t n, uint64_t *out)
 {
@@ -191,6 +192,7 @@ static void contiguous_encode(const pb_qword_source *s, uint32_t i, uint32_t n, 
     for (k = 0; k < n; k++)
         out[k] = be->ops->aperture_pte(be->ctx, s->segment_id, s->base + i + k, s->cache_coherent);
 }
+#endif
 
 /* ---- UPDATE_PAGE_TABLE ---- */
 
@@ -265,7 +267,7 @@ static pb_step validate_upt_args(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *
     uint32_t bits = u->PageTableLevel < e->cfg.level_count ? e->cfg.index_bits[u->PageTableLevel] : 0;
     if (u->Reserved0 != 0)
         rule = UPT_RULE(".Reserved0:zero");
-    else if (u->Flags.Value & UPF_RESERVED)
+    else if (PB_FLAGS(u->Flags) & UPF_RESERVED)
         rule = UPT_RULE(".Flags:reserved-zero");
     else if ((uint32_t)u->UpdateMode > UPT_GPU_PHYSICAL)
         rule = UPT_RULE(".UpdateMode:known-value");
@@ -279,7 +281,7 @@ static pb_step validate_upt_args(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *
         rule = UPT_RULE(".pPageTableEntries:non-null");
     else if (u->pPageTableEntries64KB && !(e->cfg.adapter_caps & PB_ADAPTER_DUAL_PTE))
         rule = UPT_RULE(".pPageTableEntries64KB:DualPteSupported-only");
-    else if (u->pPageTableEntries64KB && (u->Flags.Value & UPF_REPEAT))
+    else if (u->pPageTableEntries64KB && (PB_FLAGS(u->Flags) & UPF_REPEAT))
         rule = UPT_RULE(".pPageTableEntries64KB:not-with-Repeat");
     if (!rule)
         return PB_STEP_DONE;
@@ -294,7 +296,7 @@ static pb_step check_upt_entries(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *
                                  uint32_t wide, pb_pte_summary *checked)
 {
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
-    const uint32_t n = u->NumPageTableEntries, repeat = (u->Flags.Value & UPF_REPEAT) != 0;
+    const uint32_t n = u->NumPageTableEntries, repeat = (PB_FLAGS(u->Flags) & UPF_REPEAT) != 0;
     if (n == 0)
         return PB_STEP_DONE;
     if (!main_checked_elsewhere &&
@@ -352,7 +354,7 @@ static void upt_source(pb_run *r, pb_qword_source *s, int dual, uint32_t wide)
     s->pte.level = u->PageTableLevel;
     s->pte.flags_uniform = 0;
     s->pte.wide = wide;
-    s->pte.use_64kb = (u->Flags.Value & UPF_USE64KB) != 0;
+    s->pte.use_64kb = (PB_FLAGS(u->Flags) & UPF_USE64KB) != 0;
     s->pte.table_64kb = (uint32_t)dual;
     s->literal_encode = NULL;
     s->run_free = 0;
@@ -361,7 +363,7 @@ static void upt_source(pb_run *r, pb_qword_source *s, int dual, uint32_t wide)
         s->run_length = dual_run_length;
         s->literal_length = no_runs_literal;
         s->encode = dual_encode;
-    } else if (u->Flags.Value & UPF_REPEAT) {
+    } else if (PB_FLAGS(u->Flags) & UPF_REPEAT) {
         s->data = u->pPageTableEntries;
         s->run_length = repeat_run_length;
         s->literal_length = no_runs_literal;
@@ -475,7 +477,7 @@ static pb_step upt_fused_first_call(pb_run *r, pb_loc loc, uint32_t wide, pb_pte
     const char *rule;
     uint32_t i = 0;
     pc.level = u->PageTableLevel;
-    pc.use_64kb = (u->Flags.Value & UPF_USE64KB) != 0;
+    pc.use_64kb = (PB_FLAGS(u->Flags) & UPF_USE64KB) != 0;
     pc.table_64kb = 0;
     pc.flags_uniform = 0;
     pc.wide = wide;
@@ -522,7 +524,7 @@ static pb_step upt_fused_first_call(pb_run *r, pb_loc loc, uint32_t wide, pb_pte
 static int upt_fusable(const pb_run *r)
 {
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &r->a->UpdatePageTable;
-    return u->NumPageTableEntries && !(u->Flags.Value & UPF_REPEAT) &&
+    return u->NumPageTableEntries && !(PB_FLAGS(u->Flags) & UPF_REPEAT) &&
            r->be->pte_split.flag_bits != NULL;
 }
 
@@ -641,7 +643,7 @@ pb_step pb_op_map_aperture(pb_run *r)
     const uint64_t off = a->MapApertureSegment.OffsetInPages, n = a->MapApertureSegment.NumberOfPages;
     const MDL *mdl = a->MapApertureSegment.pMdl;
     pb_qword_source s;
-    if (a->MapApertureSegment.Flags.Value & ~1u)
+    if (PB_FLAGS(a->MapApertureSegment.Flags) & ~1u)
         return pb_rule(r, MAP_RULE(".Flags:reserved-zero"), PB_RULE_INVALID);
     if (!aperture_range_ok(r, id, off, n))
         return pb_rule(r, MAP_RULE(".NumberOfPages:within-aperture-segment"), PB_RULE_INVALID);
@@ -655,7 +657,7 @@ pb_step pb_op_map_aperture(pb_run *r)
     s.literal_encode = NULL;
     s.run_free = 0;
     s.segment_id = id;
-    s.cache_coherent = a->MapApertureSegment.Flags.Value & 1u;
+    s.cache_coherent = PB_FLAGS(a->MapApertureSegment.Flags) & 1u;
     s.data = n ? MmGetMdlPfnArray((PMDL)(ULONG_PTR)mdl) + a->MapApertureSegment.MdlOffset : NULL;
     s.run_length = pfn_run_length;
     s.literal_length = literal_length;
@@ -691,13 +693,13 @@ pb_step pb_op_map_aperture2(pb_run *r)
     const DXGK_ADL *adl = &a->MapApertureSegment2.Adl;
     const uint64_t adl_off = a->MapApertureSegment2.AdlOffset;
     pb_qword_source s;
-    if (a->MapApertureSegment2.Flags.Value & ~1u)
+    if (PB_FLAGS(a->MapApertureSegment2.Flags) & ~1u)
         return pb_rule(r, MAP2_RULE(".Flags:reserved-zero"), PB_RULE_INVALID);
     if (!aperture_range_ok(r, id, off, n))
         return pb_rule(r, MAP2_RULE(".NumberOfPages:within-aperture-segment"), PB_RULE_INVALID);
     if (n > PB_TOKEN_LIMIT)
         return pb_rule(r, MAP2_RULE(".NumberOfPages:fits-progress-token"), PB_RULE_INVALID);
-    if (adl->Flags.Value & ~1u)
+    if (PB_FLAGS(adl->Flags) & ~1u)
         return pb_rule(r, "DXGK_ADL.Flags:reserved-zero", PB_RULE_INVALID);
     if (adl_off + n > adl->PageCount)
         return pb_rule(r, MAP2_RULE(".AdlOffset:within-adl"), PB_RULE_INVALID);
@@ -705,7 +707,7 @@ pb_step pb_op_map_aperture2(pb_run *r)
     s.literal_encode = NULL;
     s.run_free = 0;
     s.segment_id = id;
-    s.cache_coherent = a->MapApertureSegment2.Flags.Value & 1u;
+    s.cache_coherent = PB_FLAGS(a->MapApertureSegment2.Flags) & 1u;
     if (adl->Flags.Contiguous) {
         s.base = (uint64_t)adl->BasePageNumber + adl_off;
         s.data = NULL;
