@@ -3,10 +3,7 @@
 #ifndef REFDRIVER_H
 #define REFDRIVER_H
 
-#include <ntddk.h>
-#include <dispmprt.h>
-
-#include "ddi_violation.h"
+#include "refdriver_wdk.h"
 #include "rpb_backend.h"
 
 /* What the adapter's platform provides: its segments (from the driver's
@@ -37,12 +34,7 @@ NTSTATUS refdriver_start_adapter(refdriver_adapter *adapter, const refdriver_pla
  * with the skeleton's thunks for the chosen DDI version (ddis.txt). The
  * thunks forward to drv_BuildPagingBuffer (ddi_skeleton_driver.h). */
 NTSTATUS refdriver_initialize(DRIVER_INITIALIZATION_DATA *init);
-
-/* The thunks' report of a documented rule broken on entry (debug builds):
- * ddi_skeleton.c includes this header (DDIGEN_WDK_HEADER) and expands the
- * hook inside the thunk, where the adapter handle is in scope. */
-void refdriver_skeleton_violation(HANDLE adapter, const ddi_violation *violation);
-#define DDIGEN_SKELETON_VIOLATION(callback, violation) refdriver_skeleton_violation(hAdapter, (violation))
+/* refdriver_skeleton_violation (refdriver_wdk.h) is the thunks' hook. */
 #else
 /* The DDI itself; its type is checked against the WDK's declaration. */
 DXGKDDI_BUILDPAGINGBUFFER RefDdiBuildPagingBuffer;
