@@ -250,6 +250,18 @@ static void tag_declared_inside_a_record(void **state)
     assert_null(record("UNIT_OUTER")->cxx_type);
 }
 
+/* Tags declared inside unnamed unions of UNIT_MAPPING have no qualified C++
+ * name: the member declared with them names their type, through a named
+ * member on the way; an array member gives no spelling. */
+static void tag_declared_inside_an_unnamed_union(void **state)
+{
+    (void)state;
+    assert_string_equal(record("UNIT_ENGINE_DESC")->cxx_type, "decltype(((_UNIT_MAPPING *)0)->EngineDesc)");
+    assert_string_equal(record("UNIT_MONITOR_DESC")->cxx_type, "decltype(((_UNIT_MAPPING *)0)->MonitorDesc)");
+    assert_string_equal(record("UNIT_NAMED_DESC")->cxx_type, "decltype(((_UNIT_MAPPING *)0)->Named.Inner)");
+    assert_null(record("UNIT_ARRAY_DESC")->cxx_type);
+}
+
 /* UNIT_LIMIT_MAX = 7 / 8 / 9 in three branches: one name, three values,
  * each with its versions. */
 static void enumerator_value_per_version(void **state)
@@ -306,6 +318,7 @@ int main(void)
         cmocka_unit_test(names_made_by_macros),
         cmocka_unit_test(continued_condition_is_not_sal),
         cmocka_unit_test(tag_declared_inside_a_record),
+        cmocka_unit_test(tag_declared_inside_an_unnamed_union),
         cmocka_unit_test(enumerator_value_per_version),
         cmocka_unit_test(callback_pointer_typedefs),
     };

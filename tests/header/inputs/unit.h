@@ -123,6 +123,32 @@ typedef struct _UNIT_OUTER {
 #endif
 } UNIT_OUTER;
 
+/* Tags declared inside unnamed unions (d3dkmddi.h's
+ * DXGK_POWER_COMPONENT_MAPPING): their scope has no name in C++, so they are
+ * reached through the member declared with them, through a named member on
+ * the way, and not at all through an array. */
+typedef struct _UNIT_MAPPING {
+    UINT Kind;
+    union {
+        struct UNIT_ENGINE_DESC {
+            UINT NodeIndex;
+        } EngineDesc;
+        struct UNIT_MONITOR_DESC {
+            UINT TargetId;
+        } MonitorDesc;
+    };
+    union {
+        struct UNIT_NAMED_DESC {
+            UINT Value;
+        } Inner;
+    } Named;
+    union {
+        struct UNIT_ARRAY_DESC {
+            UINT Value;
+        } Items[2];
+    };
+} UNIT_MAPPING;
+
 typedef enum _UNIT_LIMIT {
     UNIT_LIMIT_NONE = 0,
 #if (DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_NEW)
