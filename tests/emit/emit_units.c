@@ -59,6 +59,18 @@ static void c_ident_makes_identifiers(void **state)
     expect("d:c-ident('a..b')", "a_b");
 }
 
+/* A validator's one spelling: record and member paths become identifiers
+ * (a member reached through a named union member has a dot). */
+static void validator_names_are_identifiers(void **state)
+{
+    (void)state;
+    expect("d:validator-name('DXGKARG_BUILDPAGINGBUFFER', '', 'in')", "ddi_validate_DXGKARG_BUILDPAGINGBUFFER_in");
+    expect("d:validator-name('DXGKARG_BUILDPAGINGBUFFER', 'Fill', 'out')",
+           "ddi_validate_DXGKARG_BUILDPAGINGBUFFER__Fill_out");
+    expect("d:validator-name('D3DKMDT_MONITOR_FREQUENCY_RANGE', 'Constraint.ActiveSize', 'in')",
+           "ddi_validate_D3DKMDT_MONITOR_FREQUENCY_RANGE__Constraint_ActiveSize_in");
+}
+
 static void hex_and_ones(void **state)
 {
     (void)state;
@@ -88,6 +100,7 @@ int main(void)
     emit_register_extensions();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(c_ident_makes_identifiers),
+        cmocka_unit_test(validator_names_are_identifiers),
         cmocka_unit_test(hex_and_ones),
         cmocka_unit_test(version_ranges_become_conditions),
     };
