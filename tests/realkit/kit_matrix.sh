@@ -80,19 +80,24 @@ content_key() { # dir file
     (cd "$dir" && cat "${seen[@]}" 2>/dev/null) | sha1sum | cut -c1-16
 }
 
-# The kit's folders are system folders (their warnings are not ours); km/crt
-# comes after clang's own headers, as clang-cl orders them (the kit's
-# intrin.h is MSVC's).
+# The kit's folders are system folders (their warnings are not ours). km/crt
+# comes before clang's own headers, as in an MSVC build (10240's wdm.h needs
+# its intrin.h in C++ for arm64: clang 14's lacks __readx18dword), except for
+# the runtime, whose SIMD code uses the compiler's intrinsics headers: there
+# it comes after them, as clang-cl orders them (MSVC's intrin.h and clang's
+# emmintrin.h cannot meet in one translation unit).
 kcompile() { # triple define version lang out-args... file
     local triple=$1 define=$2 version=$3 lang=$4
     shift 4
+    local crt=(-isystem "$kit/km/crt")
+    case " $* " in *"/runtime/src/"*) crt=(-idirafter "$kit/km/crt") ;; esac
     local vdef=() std=-std=c11
     [ "$version" = default ] || vdef=(-DDXGKDDI_INTERFACE_VERSION=DXGKDDI_INTERFACE_VERSION_"$version")
     [ "$lang" = c++ ] && std=-std=c++17
     "$clang" -x "$lang" "$std" -target "$triple-pc-windows-msvc" -fms-extensions -fms-compatibility \
         -fms-compatibility-version=19.38 -ffreestanding -nostdlibinc -D"$define" -D_KERNEL_MODE \
         "${vdef[@]}" -Wall -Wextra -ivfsoverlay "$work/overlay.json" \
-        -isystem "$kit/km" -idirafter "$kit/km/crt" -isystem "$kit/shared" -isystem "$kit/um" \
+        -isystem "$kit/km" "${crt[@]}" -isystem "$kit/shared" -isystem "$kit/um" \
         -I"$src/runtime/include" "$@"
 }
 
