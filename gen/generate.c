@@ -14,6 +14,7 @@
 #include "util/deps.h"
 #include "util/diag.h"
 #include "util/output.h"
+#include "util/outset.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -54,36 +55,40 @@ static xmlDocPtr read_docs(struct vec *docs, const char *spec_dir, struct arena 
 
 /* Lint findings into OUT/lint.txt; the number of error-level findings,
  * or -1 when the file could not be written. */
-static int lint_to_file(xmlDocPtr spec, const char *lint_path)
+static int lint_to_file(xmlDocPtr spec, const char *lint_path, const char *shown)
 {
     struct lint_result res;
     lint_run(spec, NULL, &res);
     int errors = lint_write_text_file(&res, lint_path) == 0 ? (int)res.counts[LINT_ERROR] : -1;
     ddigen_progress("lint: %u errors, %u warnings, %u notes (%s)", res.counts[LINT_ERROR],
-                    res.counts[LINT_WARNING], res.counts[LINT_NOTE], lint_path);
+                    res.counts[LINT_WARNING], res.counts[LINT_NOTE], shown);
     lint_result_free(&res);
     return errors;
 }
 
 /* layout (+ docs) -> spec with stable IDs (kept from --previous) -> lint
  * when there are docs. */
-static int build_spec(const char *layout_path, struct vec *docs, const char *overrides, const char *previous,
-                      const char *spec_dir, const char *spec_path, const char *lint_path, int werror,
-                      const char *const *params, struct arena *a)
+struct spec_paths {
+    const char *dir, *layout, *spec, *lint; /* written: in the staging folder */
+    const char *shown_spec, *shown_lint;     /* named in messages: in OUT */
+};
+
+static int build_spec(const struct spec_paths *p, struct vec *docs, const char *overrides, const char *previous,
+                      int werror, const char *const *params, struct arena *a)
 {
-    xmlDocPtr docs_doc = docs->len ? read_docs(docs, spec_dir, a) : NULL;
-    xmlDocPtr layout = spec_load(layout_path);
+    xmlDocPtr docs_doc = docs->len ? read_docs(docs, p->dir, a) : NULL;
+    xmlDocPtr layout = spec_load(p->layout);
     struct spec_build_options opt = {overrides, previous};
     xmlDocPtr spec = layout && (docs_doc || !docs->len) ? spec_build(layout, docs_doc, &opt) : NULL;
     /* The skeleton's --ddi-list/--driver-kind/--ddi-version are checked
      * against the new spec before it replaces the old one. */
-    int rc = spec && skeleton_check_params(spec, spec_path, params) == 0 && spec_write(spec, spec_path) == 0 ? 0 : 1;
+    int rc = spec && skeleton_check_params(spec, p->shown_spec, params) == 0 && spec_write(spec, p->spec) == 0 ? 0 : 1;
     if (rc == 0 && docs_doc) {
-        int errors = lint_to_file(spec, lint_path);
+        int errors = lint_to_file(spec, p->lint, p->shown_lint);
         if (errors < 0 || (werror && errors > 0))
             rc = 1;
         if (werror && errors > 0)
-            ddigen_error(lint_path, 0, "%d error-level lint findings (--werror)", errors);
+            ddigen_error(p->shown_lint, 0, "%d error-level lint findings (--werror)", errors);
     }
     xmlFreeDoc(spec);
     xmlFreeDoc(layout);
@@ -191,30 +196,47 @@ int ddigen_cmd_generate(int argc, char **argv)
     }
     if (depfile)
         record_inputs(overrides, previous, &in);
-    char *spec_dir = arena_printf(&a, "%s/spec", out);
-    char *spec_path = arena_printf(&a, "%s/ddi.xml", spec_dir);
-    char *layout_path = arena_printf(&a, "%s/layout.xml", spec_dir);
-    char *include_dir = arena_printf(&a, "%s/include", out);
+    /* Everything is written into a staging folder beside OUT and switched
+     * in at the end: a failed or killed run leaves OUT as it was. */
+    struct output_set set;
+    if (output_set_begin(&set, out) != 0) {
+        rc = 1;
+        goto done;
+    }
+    const char *root = set.staging;
+    struct spec_paths paths = {
+        .dir = arena_printf(&a, "%s/spec", root),
+        .layout = arena_printf(&a, "%s/spec/layout.xml", root),
+        .spec = arena_printf(&a, "%s/spec/ddi.xml", root),
+        .lint = arena_printf(&a, "%s/lint.txt", root),
+        .shown_spec = arena_printf(&a, "%s/spec/ddi.xml", out),
+        .shown_lint = arena_printf(&a, "%s/lint.txt", out),
+    };
+    char *include_dir = arena_printf(&a, "%s/include", root);
     struct ddi_layout layout = {0};
-    rc = ddigen_make_dirs(spec_dir) == 0 && header_ingest(&in, &layout) == 0 &&
-                 ddi_layout_write_xml(&layout, layout_path) == 0
+    rc = ddigen_make_dirs(paths.dir) == 0 && header_ingest(&in, &layout) == 0 &&
+                 ddi_layout_write_xml(&layout, paths.layout) == 0
              ? 0
              : 1;
     ddi_layout_free(&layout);
     vec_push(&params, NULL);
     if (rc == 0)
-        rc = build_spec(layout_path, &docs, overrides, previous, spec_dir, spec_path,
-                        arena_printf(&a, "%s/lint.txt", out), werror, (const char *const *)params.items, &a);
+        rc = build_spec(&paths, &docs, overrides, previous, werror, (const char *const *)params.items, &a);
     if (rc == 0) {
-        ddigen_progress("wrote %s", spec_path);
-        struct emit_options eo = {.spec_path = spec_path, .templates_dir = templates, .out_dir = include_dir,
+        struct emit_options eo = {.spec_path = paths.spec, .templates_dir = templates, .out_dir = include_dir,
                                   .params = (const char *const *)params.items, .outputs = outputs};
         rc = emit_run(&eo);
-        if (rc == 0)
-            ddigen_progress("wrote generated headers to %s", include_dir);
     }
+    /* The depfile names the spec where it will be, and is written before
+     * the switch: a depfile newer than its outputs only costs a rebuild. */
     if (rc == 0 && depfile)
-        rc = write_depfile(depfile, spec_path);
+        rc = write_depfile(depfile, paths.shown_spec);
+    if (rc == 0)
+        rc = output_set_commit(&set) == 0 ? 0 : 1;
+    else
+        output_set_abort(&set);
+    if (rc == 0)
+        ddigen_progress("wrote %s/spec and the generated files in %s/include", out, out);
 done:
     ddigen_deps_reset();
     vec_free(&docs);

@@ -10,6 +10,7 @@
 #include "../util/deps.h"
 #include "../util/diag.h"
 #include "../util/output.h"
+#include "../util/outset.h"
 
 #include <dirent.h>
 #include <getopt.h>
@@ -65,21 +66,6 @@ static void xslt_error(void *ctx, const char *fmt, ...)
         ddigen_error(name, 0, "%s", msg);
 }
 
-/* Compares rendered bytes with the file on disk (for --check). */
-static int same_as_file(const char *path, const xmlChar *bytes, int len)
-{
-    char *old;
-    size_t old_len;
-    FILE *probe = fopen(path, "rb");
-    if (!probe)
-        return 0;
-    fclose(probe);
-    if (ddigen_read_file(path, &old, &old_len) != 0)
-        return 0;
-    int same = old_len == (size_t)len && memcmp(old, bytes, old_len) == 0;
-    free(old);
-    return same;
-}
 
 int emit_check_param(const char *param)
 {
@@ -148,12 +134,12 @@ static int render_one(const struct emit_options *opt, xmlDocPtr spec, const char
         int len = 0;
         if (result && xsltSaveResultToString(&bytes, &len, result, sheet) == 0) {
             if (opt->check) {
-                rc = same_as_file(out_path, bytes, len) ? 0 : 3;
+                rc = ddigen_file_has(out_path, bytes, (size_t)len) ? 0 : 3;
                 if (rc)
                     ddigen_error(out_path, 0, "stale: regenerating from %s gives different content",
                                  opt->spec_path);
             } else {
-                rc = ddigen_write_file(out_path, bytes ? (const char *)bytes : "", (size_t)len);
+                rc = ddigen_write_file_if_changed(out_path, bytes ? (const char *)bytes : "", (size_t)len);
             }
         } else {
             ddigen_error(xsl_path, 0, "the template failed to render");
@@ -317,7 +303,21 @@ int ddigen_cmd_emit(int argc, char **argv)
     }
     vec_push(&params, NULL);
     opt.params = (const char *const *)params.items;
-    rc = emit_run(&opt);
+    /* The whole set in a staging folder, switched in only when every
+     * template rendered (--check writes nothing). */
+    struct output_set set = {0};
+    if (!opt.check && output_set_begin(&set, opt.out_dir) != 0)
+        rc = 1;
+    else if (!opt.check)
+        opt.out_dir = set.staging;
+    if (rc == 0)
+        rc = emit_run(&opt);
+    if (!opt.check && set.staging) {
+        if (rc == 0)
+            rc = output_set_commit(&set) == 0 ? 0 : 1;
+        else
+            output_set_abort(&set);
+    }
     vec_free(&params);
     arena_free(&a);
     return rc;

@@ -206,6 +206,10 @@ static int replace_file(const char *target, const char *shown, const struct stat
     }
     if (rc == 0)
         rc = write_all(fd, data, len);
+    /* On the disk before it replaces the old file: a crash after the
+     * rename must not leave an empty file behind a good name. */
+    if (rc == 0 && fsync(fd) != 0)
+        rc = -1;
     if (close(fd) != 0)
         rc = -1;
     if (rc == 0 && rename(tmp, target) != 0)
@@ -253,6 +257,34 @@ int ddigen_write_file(const char *path, const void *data, size_t len)
     }
     free(target);
     return rc;
+}
+
+int ddigen_file_has(const char *path, const void *data, size_t len)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != len)
+        return 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    char buf[1 << 16];
+    const char *want = data;
+    size_t at = 0, n;
+    int same = 1;
+    while (same && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+        same = at + n <= len && memcmp(buf, want + at, n) == 0;
+        at += n;
+    }
+    same = same && !ferror(f) && at == len;
+    fclose(f);
+    return same;
+}
+
+int ddigen_write_file_if_changed(const char *path, const void *data, size_t len)
+{
+    if (!ddigen_diag_global.errors && strcmp(path, "-") != 0 && ddigen_file_has(path, data, len))
+        return 0;
+    return ddigen_write_file(path, data, len);
 }
 
 int ddigen_read_file(const char *path, char **data, size_t *len)

@@ -14,6 +14,15 @@
  * after reporting the error with the path. */
 int ddigen_write_file(const char *path, const void *data, size_t len);
 
+/* Whether path is a regular file holding exactly these bytes (no error is
+ * reported when it is not, or cannot be read). */
+int ddigen_file_has(const char *path, const void *data, size_t len);
+
+/* ddigen_write_file, except that a file that already holds these bytes is
+ * left alone: it keeps its mtime, so a build does not recompile what
+ * includes it. */
+int ddigen_write_file_if_changed(const char *path, const void *data, size_t len);
+
 /* Reads a whole file into a NUL-terminated malloc'd buffer; -1 on error
  * (reported). */
 int ddigen_read_file(const char *path, char **data, size_t *len);
