@@ -88,13 +88,14 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    static const struct command top = {0};
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         usage(stdout);
-        return 0;
+        return stdout_flushed(&top, 0);
     }
     if (!strcmp(argv[1], "--version")) {
         puts("ddigen " DDIGEN_VERSION);
-        return 0;
+        return stdout_flushed(&top, 0);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) {
