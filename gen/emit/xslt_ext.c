@@ -20,24 +20,6 @@ static void return_string(xmlXPathParserContextPtr ctxt, const char *s)
     valuePush(ctxt, xmlXPathNewString(BAD_CAST s));
 }
 
-/* Appends NAME as a C identifier: every run of characters that cannot be
- * in one becomes a single '_' ("X.(unnamed union).Y" -> "X_unnamed_union_Y"). */
-static void append_c_ident(struct strbuf *sb, const xmlChar *name)
-{
-    size_t start = sb->len;
-    int pending_sep = 0;
-    for (const xmlChar *p = name; p && *p; p++) {
-        if (isalnum(*p) || *p == '_') {
-            if (pending_sep && sb->len > start)
-                sb_append(sb, "_");
-            pending_sep = 0;
-            sb_appendn(sb, (const char *)p, 1);
-        } else {
-            pending_sep = 1;
-        }
-    }
-}
-
 /* c-ident("X.(unnamed union).Y") -> "X_unnamed_union_Y" */
 static void fn_c_ident(xmlXPathParserContextPtr ctxt, int nargs)
 {
@@ -47,7 +29,7 @@ static void fn_c_ident(xmlXPathParserContextPtr ctxt, int nargs)
     }
     xmlChar *s = xmlXPathPopString(ctxt);
     struct strbuf sb = {0};
-    append_c_ident(&sb, s);
+    sb_append_c_ident(&sb, (const char *)s);
     return_string(ctxt, sb_str(&sb));
     sb_free(&sb);
     xmlFree(s);
@@ -68,13 +50,13 @@ static void fn_validator_name(xmlXPathParserContextPtr ctxt, int nargs)
     xmlChar *record = xmlXPathPopString(ctxt);
     struct strbuf sb = {0};
     sb_append(&sb, "ddi_validate_");
-    append_c_ident(&sb, record);
+    sb_append_c_ident(&sb, (const char *)record);
     if (member && *member) {
         sb_append(&sb, "__");
-        append_c_ident(&sb, member);
+        sb_append_c_ident(&sb, (const char *)member);
     }
     sb_append(&sb, "_");
-    append_c_ident(&sb, dir);
+    sb_append_c_ident(&sb, (const char *)dir);
     return_string(ctxt, sb_str(&sb));
     sb_free(&sb);
     xmlFree(dir);

@@ -1,10 +1,13 @@
 /* Semantic checks of a spec's <layout> that RELAX NG cannot express: values
- * that no C compiler could have measured. Run wherever a spec is read, so
+ * that no C compiler could have measured, names or IDs given twice. Run wherever a spec is read, so
  * emit never writes C from an impossible layout. Stops at the first error. */
 #include "semantic.h"
 
+#include "ids.h"
+
 #include "../util/arena.h"
 #include "../util/diag.h"
+#include "../util/strbuf.h"
 #include "../util/strmap.h"
 
 #include <stdint.h>
@@ -481,6 +484,64 @@ static void read_header(struct check *c, xmlNodePtr layout)
         c->all[v / 64] |= (uint64_t)1 << (v % 64);
 }
 
+/* Names the generated C declares: a record or enum listed twice, or two
+ * names that become one C identifier ("A.B" and "A_B"), would be defined
+ * twice by every family, and so would two records of one struct tag. */
+static void name_once(struct check *c, struct strmap *seen, xmlNodePtr n, const char *what, const char *name)
+{
+    if (!name || c->failed)
+        return;
+    struct strbuf sb = {0};
+    sb_append(&sb, !strcmp(what, "tag") ? "tag " : "type ");
+    size_t skip = sb.len;
+    sb_append_c_ident(&sb, name);
+    const char *key = arena_strdup(&c->arena, sb_str(&sb));
+    sb_free(&sb);
+    xmlNodePtr other = strmap_get(seen, key);
+    const char *other_name = other ? attr(other, !strcmp(what, "tag") ? "tag" : "name") : NULL;
+    if (other && other_name && !strcmp(other_name, name))
+        fail(c, n, "%s %s is listed twice (also at line %ld): the generated code would define it twice", what, name,
+             xmlGetLineNo(other));
+    else if (other)
+        fail(c, n, "%s %s and %s (line %ld) are the same C identifier %s: the generated code would define it twice",
+             what, name, other_name ? other_name : "?", xmlGetLineNo(other), key + skip);
+    else
+        strmap_put(seen, key, n);
+}
+
+static void check_record_names(struct check *c, struct strmap *seen, xmlNodePtr record)
+{
+    name_once(c, seen, record, "record", attr(record, "name"));
+    for (xmlNodePtr f = record->children; f && !c->failed; f = f->next)
+        for (xmlNodePtr k = is(f, "field") ? f->children : NULL; k && !c->failed; k = k->next)
+            if (is(k, "record"))
+                check_record_names(c, seen, k);
+}
+
+static void check_names(struct check *c, xmlNodePtr layout)
+{
+    struct strmap seen = {0};
+    for (xmlNodePtr n = layout->children; n && !c->failed; n = n->next) {
+        if (is(n, "record")) {
+            check_record_names(c, &seen, n);
+            name_once(c, &seen, n, "tag", attr(n, "tag"));
+        } else if (is(n, "enum")) {
+            name_once(c, &seen, n, "enum", attr(n, "name"));
+        }
+    }
+    strmap_free(&seen);
+}
+
+/* A spec with stable IDs (written by `ddigen spec`): every item has one,
+ * unique in its scope and never a retired one. A layout has none. */
+static int has_ids(xmlNodePtr layout)
+{
+    for (xmlNodePtr n = layout->children; n; n = n->next)
+        if ((is(n, "record") || is(n, "enum")) && attr(n, "id"))
+            return 1;
+    return 0;
+}
+
 int spec_check_semantics(xmlDocPtr doc, const char *file)
 {
     xmlNodePtr root = xmlDocGetRootElement(doc);
@@ -492,7 +553,11 @@ int spec_check_semantics(xmlDocPtr doc, const char *file)
         return 0;
     struct check c = {.file = file};
     read_header(&c, layout);
-    check_where(&c, layout->children, vset_new(&c));
+    check_names(&c, layout);
+    if (!c.failed && has_ids(layout) && spec_check_ids(doc, file) != 0)
+        c.failed = 1;
+    if (!c.failed)
+        check_where(&c, layout->children, vset_new(&c));
     for (xmlNodePtr n = layout->children; n && !c.failed; n = n->next)
         if (is(n, "record"))
             check_record(&c, n, n);

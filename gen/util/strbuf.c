@@ -1,6 +1,7 @@
 /* Growable string buffer for building text (arguments, tokens, reports). */
 #include "strbuf.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,22 @@ void sb_appendn(struct strbuf *sb, const char *s, size_t n)
 void sb_append(struct strbuf *sb, const char *s)
 {
     sb_appendn(sb, s, strlen(s));
+}
+
+void sb_append_c_ident(struct strbuf *sb, const char *name)
+{
+    size_t start = sb->len;
+    int pending_sep = 0;
+    for (const char *p = name; p && *p; p++) {
+        if (isalnum((unsigned char)*p) || *p == '_') {
+            if (pending_sep && sb->len > start)
+                sb_append(sb, "_");
+            pending_sep = 0;
+            sb_appendn(sb, p, 1);
+        } else {
+            pending_sep = 1;
+        }
+    }
 }
 
 void sb_printf(struct strbuf *sb, const char *fmt, ...)

@@ -99,6 +99,22 @@ case_ unknown-version 23 "unknown version 'C' in versions=\"C\"" '23,25s/version
 case_ unknown-arch 12 "architecture 'arm64' is not one of the layout's <arch>s" '12s/arch="x86"/arch="arm64"/'
 case_ second-size 10 "second <size> for x86 in versions already given" '10s/arch="x64"/arch="x86"/'
 case_ second-offset 29 "second <offset> for x64 in versions already given" '28s/arch="x86"/arch="x64"/'
+# Names the generated C would define twice (issue 24).
+case_ record-twice 36 "record GADGET is listed twice (also at line 8)" '36s/name="PICK"/name="GADGET"/'
+case_ enum-named-as-record 48 "enum PICK is listed twice (also at line 36)" '48s/name="SHADE"/name="PICK"/'
+case_ same-c-identifier 36 "record GAD_GET and GAD.GET (line 8) are the same C identifier GAD_GET" '8s/name="GADGET"/name="GAD.GET"/; 36s/name="PICK"/name="GAD_GET"/'
+case_ tag-twice 36 "tag _GADGET is listed twice (also at line 8)" '36s/kind="union"/kind="union" tag="_GADGET"/'
+
+# Two items sharing a stable ID in a spec with IDs: refused by every
+# command (emit wrote a marshaller with a duplicate case value).
+"$ddigen" spec -q --layout "$work/base.xml" -o "$work/with-ids.xml" || fail "spec --layout base.xml"
+sed '/<field name="Mode"/s/ id="2"/ id="1"/' "$work/with-ids.xml" >"$work/shared-id.xml"
+cmp -s "$work/with-ids.xml" "$work/shared-id.xml" && fail "shared-id: the sed script changed nothing"
+line=$(grep -n '<field name="Mode"' "$work/shared-id.xml" | cut -d: -f1)
+"$ddigen" emit --spec "$work/shared-id.xml" -o "$work/shared-id-out" >"$work/out.txt" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -qF "shared-id.xml:$line: error: id 1 of field Mode" "$work/out.txt" && [ ! -e "$work/shared-id-out" ] &&
+    ok "two fields sharing a stable ID: emit refuses at the second, writes nothing" || { fail "shared-id: exit $rc"; cat "$work/out.txt"; }
 
 # The same input to every command that reads a spec: refused, nothing written.
 bad=$work/offset-past-size.xml
