@@ -105,17 +105,29 @@ static void record_inputs(const char *overrides, const char *previous, const str
 /* The rule's target is the spec, written last of the spec files: a build
  * system lists it as the command's first output. The path is made absolute
  * the way the user spelled it (no links resolved) so it matches theirs. */
-static int write_depfile(const char *depfile, const char *spec_path)
+static char *depfile_target(const char *spec_path)
 {
     char cwd[4096];
-    int rc;
-    if (spec_path[0] == '/' || !getcwd(cwd, sizeof cwd)) {
-        rc = ddigen_deps_write(depfile, spec_path);
-    } else {
-        char *abs = NULL;
-        rc = asprintf(&abs, "%s/%s", cwd, spec_path) < 0 ? -1 : ddigen_deps_write(depfile, abs);
-        free(abs);
-    }
+    char *abs = NULL;
+    if (spec_path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return strdup(spec_path);
+    return asprintf(&abs, "%s/%s", cwd, spec_path) < 0 ? NULL : abs;
+}
+
+/* A target Make or Ninja could not read back fails before any work. */
+static int check_depfile_target(const char *spec_path)
+{
+    char *target = depfile_target(spec_path);
+    int rc = target && ddigen_deps_check(target, 1) == 0 ? 0 : 1;
+    free(target);
+    return rc;
+}
+
+static int write_depfile(const char *depfile, const char *spec_path)
+{
+    char *target = depfile_target(spec_path);
+    int rc = target ? ddigen_deps_write(depfile, target) : -1;
+    free(target);
     if (rc == 0)
         ddigen_progress("wrote %s", depfile);
     return rc == 0 ? 0 : 1;
@@ -189,10 +201,14 @@ int ddigen_cmd_generate(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    if (depfile)
-        record_inputs(overrides, previous, &in);
     char *spec_dir = arena_printf(&a, "%s/spec", out);
     char *spec_path = arena_printf(&a, "%s/ddi.xml", spec_dir);
+    if (depfile && check_depfile_target(spec_path) != 0) {
+        rc = 1;
+        goto done;
+    }
+    if (depfile)
+        record_inputs(overrides, previous, &in);
     char *layout_path = arena_printf(&a, "%s/layout.xml", spec_dir);
     char *include_dir = arena_printf(&a, "%s/include", out);
     struct ddi_layout layout = {0};
