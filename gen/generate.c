@@ -11,6 +11,7 @@
 #include "spec/lint.h"
 #include "spec/schema.h"
 #include "spec/spec.h"
+#include "util/cli.h"
 #include "util/deps.h"
 #include "util/diag.h"
 #include "util/output.h"
@@ -158,7 +159,7 @@ int ddigen_cmd_generate(int argc, char **argv)
     struct vec docs = {0}, params = {0};
     int rc = 0, c, werror = 0;
     optind = 1;
-    while (rc == 0 && (c = getopt_long(argc, argv, "I:D:o:j:vqh", options, NULL)) != -1) {
+    while (rc == 0 && (c = cli_getopt(argc, argv, "I:D:o:j:vqh", options)) != -1) {
         if (c == 'o')
             out = optarg;
         else if (c == 't')
