@@ -11,6 +11,7 @@
 #include "spec/lint.h"
 #include "spec/schema.h"
 #include "spec/spec.h"
+#include "util/cli.h"
 #include "util/deps.h"
 #include "util/diag.h"
 #include "util/output.h"
@@ -110,17 +111,29 @@ static void record_inputs(const char *overrides, const char *previous, const str
 /* The rule's target is the spec, written last of the spec files: a build
  * system lists it as the command's first output. The path is made absolute
  * the way the user spelled it (no links resolved) so it matches theirs. */
-static int write_depfile(const char *depfile, const char *spec_path)
+static char *depfile_target(const char *spec_path)
 {
     char cwd[4096];
-    int rc;
-    if (spec_path[0] == '/' || !getcwd(cwd, sizeof cwd)) {
-        rc = ddigen_deps_write(depfile, spec_path);
-    } else {
-        char *abs = NULL;
-        rc = asprintf(&abs, "%s/%s", cwd, spec_path) < 0 ? -1 : ddigen_deps_write(depfile, abs);
-        free(abs);
-    }
+    char *abs = NULL;
+    if (spec_path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return strdup(spec_path);
+    return asprintf(&abs, "%s/%s", cwd, spec_path) < 0 ? NULL : abs;
+}
+
+/* A target Make or Ninja could not read back fails before any work. */
+static int check_depfile_target(const char *spec_path)
+{
+    char *target = depfile_target(spec_path);
+    int rc = target && ddigen_deps_check(target, 1) == 0 ? 0 : 1;
+    free(target);
+    return rc;
+}
+
+static int write_depfile(const char *depfile, const char *spec_path)
+{
+    char *target = depfile_target(spec_path);
+    int rc = target ? ddigen_deps_write(depfile, target) : -1;
+    free(target);
     if (rc == 0)
         ddigen_progress("wrote %s", depfile);
     return rc == 0 ? 0 : 1;
@@ -151,7 +164,7 @@ int ddigen_cmd_generate(int argc, char **argv)
     struct vec docs = {0}, params = {0};
     int rc = 0, c, werror = 0;
     optind = 1;
-    while (rc == 0 && (c = getopt_long(argc, argv, "I:D:o:j:vqh", options, NULL)) != -1) {
+    while (rc == 0 && (c = cli_getopt(argc, argv, "I:D:o:j:vqh", options)) != -1) {
         if (c == 'o')
             out = optarg;
         else if (c == 't')
@@ -194,6 +207,11 @@ int ddigen_cmd_generate(int argc, char **argv)
         rc = 1;
         goto done;
     }
+    const char *shown_spec = arena_printf(&a, "%s/spec/ddi.xml", out);
+    if (depfile && check_depfile_target(shown_spec) != 0) {
+        rc = 1;
+        goto done;
+    }
     if (depfile)
         record_inputs(overrides, previous, &in);
     /* Everything is written into a staging folder beside OUT and switched
@@ -209,7 +227,7 @@ int ddigen_cmd_generate(int argc, char **argv)
         .layout = arena_printf(&a, "%s/spec/layout.xml", root),
         .spec = arena_printf(&a, "%s/spec/ddi.xml", root),
         .lint = arena_printf(&a, "%s/lint.txt", root),
-        .shown_spec = arena_printf(&a, "%s/spec/ddi.xml", out),
+        .shown_spec = shown_spec,
         .shown_lint = arena_printf(&a, "%s/lint.txt", out),
     };
     char *include_dir = arena_printf(&a, "%s/include", root);

@@ -19,23 +19,31 @@ static const char validate_usage[] = "usage: ddigen validate SPEC.xml...\n"
 
 static int cmd_validate(int argc, char **argv)
 {
+    /* Options may come anywhere, as with getopt; "--" ends them, so a file
+     * may be named "-x.xml". File names are moved to the front of argv. */
+    int nfiles = 0, options_done = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+        char *a = argv[i];
+        if (!options_done && !strcmp(a, "--")) {
+            options_done = 1;
+        } else if (!options_done && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
             fputs(validate_usage, stdout);
             return 0;
-        }
-        if (argv[i][0] == '-' && argv[i][1]) {
-            ddigen_error(NULL, 0, "validate: unknown option '%s'", argv[i]);
+        } else if (!options_done && a[0] == '-' && a[1]) {
+            ddigen_error(NULL, 0, "validate: unknown option '%s'", ddigen_quote(a));
             fputs(validate_usage, stderr);
             return 2;
+        } else {
+            argv[1 + nfiles++] = a;
         }
     }
-    if (argc < 2) {
+    if (!nfiles) {
+        ddigen_error(NULL, 0, "validate: no spec file given");
         fputs(validate_usage, stderr);
         return 2;
     }
     int rc = 0;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i <= nfiles; i++) {
         xmlDocPtr doc = spec_load(argv[i]);
         if (!doc)
             rc = 1;
@@ -106,7 +114,7 @@ int main(int argc, char **argv)
                 rc = commands[i].exit_bit_mask ? rc | 1 : 1;
             return rc;
         }
-    ddigen_error(NULL, 0, "unknown command '%s'", argv[1]);
+    ddigen_error(NULL, 0, "unknown command '%s'", ddigen_quote(argv[1]));
     usage(stderr);
     return 2;
 }

@@ -9,6 +9,7 @@
 #include "../spec/ids.h"
 #include "../spec/schema.h"
 #include "../util/arena.h"
+#include "../util/cli.h"
 #include "../util/diag.h"
 #include "../util/output.h"
 #include "../util/strbuf.h"
@@ -775,7 +776,7 @@ int ddigen_cmd_diff(int argc, char **argv)
     const char *out_path = NULL;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "f:o:h", options, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "f:o:h", options)) != -1) {
         if (c == 'f' && !strcmp(optarg, "text"))
             format = DIFF_TEXT;
         else if (c == 'f' && !strcmp(optarg, "json"))
@@ -789,12 +790,13 @@ int ddigen_cmd_diff(int argc, char **argv)
             return 0;
         } else {
             if (c == 'f')
-                ddigen_error(NULL, 0, "unknown format '%s' (expected text, json or xml)", optarg);
+                ddigen_error(NULL, 0, "unknown format '%s' (expected text, json or xml)", ddigen_quote(optarg));
             fputs(usage, stderr);
             return DIFF_USAGE;
         }
     }
     if (argc - optind != 2) {
+        ddigen_error(NULL, 0, "diff needs OLD.xml and NEW.xml, %d given", argc - optind);
         fputs(usage, stderr);
         return DIFF_USAGE;
     }

@@ -10,17 +10,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int usage(FILE *out)
+static const char usage_text[] =
+    "usage: ddigen docs PATH... -o FILE [-v] [-q] [--no-syntax]\n"
+    "  PATH      reference pages: .md (docs repository), .html (saved page), .txt (copied\n"
+    "            text); folders are read recursively; after \"--\" every argument is a PATH\n"
+    "  -o FILE   output XML (\"-\" for stdout)\n"
+    "  -v        also print notes and warnings about the pages\n"
+    "  -q        no summary line\n"
+    "  --no-syntax  do not parse syntax/prototype blocks with libclang\n";
+
+/* A usage error: the reason on one line, the usage, exit 2. */
+static int usage_error(const char **paths, const char *fmt, const char *arg)
 {
-    fputs("usage: ddigen docs PATH... -o FILE [-v] [-q] [--no-syntax]\n"
-          "  PATH      reference pages: .md (docs repository), .html (saved page), .txt (copied\n"
-          "            text); folders are read recursively\n"
-          "  -o FILE   output XML (\"-\" for stdout)\n"
-          "  -v        also print notes and warnings about the pages\n"
-          "  -q        no summary line\n"
-          "  --no-syntax  do not parse syntax/prototype blocks with libclang\n",
-          out);
-    return 1;
+    free(paths);
+    if (fmt)
+        ddigen_error(NULL, 0, fmt, ddigen_quote(arg));
+    fputs(usage_text, stderr);
+    return 2;
 }
 
 int ddigen_cmd_docs(int argc, char **argv)
@@ -29,14 +35,23 @@ int ddigen_cmd_docs(int argc, char **argv)
     struct ddigen_docs_options opt = {true};
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     size_t npaths = 0;
+    int options_done = 0;
     if (!paths)
         return 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "-o") && i + 1 < argc)
+        if (options_done || a[0] != '-' || !a[1])
+            paths[npaths++] = a;
+        else if (!strcmp(a, "--"))
+            options_done = 1;
+        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+            if (i + 1 == argc)
+                return usage_error(paths, "docs: option '%s' needs a value", a);
             out_path = argv[++i];
-        else if (!strncmp(a, "-o", 2) && a[2])
+        } else if (!strncmp(a, "-o", 2))
             out_path = a + 2;
+        else if (!strncmp(a, "--output=", 9))
+            out_path = a + 9;
         else if (!strcmp(a, "-v"))
             ddigen_diag_global.verbose = 1;
         else if (!strcmp(a, "-q"))
@@ -45,19 +60,15 @@ int ddigen_cmd_docs(int argc, char **argv)
             opt.parse_syntax = false;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             free(paths);
-            usage(stdout);
+            fputs(usage_text, stdout);
             return 0;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "ddigen docs: unknown option '%s'\n", a);
-            free(paths);
-            return usage(stderr);
         } else
-            paths[npaths++] = a;
+            return usage_error(paths, "docs: unknown option '%s'", a);
     }
-    if (!npaths || !out_path) {
-        free(paths);
-        return usage(stderr);
-    }
+    if (!npaths)
+        return usage_error(paths, "docs: no PATH given%s", "");
+    if (!out_path)
+        return usage_error(paths, "docs: missing -o FILE%s", "");
     struct ddigen_docs_stats st = {0};
     char *data = NULL;
     size_t len = 0;

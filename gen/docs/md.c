@@ -308,7 +308,7 @@ static void on_heading(struct md_reader *r, cmark_node *n)
         r->sec = section_of(t, len, r);
         r->field = -1;
         if (r->sec == SEC_OTHER)
-            docs_page_note(r->p, line, false, "section '%.*s' not read", (int)(len > 60 ? 60 : len), t);
+            docs_page_note(r->p, line, false, "section '%s' not read", ddigen_quoten(t, len));
         return;
     }
     /* A bare "### Name" is a field where the page has no -field headings, or
@@ -335,8 +335,8 @@ static void on_heading(struct md_reader *r, cmark_node *n)
         return;
     }
     if (r->sec == SEC_FIELDS && r->field >= 0)
-        docs_page_note(r->p, line, false, "stray heading '%.*s' read as text of %s",
-                       (int)(len > 60 ? 60 : len), t, r->p->fields.v[r->field].path);
+        docs_page_note(r->p, line, false, "stray heading '%s' read as text of %s", ddigen_quoten(t, len),
+                       ddigen_quote(r->p->fields.v[r->field].path));
 }
 
 /* ---- blocks -------------------------------------------------------------- */

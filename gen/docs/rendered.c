@@ -161,7 +161,8 @@ void docs_finish_page(struct docs_page *p)
     }
     const char *src = p->avail.client ? p->avail.client : p->avail.server;
     if (src && docs_normalize_version(src, &p->avail.wddm, &p->avail.ddi, &p->avail.basis) == false)
-        docs_page_note(p, p->avail.line, false, "availability '%s' names no Windows or WDDM release", src);
+        docs_page_note(p, p->avail.line, false, "availability '%s' names no Windows or WDDM release",
+                       ddigen_quote(src));
 }
 
 /* ---- rendered pages ------------------------------------------------------ */

@@ -71,7 +71,8 @@ static void report_unknown(const char *name, size_t len)
     struct strbuf known = {0};
     for (size_t i = 0; i < NFAMILIES; i++)
         sb_printf(&known, "%s%s", i ? ", " : "", families[i].name);
-    ddigen_error(NULL, 0, "--outputs: unknown output family '%.*s' (known: %s)", (int)len, name, sb_str(&known));
+    ddigen_error(NULL, 0, "--outputs: unknown output family '%s' (known: %s)", ddigen_quoten(name, len),
+                 sb_str(&known));
     sb_free(&known);
 }
 

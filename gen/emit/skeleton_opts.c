@@ -97,7 +97,8 @@ static int check_list(xmlXPathContextPtr ctx, const char *spec_path, const char 
             "[@name='%2$s' or concat('DxgkDdi', '%2$s') = @name or "
             "@type = /ddi-spec/layout/function-type[@pointer-to='%2$s']/@name]";
         if (strlen(name) > 200 || count_nodes(ctx, fmt, record, name) == 0) {
-            ddigen_error(spec_path, 0, "--ddi-list: '%s' is not a callback member of %s", name, record);
+            ddigen_error(spec_path, 0, "--ddi-list: '%s' is not a callback member of %s", ddigen_quote(name),
+                         ddigen_quote(record));
             rc = -1;
         }
     }
@@ -174,12 +175,12 @@ int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *con
     int rc = 0;
     xmlXPathContextPtr ctx = xmlXPathNewContext(spec);
     if (kind && strcmp(kind, "full") != 0 && strcmp(kind, "display-only") != 0) {
-        ddigen_error(NULL, 0, "--driver-kind '%s': expected full or display-only", kind);
+        ddigen_error(NULL, 0, "--driver-kind '%s': expected full or display-only", ddigen_quote(kind));
         rc = -1;
     }
     if (version && (strlen(version) > 200 ||
                     !count_nodes(ctx, "/ddi-spec/layout/version[@short='%s' or @name='%s']", version, version))) {
-        ddigen_error(spec_path, 0, "--ddi-version '%s' is not a DDI version of the spec", version);
+        ddigen_error(spec_path, 0, "--ddi-version '%s' is not a DDI version of the spec", ddigen_quote(version));
         rc = -1;
     }
     const char *record =

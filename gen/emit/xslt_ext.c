@@ -2,6 +2,7 @@
  * hex, all-ones masks, and DDI version sets as preprocessor conditions. */
 #include "emit.h"
 
+#include "../util/diag.h"
 #include "../util/strbuf.h"
 
 #include <ctype.h>
@@ -178,7 +179,7 @@ static void fn_version_cond(xmlXPathParserContextPtr ctxt, int nargs)
         long last = dash ? find_version(&vl, dash + 1, (size_t)(end - dash - 1)) : first;
         if (first < 0 || last < 0) {
             xsltTransformError(xsltXPathGetTransformContext(ctxt), NULL, NULL,
-                               "version-cond: unknown DDI version in '%s'\n", (const char *)text);
+                               "version-cond: unknown DDI version in '%s'\n", ddigen_quote((const char *)text));
             break;
         }
         if (sb.len)
@@ -243,7 +244,7 @@ static void fn_version_in(xmlXPathParserContextPtr ctxt, int nargs)
     }
     if (at < 0)
         xsltTransformError(xsltXPathGetTransformContext(ctxt), NULL, NULL, "version-in: unknown DDI version '%s'\n",
-                           (const char *)version);
+                           ddigen_quote((const char *)version));
     valuePush(ctxt, xmlXPathNewBoolean(at >= 0 && (in || !any)));
     free_versions(&vl);
     xmlFree(set);

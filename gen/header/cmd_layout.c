@@ -87,7 +87,7 @@ int ddigen_cmd_layout(int argc, char **argv)
     const char *out_path = NULL;
     int rc = 0, opt;
     optind = 1;
-    while (rc == 0 && (opt = getopt_long(argc, argv, "I:D:o:j:vqh", options, NULL)) != -1) {
+    while (rc == 0 && (opt = cli_getopt(argc, argv, "I:D:o:j:vqh", options)) != -1) {
         if (opt == 'o')
             out_path = optarg;
         else if (opt == 'h') {
@@ -97,8 +97,10 @@ int ddigen_cmd_layout(int argc, char **argv)
             rc = 2;
     }
     if (rc == 0 && (optind < argc || !out_path)) {
-        ddigen_error(NULL, 0, optind < argc ? "unexpected argument '%s'" : "missing -o FILE%s",
-                     optind < argc ? argv[optind] : "");
+        if (optind < argc)
+            ddigen_error(NULL, 0, "layout: unexpected argument '%s'", ddigen_quote(argv[optind]));
+        else
+            ddigen_error(NULL, 0, "layout: missing -o FILE");
         rc = 2;
     }
     if (rc == 2) {
@@ -128,7 +130,7 @@ int ddigen_cmd_overlay(int argc, char **argv)
     const char *out = NULL;
     int c, rc = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "I:o:h", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "I:o:h", opts)) != -1) {
         if (c == OPT_WDK) {
             static const char *const parts[] = {"km", "km/crt", "shared", "um", "ucrt"};
             for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
@@ -143,8 +145,12 @@ int ddigen_cmd_overlay(int argc, char **argv)
             goto done;
         }
     }
-    if (!out || !dirs.len) {
-        ddigen_error(NULL, 0, "overlay needs --wdk DIR or -I DIR, and -o FILE");
+    if (!out || !dirs.len || optind < argc) {
+        if (optind < argc)
+            ddigen_error(NULL, 0, "overlay: unexpected argument '%s'", ddigen_quote(argv[optind]));
+        else
+            ddigen_error(NULL, 0, "overlay needs --wdk DIR or -I DIR, and -o FILE");
+        fputs("usage: ddigen overlay (--wdk DIR | -I DIR...) -o FILE\n", stderr);
         rc = 2;
         goto done;
     }

@@ -31,7 +31,8 @@ int known_errors_add(struct known_errors *k, struct arena *a, const char *spec, 
         e->line = (unsigned)strtoul(colon + 1, NULL, 10);
     }
     if (!e->text && !e->line) {
-        ddigen_error(origin, origin_line, "known header error '%s': expected FILE:LINE or FILE:~TEXT", spec);
+        ddigen_error(origin, origin_line, "known header error '%s': expected FILE:LINE or FILE:~TEXT",
+                     ddigen_quote(spec));
         return -1;
     }
     e->file = arena_strndup(a, spec, (size_t)(colon - spec));

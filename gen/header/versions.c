@@ -180,7 +180,7 @@ static int check_requested_exist(const struct vec *requested, const struct found
         }
         if (!ok) {
             ddigen_error(NULL, 0, "unknown DDI version '%s': the headers define no such DXGKDDI_INTERFACE_VERSION_*",
-                         (char *)requested->items[i]);
+                         ddigen_quote(requested->items[i]));
             rc = -1;
         }
     }

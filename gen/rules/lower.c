@@ -4,6 +4,7 @@
 #include "rules.h"
 
 #include "../util/arena.h"
+#include "../util/diag.h"
 #include "../util/strmap.h"
 
 #include <libxml/xpath.h>
@@ -349,7 +350,8 @@ static int partners(struct lower *l, xmlNodePtr rec, xmlNodePtr mrule, const cha
             continue;
         const char *field = prop(l, o, "field"), *value = prop(l, o, "value");
         if (!field || streq(prop(l, o, "resolved"), "no")) {
-            *reason = arena_printf(l->a, "operand '%s' did not resolve to a field", value ? value : "?");
+            *reason = arena_printf(l->a, "operand '%s' did not resolve to a field",
+                                   value ? ddigen_quote(value) : "?");
             return -1;
         }
         if (c->npartners == RULES_MAX_PARTNERS) {
@@ -357,7 +359,7 @@ static int partners(struct lower *l, xmlNodePtr rec, xmlNodePtr mrule, const cha
             return -1;
         }
         if (resolve(l, rec, field, &c->partner[c->npartners]) != 0) {
-            *reason = arena_printf(l->a, "operand '%s' is not a scalar field", field);
+            *reason = arena_printf(l->a, "operand '%s' is not a scalar field", ddigen_quote(field));
             return -1;
         }
         c->versions &= c->partner[c->npartners].versions;
@@ -406,7 +408,7 @@ static const char *lower_rule(struct lower *l, xmlNodePtr rec, xmlNodePtr mrule,
     if (!field && !set_rule)
         return "names no field of the record";
     if (field && resolve(l, rec, field, &c->subject) != 0)
-        return arena_printf(l->a, "'%s' is not a scalar field", field);
+        return arena_printf(l->a, "'%s' is not a scalar field", ddigen_quote(field));
     if (field) {
         c->versions &= c->subject.versions;
         c->archs &= c->subject.archs;

@@ -10,6 +10,7 @@
 #include "schema.h"
 #include "specxml.h"
 
+#include "../util/cli.h"
 #include "../util/diag.h"
 #include "../util/output.h"
 
@@ -94,7 +95,7 @@ int ddigen_cmd_spec(int argc, char **argv)
     struct spec_build_options opt = {0};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:vqh", options, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "o:vqh", options)) != -1) {
         switch (c) {
         case 'l': layout_path = optarg; break;
         case 'd': docs_path = optarg; break;
@@ -171,7 +172,7 @@ int ddigen_cmd_lint(int argc, char **argv)
     struct lint_options lopt = {0};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:vqh", options, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "o:vqh", options)) != -1) {
         switch (c) {
         case 'l': layout_path = optarg; break;
         case 'd': docs_path = optarg; break;

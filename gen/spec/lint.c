@@ -677,10 +677,28 @@ static void json_str(struct strbuf *sb, const char *s)
     sb_append(sb, "\"");
 }
 
+/* A path as an RFC 3986 URI reference: every byte but the unreserved
+ * characters and '/' percent-encoded (spaces, '%', '#', '?', ':' that would
+ * read as a scheme, non-ASCII bytes as their UTF-8 octets), as SARIF's
+ * artifactLocation.uri must be. */
+static void uri_str(struct strbuf *sb, const char *path)
+{
+    struct strbuf u = {0};
+    for (const unsigned char *p = (const unsigned char *)path; p && *p; p++) {
+        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' ||
+            *p == '.' || *p == '_' || *p == '~' || *p == '/')
+            sb_appendn(&u, (const char *)p, 1);
+        else
+            sb_printf(&u, "%%%02X", *p);
+    }
+    json_str(sb, sb_str(&u));
+    sb_free(&u);
+}
+
 static void json_location(struct strbuf *sb, const char *file, unsigned line, const char *base)
 {
     sb_append(sb, "{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
-    json_str(sb, file);
+    uri_str(sb, file);
     if (base) {
         sb_append(sb, ", \"uriBaseId\": ");
         json_str(sb, base);

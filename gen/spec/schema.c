@@ -83,7 +83,8 @@ static void describe_element(char *buf, size_t cap, xmlNodePtr node)
     size_t n = (size_t)snprintf(buf, cap, " in <%s", (const char *)node->name);
     for (xmlAttrPtr a = node->properties; a && n < cap; a = a->next) {
         xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
-        n += (size_t)snprintf(buf + n, cap - n, " %s=\"%s\"", (const char *)a->name, v ? (const char *)v : "");
+        n += (size_t)snprintf(buf + n, cap - n, " %s=\"%s\"", ddigen_quote((const char *)a->name),
+                              ddigen_quote(v ? (const char *)v : ""));
         xmlFree(v);
     }
     if (n < cap)

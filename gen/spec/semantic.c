@@ -104,8 +104,8 @@ static size_t version_of(struct check *c, xmlNodePtr at, const char *name, size_
     char *key = arena_strndup(&c->arena, name, len);
     size_t ix = (size_t)(uintptr_t)strmap_get(&c->version_index, key);
     if (!ix)
-        fail(c, at, "unknown version '%s' in versions=\"%s\" (not a short name of the layout's <version>s)", key,
-             attr(at, "versions"));
+        fail(c, at, "unknown version '%s' in versions=\"%s\" (not a short name of the layout's <version>s)",
+             ddigen_quote(key), ddigen_quote(attr(at, "versions")));
     return ix;
 }
 
@@ -126,9 +126,9 @@ static int read_versions(struct check *c, xmlNodePtr n, vset out)
         if (!first || !last)
             return -1;
         if (first > last) {
-            fail(c, n, "reversed version range '%.*s' in versions=\"%s\" (the layout lists %.*s before it)",
-                 (int)len, s, attr(n, "versions"), dash ? (int)(len - (size_t)(dash - s) - 1) : 0,
-                 dash ? dash + 1 : "");
+            fail(c, n, "reversed version range '%s' in versions=\"%s\" (the layout lists %s before it)",
+                 ddigen_quoten(s, len), ddigen_quote(attr(n, "versions")),
+                 dash ? ddigen_quoten(dash + 1, len - (size_t)(dash - s) - 1) : "");
             return -1;
         }
         for (size_t v = first - 1; v < last; v++)
@@ -159,7 +159,7 @@ static void check_archs(struct check *c, xmlNodePtr n)
 {
     const char *one = attr(n, "arch");
     if (one && arch_index(c, one) < 0)
-        fail(c, n, "architecture '%s' is not one of the layout's <arch>s", one);
+        fail(c, n, "architecture '%s' is not one of the layout's <arch>s", ddigen_quote(one));
     const char *list = attr(n, "archs");
     while (list && *list) {
         size_t len = strcspn(list, " ");
@@ -167,8 +167,8 @@ static void check_archs(struct check *c, xmlNodePtr n)
         for (size_t i = 0; i < c->narchs; i++)
             known |= strlen(c->arch_names[i]) == len && !strncmp(c->arch_names[i], list, len);
         if (!known)
-            fail(c, n, "architecture '%.*s' in archs=\"%s\" is not one of the layout's <arch>s", (int)len, list,
-                 attr(n, "archs"));
+            fail(c, n, "architecture '%s' in archs=\"%s\" is not one of the layout's <arch>s",
+                 ddigen_quoten(list, len), ddigen_quote(attr(n, "archs")));
         list += len;
         list += *list == ' ';
     }
@@ -300,7 +300,7 @@ static void check_sizes(struct check *c, xmlNodePtr record)
             continue;
         uint64_t bytes = number(attr(s, "bytes")), align = number(attr(s, "align"));
         if (!is_power_of_two(align))
-            fail(c, s, "align=\"%s\" is not a power of two", attr(s, "align"));
+            fail(c, s, "align=\"%s\" is not a power of two", ddigen_quote(attr(s, "align")));
         else if (bytes % align)
             fail(c, s, "size %s bytes is not a multiple of its alignment %s", attr(s, "bytes"), attr(s, "align"));
     }
@@ -459,13 +459,13 @@ static void read_header(struct check *c, xmlNodePtr layout)
     for (xmlNodePtr n = layout->children; n; n = n->next) {
         if (is(n, "arch")) {
             if (arch_index(c, attr(n, "name")) >= 0 || c->narchs == MAX_ARCHS)
-                fail(c, n, "architecture '%s' listed twice", attr(n, "name"));
+                fail(c, n, "architecture '%s' listed twice", ddigen_quote(attr(n, "name")));
             else
                 c->arch_names[c->narchs++] = attr(n, "name");
         } else if (is(n, "version")) {
             const char *name = attr(n, "short");
             if (strmap_get(&c->version_index, name))
-                fail(c, n, "version short name '%s' listed twice", name);
+                fail(c, n, "version short name '%s' listed twice", ddigen_quote(name));
             strmap_put(&c->version_index, name, (void *)(uintptr_t)++c->nversions);
         } else if (is(n, "record")) {
             strmap_put(&c->records, attr(n, "name"), n);

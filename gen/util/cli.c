@@ -27,7 +27,8 @@ int cli_parse_archs(const char *list, unsigned *mask)
     for (size_t i = 0; i < names.len; i++) {
         enum ddi_arch arch;
         if (ddi_arch_parse(names.items[i], &arch) != 0) {
-            ddigen_error(NULL, 0, "unknown architecture '%s' (expected x86, x64 or arm64)", (char *)names.items[i]);
+            ddigen_error(NULL, 0, "unknown architecture '%s' (expected x86, x64 or arm64)",
+                         ddigen_quote(names.items[i]));
             rc = -1;
         } else {
             *mask |= 1u << arch;

@@ -66,17 +66,80 @@ static const char *const *sorted_paths(unsigned long *count)
     return (const char *const *)deps.paths.items;
 }
 
-/* Make's escapes, which Ninja's depfile parser also reads: a space or a
- * '#' takes a backslash, a '$' is doubled. */
+/* Why GNU make (4.3) or Ninja (1.11) would read path back as something
+ * else, whatever the escaping, or NULL when it can be written. What each
+ * reads was found by running both on depfiles (tests/cli/depfile.sh keeps
+ * every case); GCC's -MD writes most of these raw and gets them misread.
+ *  - Ninja ends a name at any byte outside [A-Za-z0-9+,/_:.~(){}%=@[]!-],
+ *    bytes >= 0x80, and the escapes below, and has no escape for the rest:
+ *    a tab, a newline, any control byte, " ' * ? ; | < > & ` ^.
+ *  - Make reads "a=b" as a target-specific variable, "a(m)" at the end of a
+ *    name as an archive member, "[...]" as a wildcard that matches other
+ *    files, and a '%' in the target as a pattern rule; none has an escape
+ *    Ninja shares.
+ *  - A backslash before '#', '$' or ':', or at the end of a name, or a ':'
+ *    at the end: each reads one way in Make and another in Ninja. */
+static const char *inexpressible(const char *path, int is_target)
+{
+    static const char ninja_plain[] = "+,/_:.~(){}%=@[]!-";
+    size_t len = strlen(path);
+    for (const char *p = path; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '\n' || c == '\r')
+            return "a line break ends the rule in Make and Ninja alike";
+        if (c < 0x20 || c == 0x7F)
+            return "Ninja has no escape for a control byte (tab included)";
+        if (c == '\\' && (p[1] == '#' || p[1] == '$' || p[1] == ':' || !p[1]))
+            return "a backslash before '#', '$', ':' or at the end reads differently in Make and Ninja";
+        if (c == '=')
+            return "Make reads 'NAME=VALUE' in a rule as a variable assignment";
+        if (c == '%' && is_target)
+            return "Make reads a '%' in the target as a pattern rule";
+        if (c == '[' && strchr(p, ']'))
+            return "Make expands '[...]' as a wildcard that can match other files";
+        if (c >= 0x80 || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
+            strchr(ninja_plain, c) || c == ' ' || c == '#' || c == '$' || c == '\\')
+            continue;
+        return "Ninja ends a name at this character and has no escape for it";
+    }
+    if (len && path[len - 1] == ':')
+        return "a ':' at the end reads differently in Make and Ninja";
+    const char *open = strrchr(path, '(');
+    if (len && path[len - 1] == ')' && open && open != path)
+        return "Make reads 'NAME(MEMBER)' as a member of an archive";
+    return NULL;
+}
+
+/* The escapes GCC's -MD writes for Make, which Ninja reads the same way:
+ * a space takes a backslash and doubles the backslashes before it (2N+1
+ * backslashes and a space are N backslashes and a space), '#' and ':' take
+ * a backslash, '$' is doubled. Other backslashes stay as they are. */
 static void put_escaped(struct strbuf *sb, const char *path)
 {
+    size_t backslashes = 0;
     for (const char *p = path; *p; p++) {
-        if (*p == ' ' || *p == '#')
+        if (*p == ' ') {
+            for (size_t i = 0; i < backslashes; i++)
+                sb_append(sb, "\\");
             sb_append(sb, "\\");
-        else if (*p == '$')
+        } else if (*p == '#' || *p == ':') {
+            sb_append(sb, "\\");
+        } else if (*p == '$') {
             sb_append(sb, "$");
+        }
         sb_appendn(sb, p, 1);
+        backslashes = *p == '\\' ? backslashes + 1 : 0;
     }
+}
+
+int ddigen_deps_check(const char *path, int is_target)
+{
+    const char *why = inexpressible(path, is_target);
+    if (!why)
+        return 0;
+    ddigen_error(NULL, 0, "--depfile: cannot write %s '%s': %s", is_target ? "the target" : "the input",
+                 ddigen_quote(path), why);
+    return -1;
 }
 
 int ddigen_deps_write(const char *depfile, const char *target)
@@ -84,17 +147,22 @@ int ddigen_deps_write(const char *depfile, const char *target)
     unsigned long n;
     const char *const *list = sorted_paths(&n);
     struct strbuf sb = {0};
+    /* Every path is checked before anything is written: a depfile either
+     * says what the run read or is not written at all. */
+    int bad = ddigen_deps_check(target, 1);
     put_escaped(&sb, target);
     sb_append(&sb, ":");
     for (unsigned long i = 0; i < n; i++) {
         struct stat st;
         if (stat(list[i], &st) != 0)
             continue; /* a temporary file of the run (libclang's PCH): gone now */
+        if (ddigen_deps_check(list[i], 0) != 0)
+            bad = -1;
         sb_append(&sb, " \\\n  ");
         put_escaped(&sb, list[i]);
     }
     sb_append(&sb, "\n");
-    int rc = ddigen_write_file(depfile, sb.data, sb.len);
+    int rc = bad ? -1 : ddigen_write_file(depfile, sb.data, sb.len);
     sb_free(&sb);
     return rc;
 }

@@ -9,9 +9,14 @@ void ddigen_deps_enable(void);
 /* Records path (made absolute; files that do not exist are ignored).
  * Safe to call from the header stage's worker threads. */
 void ddigen_deps_add(const char *path);
-/* Writes "TARGET: DEP DEP ...\n" with the dependencies sorted, spaces, '#'
- * and '$' escaped; 0, or -1 after reporting. */
+/* Writes "TARGET: DEP DEP ...\n" with the dependencies sorted and escaped
+ * as GCC's -MD does (space, '#', ':', '$'); 0, or -1 after reporting. A
+ * path Make or Ninja would read back as another (a newline, a tab, '*',
+ * quotes, '=', ...) is an error and nothing is written. */
 int ddigen_deps_write(const char *depfile, const char *target);
+/* 0 when path can be written in a depfile (as its target: is_target),
+ * else -1 after reporting why; generate checks its target before any work. */
+int ddigen_deps_check(const char *path, int is_target);
 void ddigen_deps_reset(void);
 
 #endif

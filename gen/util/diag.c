@@ -4,11 +4,172 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 struct ddigen_diag ddigen_diag_global;
 
 /* Stages run configurations on worker threads; keep lines whole. */
 static pthread_mutex_t diag_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The length of the UTF-8 sequence at s (n bytes left) and its code point,
+ * or 0 when the bytes there are not UTF-8 (overlong, surrogate, > U+10FFFF,
+ * cut short). */
+static size_t utf8_seq(const unsigned char *s, size_t n, unsigned *cp)
+{
+    unsigned c = s[0];
+    size_t len;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+        len = 2, *cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3, *cp = c & 0x0F;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4, *cp = c & 0x07;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (n < len || s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if (i > 1 && (s[i] & 0xC0) != 0x80)
+            return 0;
+        *cp = *cp << 6 | (s[i] & 0x3F);
+    }
+    return len;
+}
+
+/* Code points a terminal acts on or that reorder what is shown: C0, DEL,
+ * C1, and the bidi embeddings, overrides and isolates. */
+static int unsafe_code_point(unsigned cp)
+{
+    return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) ||
+           (cp >= 0x2066 && cp <= 0x2069);
+}
+
+void ddigen_escape(const char *s, size_t len, void (*put)(void *ctx, const char *bytes, size_t n), void *ctx)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + len, *run = p;
+    while (p < end) {
+        unsigned cp;
+        size_t n = utf8_seq(p, (size_t)(end - p), &cp);
+        if (n && !unsafe_code_point(cp)) {
+            p += n;
+            continue;
+        }
+        if (p > run)
+            put(ctx, (const char *)run, (size_t)(p - run));
+        char esc[8];
+        if (n == 1 && cp == '\n')
+            memcpy(esc, "\\n", 3);
+        else if (n == 1 && cp == '\t')
+            memcpy(esc, "\\t", 3);
+        else if (n == 1 && cp == '\r')
+            memcpy(esc, "\\r", 3);
+        else if (n > 1)
+            snprintf(esc, sizeof esc, "\\u%04X", cp);
+        else
+            snprintf(esc, sizeof esc, "\\x%02X", *p); /* a control byte, or not UTF-8 */
+        put(ctx, esc, strlen(esc));
+        p += n ? n : 1;
+        run = p;
+    }
+    if (p > run)
+        put(ctx, (const char *)run, (size_t)(p - run));
+}
+
+/* The quote ring: each slot holds one escaped quote (at most
+ * DDIGEN_QUOTE_MAX input bytes, each at most 6 bytes escaped, and the
+ * length note). */
+struct quote_slot {
+    char buf[DDIGEN_QUOTE_MAX * 6 + 32];
+    size_t len;
+};
+
+static void put_slot(void *ctx, const char *bytes, size_t n)
+{
+    struct quote_slot *q = ctx;
+    if (n > sizeof q->buf - 1 - q->len)
+        n = sizeof q->buf - 1 - q->len; /* cannot happen: sized for the worst case */
+    memcpy(q->buf + q->len, bytes, n);
+    q->len += n;
+}
+
+const char *ddigen_quoten(const char *s, size_t len)
+{
+    static _Thread_local struct quote_slot ring[DDIGEN_QUOTE_SLOTS];
+    static _Thread_local unsigned next;
+    struct quote_slot *q = &ring[next++ % DDIGEN_QUOTE_SLOTS];
+    q->len = 0;
+    if (!s)
+        s = "(null)", len = 6;
+    size_t cut = len;
+    if (len > DDIGEN_QUOTE_MAX) {
+        /* Cut before a UTF-8 sequence rather than inside one. */
+        cut = DDIGEN_QUOTE_MAX;
+        while (cut > DDIGEN_QUOTE_MAX - 3 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+            cut--;
+    }
+    ddigen_escape(s, cut, put_slot, q);
+    if (cut < len) {
+        char more[40];
+        snprintf(more, sizeof more, "...(%zu bytes)", len);
+        put_slot(q, more, strlen(more));
+    }
+    q->buf[q->len] = '\0';
+    return q->buf;
+}
+
+const char *ddigen_quote(const char *s)
+{
+    return ddigen_quoten(s, s ? strlen(s) : 0);
+}
+
+static void put_file(void *ctx, const char *bytes, size_t n)
+{
+    fwrite(bytes, 1, n, ctx);
+}
+
+/* Writes what fmt gives, escaped: a quote forgotten at some call site still
+ * cannot put a raw control byte on the terminal. */
+static void vput_escaped(const char *fmt, va_list ap)
+{
+    char small[512];
+    va_list copy;
+    va_copy(copy, ap);
+    int n = vsnprintf(small, sizeof small, fmt, copy);
+    va_end(copy);
+    if (n < 0)
+        return;
+    char *text = small;
+    if ((size_t)n >= sizeof small) {
+        text = malloc((size_t)n + 1);
+        if (!text) {
+            fputs("(out of memory formatting a message)", stderr);
+            return;
+        }
+        vsnprintf(text, (size_t)n + 1, fmt, ap);
+    }
+    ddigen_escape(text, (size_t)n, put_file, stderr);
+    if (text != small)
+        free(text);
+}
+
+static void put_escaped(const char *s)
+{
+    ddigen_escape(s, strlen(s), put_file, stderr);
+}
 
 static const char *severity_name(enum ddigen_severity sev)
 {
@@ -31,14 +192,16 @@ void ddigen_vreport(enum ddigen_severity sev, const char *file, unsigned line,
         d->warnings++;
     /* Errors always print; notes and warnings only when asked (-v). */
     if (sev == DDIGEN_ERROR || d->verbose) {
-        if (file && line)
-            fprintf(stderr, "%s:%u: ", file, line);
-        else if (file)
-            fprintf(stderr, "%s: ", file);
-        else
+        if (file) {
+            put_escaped(file);
+            if (line)
+                fprintf(stderr, ":%u", line);
+            fputs(": ", stderr);
+        } else {
             fputs("ddigen: ", stderr);
+        }
         fprintf(stderr, "%s: ", severity_name(sev));
-        vfprintf(stderr, fmt, ap);
+        vput_escaped(fmt, ap);
         fputc('\n', stderr);
     }
     pthread_mutex_unlock(&diag_lock);
@@ -56,14 +219,15 @@ void ddigen_report_foreign(enum ddigen_severity sev, const char *label, const ch
     else if (sev == DDIGEN_WARNING)
         d->warnings++;
     if (sev == DDIGEN_ERROR || d->verbose) {
+        put_escaped(file ? file : "ddigen");
         if (file && line && col)
-            fprintf(stderr, "%s:%u:%u: ", file, line, col);
+            fprintf(stderr, ":%u:%u", line, col);
         else if (file && line)
-            fprintf(stderr, "%s:%u: ", file, line);
-        else
-            fprintf(stderr, "%s: ", file ? file : "ddigen");
-        fprintf(stderr, "%s: ", label);
-        vfprintf(stderr, fmt, ap);
+            fprintf(stderr, ":%u", line);
+        fputs(": ", stderr);
+        put_escaped(label);
+        fputs(": ", stderr);
+        vput_escaped(fmt, ap);
         fputc('\n', stderr);
     }
     pthread_mutex_unlock(&diag_lock);
@@ -87,7 +251,7 @@ void ddigen_progress(const char *fmt, ...)
     va_start(ap, fmt);
     pthread_mutex_lock(&diag_lock);
     fputs("ddigen: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    vput_escaped(fmt, ap);
     fputc('\n', stderr);
     pthread_mutex_unlock(&diag_lock);
     va_end(ap);

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 enum ddigen_severity { DDIGEN_NOTE, DDIGEN_WARNING, DDIGEN_ERROR };
 
@@ -30,6 +31,22 @@ void ddigen_report_foreign(enum ddigen_severity sev, const char *label, const ch
                            unsigned col, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* A progress line on stderr unless quiet. */
 void ddigen_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Input quoted in a message (a file's text, an option value, a name from a
+ * page or header) goes through these: at most DDIGEN_QUOTE_MAX bytes of it,
+ * then "...(N bytes)", with control bytes, DEL, C1 controls, bidi overrides
+ * and bytes that are not UTF-8 written as \n \t \r \xHH \uHHHH, so it can
+ * neither forge a line nor drive the terminal. The result lives in a
+ * per-thread ring of DDIGEN_QUOTE_SLOTS buffers: use it in the message at
+ * hand (up to that many quotes in one message), do not keep it. */
+#define DDIGEN_QUOTE_MAX 120
+#define DDIGEN_QUOTE_SLOTS 8
+const char *ddigen_quote(const char *s);
+const char *ddigen_quoten(const char *s, size_t len);
+/* The escaping alone, unbounded: appends s[0..len) escaped to the buffer
+ * through put(ctx, bytes, n). Messages, their file names and getopt's
+ * complaints go through it whole. */
+void ddigen_escape(const char *s, size_t len, void (*put)(void *ctx, const char *bytes, size_t n), void *ctx);
 
 #define ddigen_error(file, line, ...) ddigen_report(DDIGEN_ERROR, file, line, __VA_ARGS__)
 #define ddigen_warning(file, line, ...) ddigen_report(DDIGEN_WARNING, file, line, __VA_ARGS__)
