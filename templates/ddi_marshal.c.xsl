@@ -373,14 +373,14 @@ const ddi_marshal_type ddi_marshal_types[] = {
             <xsl:value-of select="concat('            if (!ddi_mget_', $cid, '__', d:c-ident($p), '(c, out))&#10;                return 0;&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 'u'">
-            <xsl:value-of select="concat('            uint64_t v;&#10;            if (!ddi_mrt_get_u(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
+            <xsl:value-of select="concat('            uint64_t v;&#10;            const uint8_t *at = c->r.pos;&#10;            if (!ddi_mrt_get_u(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
               '            ', $lv, ' = (', $t1, ')v;&#10;',
-              '            if ((uint64_t)out->', $p, ' != v)&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;')"/>
+              '            if ((uint64_t)out->', $p, ' != v) {&#10;                c->r.pos = at;&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;            }&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 's'">
-            <xsl:value-of select="concat('            int64_t v;&#10;            if (!ddi_mrt_get_s(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
+            <xsl:value-of select="concat('            int64_t v;&#10;            const uint8_t *at = c->r.pos;&#10;            if (!ddi_mrt_get_s(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
               '            ', $lv, ' = (', $t1, ')v;&#10;',
-              '            if ((int64_t)out->', $p, ' != v)&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;')"/>
+              '            if ((int64_t)out->', $p, ' != v) {&#10;                c->r.pos = at;&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;            }&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 'ptr'">
             <xsl:value-of select="concat('            uintptr_t v;&#10;            if (!ddi_mrt_get_ptr(c, ', $rid, ', ', $id, 'u, &amp;v))&#10;                return 0;&#10;',
@@ -401,14 +401,14 @@ const ddi_marshal_type ddi_marshal_types[] = {
               '            for (j = 0; j &lt; ', $f/@array, 'u; j++) {&#10;')"/>
             <xsl:choose>
               <xsl:when test="$cls = 'arr-u'">
-                <xsl:value-of select="concat('                uint64_t v;&#10;                if (!ddi_mrt_get_u(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
+                <xsl:value-of select="concat('                uint64_t v;&#10;                const uint8_t *at = c->r.pos;&#10;                if (!ddi_mrt_get_u(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
                   '                out->', $p, '[j] = (', $f/@type, ')v;&#10;',
-                  '                if ((uint64_t)out->', $p, '[j] != v)&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;')"/>
+                  '                if ((uint64_t)out->', $p, '[j] != v) {&#10;                    c->r.pos = at;&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;                }&#10;')"/>
               </xsl:when>
               <xsl:when test="$cls = 'arr-s'">
-                <xsl:value-of select="concat('                int64_t v;&#10;                if (!ddi_mrt_get_s(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
+                <xsl:value-of select="concat('                int64_t v;&#10;                const uint8_t *at = c->r.pos;&#10;                if (!ddi_mrt_get_s(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
                   '                out->', $p, '[j] = (', $f/@type, ')v;&#10;',
-                  '                if ((int64_t)out->', $p, '[j] != v)&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;')"/>
+                  '                if ((int64_t)out->', $p, '[j] != v) {&#10;                    c->r.pos = at;&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;                }&#10;')"/>
               </xsl:when>
               <xsl:otherwise>
                 <xsl:value-of select="concat('                if (!ddi_marshal_get_', d:c-ident($rec2), '(c, &amp;out->', $p, '[j]))&#10;                    return 0;&#10;')"/>
@@ -466,14 +466,14 @@ const ddi_marshal_type ddi_marshal_types[] = {
         <xsl:value-of select="concat('    if (i &lt; n &amp;&amp; ddi_mrt_rc_key(&amp;rc, ', $key, ')) {&#10;')"/>
         <xsl:choose>
           <xsl:when test="$cls = 'u'">
-            <xsl:value-of select="concat('        uint64_t v;&#10;        if (!ddi_mrt_rc_u(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v))&#10;            return 0;&#10;',
+            <xsl:value-of select="concat('        uint64_t v;&#10;        const uint8_t *at = rc.p;&#10;        if (!ddi_mrt_rc_u(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v))&#10;            return 0;&#10;',
               '        ', $lv, ' = (', $t1, ')v;&#10;',
-              '        if ((uint64_t)out->', $p, ' != v) {&#10;            c->r.pos = rc.p;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;        }&#10;')"/>
+              '        if ((uint64_t)out->', $p, ' != v) {&#10;            c->r.pos = at;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;        }&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 's'">
-            <xsl:value-of select="concat('        int64_t v;&#10;        if (!ddi_mrt_rc_s(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v))&#10;            return 0;&#10;',
+            <xsl:value-of select="concat('        int64_t v;&#10;        const uint8_t *at = rc.p;&#10;        if (!ddi_mrt_rc_s(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v))&#10;            return 0;&#10;',
               '        ', $lv, ' = (', $t1, ')v;&#10;',
-              '        if ((int64_t)out->', $p, ' != v) {&#10;            c->r.pos = rc.p;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;        }&#10;')"/>
+              '        if ((int64_t)out->', $p, ' != v) {&#10;            c->r.pos = at;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;        }&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 'ptr'">
             <xsl:value-of select="concat('        uintptr_t v;&#10;        if (!ddi_mrt_rc_ptr(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v))&#10;            return 0;&#10;',
