@@ -466,7 +466,9 @@ static char scalar_class(struct tracer *t, xmlNodePtr f, const char *c)
     if (!strcmp(c, "char") || !strcmp(c, "signed char") || !strcmp(c, "short") || !strcmp(c, "int") ||
         !strcmp(c, "long") || !strcmp(c, "long long") || !strcmp(c, "__int64"))
         return 's';
-    return record_of_type(t, f) ? 'r' : 'b';
+    /* A record of the DDI (not a kernel record, which goes as its bytes). */
+    xmlNodePtr r = record_of_type(t, f);
+    return r && !attr_is(r, "referenced", "true") && xmlHasProp(r, BAD_CAST "id") ? 'r' : 'b';
 }
 
 static enum wire wire_of(struct tracer *t, xmlNodePtr f)
@@ -813,6 +815,53 @@ static int run(struct tracer *t, const uint8_t *data, size_t size)
     return 0;
 }
 
+struct trace_session {
+    struct tracer t;
+};
+
+struct trace_session *trace_session_open(const char *spec_path, const char *arch, const char *version, int json)
+{
+    struct trace_session *s = calloc(1, sizeof *s);
+    struct tracer *t = &s->t;
+    t->json = json;
+    t->report_missing = version != NULL;
+    t->spec = spec_load(spec_path);
+    xmlNodePtr root = t->spec ? xmlDocGetRootElement(t->spec) : NULL;
+    for (xmlNodePtr n = root ? root->children : NULL; n; n = n->next)
+        if (is_elem(n, "layout"))
+            t->layout = n;
+    if (t->spec && !t->layout)
+        ddigen_error(spec_path, 0, "the spec has no <layout>");
+    if (!t->layout || trace_layout_init(&t->lay, t->spec, arch, version) != 0) {
+        trace_session_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+int trace_session_run(struct trace_session *s, const char *name, const uint8_t *data, size_t size, char **text,
+                      size_t *text_len)
+{
+    struct tracer *t = &s->t;
+    t->path = name;
+    t->out = open_memstream(text, text_len);
+    int rc = run(t, data, size);
+    fclose(t->out);
+    t->out = NULL;
+    free(t->image);
+    t->image = NULL;
+    return rc == 0 ? 0 : 1;
+}
+
+void trace_session_close(struct trace_session *s)
+{
+    if (!s)
+        return;
+    trace_rules_release();
+    xmlFreeDoc(s->t.spec);
+    free(s);
+}
+
 static const char usage[] = "usage: ddigen trace FILE --spec SPEC.xml [--format text|json] [--arch x86|x64|arm64]\n"
                             "                    [--ddi-version V] [-o OUT]\n"
                             "  prints a trace of DDI calls (ddi_trace.h) naming fields from the spec alone;\n"
@@ -848,31 +897,17 @@ int ddigen_cmd_trace(int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
-    struct tracer t = {0};
-    t.path = argv[optind];
-    t.json = !strcmp(format, "json");
-    t.report_missing = version != NULL;
+    struct trace_session *ts = trace_session_open(spec_path, arch, version, !strcmp(format, "json"));
     char *data = NULL, *text = NULL;
     size_t size = 0, text_len = 0;
     int rc = 1;
-    t.spec = spec_load(spec_path);
-    xmlNodePtr root = t.spec ? xmlDocGetRootElement(t.spec) : NULL;
-    for (xmlNodePtr n = root ? root->children : NULL; n; n = n->next)
-        if (is_elem(n, "layout"))
-            t.layout = n;
-    if (t.spec && !t.layout)
-        ddigen_error(spec_path, 0, "the spec has no <layout>");
-    if (t.layout && trace_layout_init(&t.lay, t.spec, arch, version) == 0 &&
-        ddigen_read_file(t.path, &data, &size) == 0) {
-        t.out = open_memstream(&text, &text_len);
-        int ok = run(&t, (const uint8_t *)data, size) == 0;
-        fclose(t.out);
+    if (ts && ddigen_read_file(argv[optind], &data, &size) == 0) {
+        int ok = trace_session_run(ts, argv[optind], (const uint8_t *)data, size, &text, &text_len) == 0;
         /* Nothing is written for a trace that did not read to its end. */
         rc = ok && ddigen_write_file(out_path, text, text_len) == 0 ? 0 : 1;
     }
     free(text);
     free(data);
-    trace_rules_release();
-    xmlFreeDoc(t.spec);
+    trace_session_close(ts);
     return rc;
 }
