@@ -149,7 +149,7 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:text>    ddi_mrt_wc_store(&amp;wc, w);&#10;    (void)a;&#10;    (void)fl;&#10;}&#10;</xsl:text>
     <xsl:value-of select="concat($get-sig, '&#10;{&#10;    uint64_t n, i, key;&#10;    uint64_t seen[', $words, '] = {0};&#10;')"/>
     <xsl:call-template name="level-fields"><xsl:with-param name="rec" select="$rec"/><xsl:with-param name="mode" select="'decl'"/><xsl:with-param name="fl" select="'fl'"/></xsl:call-template>
-    <xsl:value-of select="concat('    ddi_mrt_rc rc;&#10;    if (!ddi_mrt_enter(c, ', $rid, ', &amp;n))&#10;        return 0;&#10;',
+    <xsl:value-of select="concat('    ddi_mrt_rc rc;&#10;    const uint8_t *pairs;&#10;    if (!ddi_mrt_enter(c, ', $rid, ', &amp;n))&#10;        return 0;&#10;    pairs = c->r.pos;&#10;',
       '    /* Fast path: the keys in the order this release writes them, each&#10;',
       '       taken at most once (a key not there is passed over); the rest of&#10;',
       '       the pairs, in any order, go to the keyed loop. */&#10;',
@@ -161,7 +161,7 @@ const ddi_marshal_type ddi_marshal_types[] = {
       '        if (!ddi_mrt_seen(c, seen, ', $words, 'u, ', $rid, ', key))&#10;            return 0;&#10;',
       '        switch (key) {&#10;')"/>
     <xsl:call-template name="level-fields"><xsl:with-param name="rec" select="$rec"/><xsl:with-param name="mode" select="'get'"/><xsl:with-param name="fl" select="'fl'"/></xsl:call-template>
-    <xsl:value-of select="concat('        default:&#10;            if (!ddi_mrt_unknown(c, ', $rid, ', key))&#10;                return 0;&#10;',
+    <xsl:value-of select="concat('        default:&#10;            if (!ddi_mrt_unknown(c, ', $rid, ', key, pairs, i, ', $words, 'u))&#10;                return 0;&#10;',
       '            break;&#10;        }&#10;    }&#10;    ddi_mrt_leave(c);&#10;')"/>
     <xsl:call-template name="level-fields"><xsl:with-param name="rec" select="$rec"/><xsl:with-param name="mode" select="'missing'"/><xsl:with-param name="fl" select="'fl'"/></xsl:call-template>
     <xsl:text>    (void)out;&#10;    return 1;&#10;}&#10;</xsl:text>
@@ -373,14 +373,14 @@ const ddi_marshal_type ddi_marshal_types[] = {
             <xsl:value-of select="concat('            if (!ddi_mget_', $cid, '__', d:c-ident($p), '(c, out))&#10;                return 0;&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 'u'">
-            <xsl:value-of select="concat('            uint64_t v;&#10;            if (!ddi_mrt_get_u(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
+            <xsl:value-of select="concat('            uint64_t v;&#10;            const uint8_t *at = c->r.pos;&#10;            if (!ddi_mrt_get_u(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
               '            ', $lv, ' = (', $t1, ')v;&#10;',
-              '            if ((uint64_t)out->', $p, ' != v)&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;')"/>
+              '            if ((uint64_t)out->', $p, ' != v) {&#10;                c->r.pos = at;&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;            }&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 's'">
-            <xsl:value-of select="concat('            int64_t v;&#10;            if (!ddi_mrt_get_s(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
+            <xsl:value-of select="concat('            int64_t v;&#10;            const uint8_t *at = c->r.pos;&#10;            if (!ddi_mrt_get_s(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
               '            ', $lv, ' = (', $t1, ')v;&#10;',
-              '            if ((int64_t)out->', $p, ' != v)&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;')"/>
+              '            if ((int64_t)out->', $p, ' != v) {&#10;                c->r.pos = at;&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;            }&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 'ptr'">
             <xsl:value-of select="concat('            uintptr_t v;&#10;            if (!ddi_mrt_get_ptr(c, ', $rid, ', ', $id, 'u, &amp;v))&#10;                return 0;&#10;',
@@ -401,20 +401,20 @@ const ddi_marshal_type ddi_marshal_types[] = {
               '            for (j = 0; j &lt; ', $f/@array, 'u; j++) {&#10;')"/>
             <xsl:choose>
               <xsl:when test="$cls = 'arr-u'">
-                <xsl:value-of select="concat('                uint64_t v;&#10;                if (!ddi_mrt_get_u(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
+                <xsl:value-of select="concat('                uint64_t v;&#10;                const uint8_t *at = c->r.pos;&#10;                if (!ddi_mrt_get_u(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
                   '                out->', $p, '[j] = (', $f/@type, ')v;&#10;',
-                  '                if ((uint64_t)out->', $p, '[j] != v)&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;')"/>
+                  '                if ((uint64_t)out->', $p, '[j] != v) {&#10;                    c->r.pos = at;&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;                }&#10;')"/>
               </xsl:when>
               <xsl:when test="$cls = 'arr-s'">
-                <xsl:value-of select="concat('                int64_t v;&#10;                if (!ddi_mrt_get_s(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
+                <xsl:value-of select="concat('                int64_t v;&#10;                const uint8_t *at = c->r.pos;&#10;                if (!ddi_mrt_get_s(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
                   '                out->', $p, '[j] = (', $f/@type, ')v;&#10;',
-                  '                if ((int64_t)out->', $p, '[j] != v)&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;')"/>
+                  '                if ((int64_t)out->', $p, '[j] != v) {&#10;                    c->r.pos = at;&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;                }&#10;')"/>
               </xsl:when>
               <xsl:otherwise>
                 <xsl:value-of select="concat('                if (!ddi_marshal_get_', d:c-ident($rec2), '(c, &amp;out->', $p, '[j]))&#10;                    return 0;&#10;')"/>
               </xsl:otherwise>
             </xsl:choose>
-            <xsl:text>            }&#10;</xsl:text>
+            <xsl:text>            }&#10;            ddi_mrt_leave(c);&#10;</xsl:text>
           </xsl:when>
         </xsl:choose>
       </xsl:if>
@@ -466,14 +466,14 @@ const ddi_marshal_type ddi_marshal_types[] = {
         <xsl:value-of select="concat('    if (i &lt; n &amp;&amp; ddi_mrt_rc_key(&amp;rc, ', $key, ')) {&#10;')"/>
         <xsl:choose>
           <xsl:when test="$cls = 'u'">
-            <xsl:value-of select="concat('        uint64_t v;&#10;        if (!ddi_mrt_rc_u(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v))&#10;            return 0;&#10;',
+            <xsl:value-of select="concat('        uint64_t v;&#10;        const uint8_t *at = rc.p;&#10;        if (!ddi_mrt_rc_u(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v))&#10;            return 0;&#10;',
               '        ', $lv, ' = (', $t1, ')v;&#10;',
-              '        if ((uint64_t)out->', $p, ' != v) {&#10;            c->r.pos = rc.p;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;        }&#10;')"/>
+              '        if ((uint64_t)out->', $p, ' != v) {&#10;            c->r.pos = at;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;        }&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 's'">
-            <xsl:value-of select="concat('        int64_t v;&#10;        if (!ddi_mrt_rc_s(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v))&#10;            return 0;&#10;',
+            <xsl:value-of select="concat('        int64_t v;&#10;        const uint8_t *at = rc.p;&#10;        if (!ddi_mrt_rc_s(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v))&#10;            return 0;&#10;',
               '        ', $lv, ' = (', $t1, ')v;&#10;',
-              '        if ((int64_t)out->', $p, ' != v) {&#10;            c->r.pos = rc.p;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;        }&#10;')"/>
+              '        if ((int64_t)out->', $p, ' != v) {&#10;            c->r.pos = at;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;        }&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 'ptr'">
             <xsl:value-of select="concat('        uintptr_t v;&#10;        if (!ddi_mrt_rc_ptr(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v))&#10;            return 0;&#10;',

@@ -5,6 +5,7 @@
  * values are compared only in the DDI versions both specs know, so a
  * change that is gated to a new version is an addition, not a break. */
 #include "diff.h"
+#include "../util/json.h"
 
 #include "../spec/ids.h"
 #include "../spec/schema.h"
@@ -618,21 +619,6 @@ static int by_kind_label(const void *pa, const void *pb)
     return c ? c : strcmp(a->detail, b->detail);
 }
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(out, "\\u%04x", ch);
-        else
-            fputc(ch, out);
-    }
-    fputc('"', out);
-}
-
 static void write_text(const struct diff *d, FILE *out, const unsigned counts[3])
 {
     fprintf(out, "ddigen diff %s -> %s\n", d->old.name, d->new.name);
@@ -648,22 +634,22 @@ static void write_text(const struct diff *d, FILE *out, const unsigned counts[3]
 static void write_json(const struct diff *d, FILE *out, const unsigned counts[3])
 {
     fputs("{\n  \"old\": ", out);
-    json_string(out, d->old.name);
+    json_write_str(out, d->old.name);
     fputs(",\n  \"new\": ", out);
-    json_string(out, d->new.name);
+    json_write_str(out, d->new.name);
     fputs(",\n  \"changes\": [", out);
     for (size_t i = 0; i < d->changes.len; i++) {
         const struct change *c = d->changes.items[i];
         fputs(i ? ",\n    {\"kind\": " : "\n    {\"kind\": ", out);
-        json_string(out, kind_names[c->kind]);
+        json_write_str(out, kind_names[c->kind]);
         fputs(", \"change\": ", out);
-        json_string(out, c->what);
+        json_write_str(out, c->what);
         fputs(", \"item\": ", out);
-        json_string(out, c->label);
+        json_write_str(out, c->label);
         fputs(", \"detail\": ", out);
-        json_string(out, c->detail);
+        json_write_str(out, c->detail);
         fputs(", \"class\": ", out);
-        json_string(out, class_names[c->cls]);
+        json_write_str(out, class_names[c->cls]);
         fputs("}", out);
     }
     fprintf(out, "%s],\n  \"summary\": {\"changes\": %zu, \"compatible\": %u, \"source-breaking\": %u, "

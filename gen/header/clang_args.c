@@ -2,6 +2,7 @@
  * mirror what the WDK's MSVC build defines for a kernel-mode driver. */
 #include "clang_args.h"
 
+#include "../util/json.h"
 #include "../util/diag.h"
 #include "../util/output.h"
 #include "../util/strbuf.h"
@@ -18,18 +19,6 @@ static const char *const arch_triple[DDI_ARCH_COUNT] = {
     "i686-pc-windows-msvc", "x86_64-pc-windows-msvc", "aarch64-pc-windows-msvc"};
 static const char *const arch_macro[DDI_ARCH_COUNT] = {"-D_X86_", "-D_AMD64_", "-D_ARM64_"};
 
-static void json_string(struct strbuf *sb, const char *s)
-{
-    sb_append(sb, "\"");
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            sb_printf(sb, "\\%c", *s);
-        else
-            sb_appendn(sb, s, 1);
-    }
-    sb_append(sb, "\"");
-}
-
 static int name_order(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -39,7 +28,7 @@ static int name_order(const void *a, const void *b)
 static void overlay_dir(struct strbuf *sb, const char *dir, const char *name, int depth)
 {
     sb_append(sb, "{\"type\":\"directory\",\"name\":");
-    json_string(sb, name);
+    json_sb_str(sb, name);
     sb_append(sb, ",\"contents\":[");
     DIR *d = opendir(dir);
     struct vec names = {0};
@@ -64,9 +53,9 @@ static void overlay_dir(struct strbuf *sb, const char *dir, const char *name, in
                 overlay_dir(sb, path, names.items[i], depth + 1);
             } else {
                 sb_append(sb, "{\"type\":\"file\",\"name\":");
-                json_string(sb, names.items[i]);
+                json_sb_str(sb, names.items[i]);
                 sb_append(sb, ",\"external-contents\":");
-                json_string(sb, path);
+                json_sb_str(sb, path);
                 sb_append(sb, "}");
             }
         }

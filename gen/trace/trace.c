@@ -7,6 +7,7 @@
 #include "rules_hook.h"
 #include "spec/schema.h"
 #include "util/diag.h"
+#include "util/json.h"
 #include "util/output.h"
 
 #include "ddi_cbor.h"
@@ -14,6 +15,7 @@
 
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +32,12 @@ struct tracer {
     const char *path;
     FILE *out;
     ddi_cbor_reader r;
-    /* The call being read. */
+    /* The call being read: its index, its offset, its record and where its
+     * map starts (errors name the key path from there). */
+    unsigned call;
+    size_t call_offset;
+    xmlNodePtr call_rec;
+    const uint8_t *rec_start;
     int printing;
     uint8_t *image;
     size_t image_size;
@@ -184,6 +191,23 @@ static void out(struct tracer *t, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A string: quoted and escaped by the one JSON writer in JSON, as it is in
+ * text. */
+static void out_strn(struct tracer *t, const char *s, size_t n)
+{
+    if (!t->printing)
+        return;
+    if (t->json)
+        json_write_strn(t->out, s, n);
+    else
+        fwrite(s, 1, n, t->out);
+}
+
+static void out_str(struct tracer *t, const char *s)
+{
+    out_strn(t, s, strlen(s));
+}
+
 /* Violations of a field, after its value. */
 static void print_violations(struct tracer *t, const char *path)
 {
@@ -191,9 +215,10 @@ static void print_violations(struct tracer *t, const char *path)
     for (size_t i = 0; i < t->nviol && i < 1; i++) { /* the hook fills the first */
         if (!t->viol[i].field || strcmp(t->viol[i].field, path))
             continue;
-        if (t->json)
-            out(t, "%s\"%s\"", first ? ", \"violations\": [" : ", ", t->viol[i].rule_id);
-        else
+        if (t->json) {
+            out(t, "%s", first ? ", \"violations\": [" : ", ");
+            out_str(t, t->viol[i].rule_id);
+        } else
             out(t, "   ! breaks %s", t->viol[i].rule_id);
         first = 0;
     }
@@ -203,20 +228,100 @@ static void print_violations(struct tracer *t, const char *path)
 
 /* ---- reading ----------------------------------------------------------- */
 
+/* dst = src, cut to fit. */
+static void copy_cut(char *dst, size_t size, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= size)
+        n = size - 1;
+    memcpy(dst, src, n);
+    dst[n] = 0;
+}
+
+/* The spec's name of a key path (ddi_cbor_path) from the call's record:
+ * "Fill.FillPattern", "Fields[2].X", "?70000" for a key the spec does not
+ * know; and the numeric path ("10.27", "40[2].7"). */
+static void name_path(struct tracer *t, const ddi_cbor_path *p, char *names, size_t nsize, char *keys, size_t ksize)
+{
+    xmlNodePtr rec = t->call_rec;
+    char prefix[512] = "";
+    size_t kl = 0;
+    names[0] = keys[0] = 0;
+    for (unsigned i = 0; i < p->len; i++) {
+        char tmp[600];
+        if ((p->index_mask >> i) & 1u) {
+            snprintf(tmp, sizeof tmp, "%s[%" PRIu64 "]", names, p->key[i]);
+            copy_cut(names, nsize, tmp);
+            kl += (size_t)snprintf(keys + kl, kl < ksize ? ksize - kl : 0, "[%" PRIu64 "]", p->key[i]);
+            snprintf(prefix, sizeof prefix, "%s.", names);
+            continue;
+        }
+        int other = (p->other_mask >> i) & 1u;
+        if (other)
+            kl += (size_t)snprintf(keys + kl, kl < ksize ? ksize - kl : 0, "%s?", i ? "." : "");
+        else
+            kl += (size_t)snprintf(keys + kl, kl < ksize ? ksize - kl : 0, "%s%" PRIu64, i ? "." : "", p->key[i]);
+        if (kl >= ksize)
+            kl = ksize ? ksize - 1 : 0;
+        xmlNodePtr f = rec && !other && p->key[i] <= (uint64_t)LONG_MAX ? find_field(rec, (long)p->key[i]) : NULL;
+        if (f) {
+            snprintf(names, nsize, "%s%s", prefix, attr_str(f, "path"));
+            xmlNodePtr nested = nested_record(f), other = nested ? NULL : record_of_type(t, f);
+            if (other)
+                snprintf(prefix, sizeof prefix, "%s.", names);
+            rec = nested ? nested : other;
+        } else {
+            if (other)
+                snprintf(tmp, sizeof tmp, "%s%s?", names, *names ? "." : "");
+            else
+                snprintf(tmp, sizeof tmp, "%s%s?%" PRIu64, names, *names ? "." : "", p->key[i]);
+            copy_cut(names, nsize, tmp);
+            snprintf(prefix, sizeof prefix, "%s.", names);
+            rec = NULL;
+        }
+    }
+}
+
+/* The reader's error: where in the file, which call, and the key path in
+ * the call's record (the record itself when the error is at its map). */
 static int fail(struct tracer *t)
 {
-    ddigen_error(t->path, 0, "offset %zu: %s", t->r.error_offset, ddi_cbor_status_text(t->r.status));
+    if (!t->rec_start) {
+        ddigen_error(t->path, 0, "offset %zu: call %u: %s", t->r.error_offset, t->call,
+                     ddi_cbor_status_text(t->r.status));
+        return -1;
+    }
+    ddi_cbor_path p;
+    size_t at = (size_t)(t->rec_start - t->r.start);
+    ddi_cbor_path_to(t->rec_start, (size_t)(t->r.end - t->rec_start),
+                     t->r.error_offset >= at ? t->r.error_offset - at : 0, &p);
+    char names[512], keys[256];
+    name_path(t, &p, names, sizeof names, keys, sizeof keys);
+    const char *rec = attr_str(t->call_rec, "name");
+    if (p.len)
+        ddigen_error(t->path, 0, "offset %zu: call %u: %s at %s.%s (key path %s)", t->r.error_offset, t->call,
+                     ddi_cbor_status_text(t->r.status), rec, names, keys);
+    else
+        ddigen_error(t->path, 0, "offset %zu: call %u: %s in the record %s", t->r.error_offset, t->call,
+                     ddi_cbor_status_text(t->r.status), rec);
     return -1;
 }
 
-/* Any item, printed as JSON-ish values (unknown keys, arrays, raw bytes). */
-static int value_any(struct tracer *t, unsigned depth)
+/* An error found here (a type or a range the field's type refuses), at the
+ * item the reader stands at. */
+static int fail_here(struct tracer *t, ddi_cbor_status status)
 {
-    if (depth > DDI_CBOR_MAX_DEPTH) {
-        ddi_cbor_fail(&t->r, DDI_CBOR_TOO_DEEP);
-        return fail(t);
-    }
-    int major = ddi_cbor_peek(&t->r);
+    ddi_cbor_fail(&t->r, status);
+    return fail(t);
+}
+
+/* Prints an item already checked by ddi_cbor_skip_at (so nothing fails):
+ * integers, bytes as a hex string, text as a string, arrays; a map as
+ * {"map": [[key, value], ...]} in JSON (its keys may be any item), {k: v}
+ * in text. */
+static void print_any(struct tracer *t, ddi_cbor_reader *r)
+{
+    int major = ddi_cbor_peek(r);
     uint64_t u, n;
     int64_t s;
     const uint8_t *data;
@@ -224,63 +329,89 @@ static int value_any(struct tracer *t, unsigned depth)
     int b;
     switch (major) {
     case DDI_CBOR_UINT:
-        if (!ddi_cbor_get_uint(&t->r, &u))
-            return fail(t);
+        ddi_cbor_get_uint(r, &u);
         out(t, "%" PRIu64, u);
-        return 0;
+        return;
     case DDI_CBOR_NEGINT:
-        if (!ddi_cbor_get_int(&t->r, &s))
-            return fail(t);
-        out(t, "%" PRId64, s);
-        return 0;
+        if (ddi_cbor_get_int(r, &s)) {
+            out(t, "%" PRId64, s);
+        } else { /* below INT64_MIN: -1 - v, v from its 8 argument bytes */
+            uint64_t v = 0;
+            r->status = DDI_CBOR_OK;
+            for (unsigned i = 1; i <= 8; i++)
+                v = (v << 8) | r->pos[i];
+            r->pos += 9;
+            if (v == UINT64_MAX)
+                out(t, "-18446744073709551616");
+            else
+                out(t, "-%" PRIu64, v + 1);
+        }
+        return;
     case DDI_CBOR_BYTES:
-        if (!ddi_cbor_get_bytes(&t->r, &data, &size))
-            return fail(t);
+        ddi_cbor_get_bytes(r, &data, &size);
         out(t, "\"");
         for (size_t i = 0; i < size; i++)
             out(t, "%02x", data[i]);
         out(t, "\"");
-        return 0;
+        return;
+    case DDI_CBOR_TEXT:
+        ddi_cbor_get_text(r, &data, &size);
+        if (t->json) {
+            out(t, "{\"text\": ");
+            out_strn(t, (const char *)data, size);
+            out(t, "}");
+        } else {
+            if (t->printing)
+                json_write_strn(t->out, (const char *)data, size);
+        }
+        return;
     case DDI_CBOR_ARRAY:
-        if (!ddi_cbor_get_array(&t->r, &n))
-            return fail(t);
+        ddi_cbor_get_array(r, &n);
         out(t, "[");
         for (uint64_t i = 0; i < n; i++) {
             out(t, i ? ", " : "");
-            if (value_any(t, depth + 1))
-                return -1;
+            print_any(t, r);
         }
         out(t, "]");
-        return 0;
+        return;
     case DDI_CBOR_MAP:
-        if (!ddi_cbor_get_map(&t->r, &n))
-            return fail(t);
-        out(t, "{");
+        ddi_cbor_get_map(r, &n);
+        out(t, t->json ? "{\"map\": [" : "{");
         for (uint64_t i = 0; i < n; i++) {
-            out(t, i ? ", \"" : "\"");
-            if (value_any(t, depth + 1))
-                return -1;
-            out(t, "\": ");
-            if (value_any(t, depth + 1))
-                return -1;
+            out(t, i ? ", " : "");
+            out(t, t->json ? "[" : "");
+            print_any(t, r);
+            out(t, t->json ? ", " : ": ");
+            print_any(t, r);
+            out(t, t->json ? "]" : "");
         }
-        out(t, "}");
-        return 0;
-    case DDI_CBOR_SIMPLE:
-        if (ddi_cbor_take_null(&t->r)) {
-            out(t, "null");
-            return 0;
-        }
-        if (!ddi_cbor_get_bool(&t->r, &b))
-            return fail(t);
-        out(t, b ? "true" : "false");
-        return 0;
+        out(t, t->json ? "]}" : "}");
+        return;
     default:
-        /* Text, tags, floats, or the end: the reader refuses them. */
-        if (!ddi_cbor_skip(&t->r))
-            return fail(t);
-        return 0;
+        if (ddi_cbor_take_null(r)) {
+            out(t, "null");
+            return;
+        }
+        ddi_cbor_get_bool(r, &b);
+        out(t, b ? "true" : "false");
+        return;
     }
+}
+
+/* Any item (a key the spec does not know, an array, a field carried as its
+ * bytes), enclosed by `depth` containers: read as strictly as the
+ * generated decoders skip it (ddi_cbor_skip_at: duplicate keys at every
+ * depth, nesting from the top, UTF-8), then printed. */
+static int value_any(struct tracer *t, unsigned depth)
+{
+    ddi_cbor_reader check = t->r;
+    if (!ddi_cbor_skip_at(&check, depth)) {
+        t->r.status = check.status;
+        t->r.error_offset = check.error_offset;
+        return fail(t);
+    }
+    print_any(t, &t->r);
+    return 0;
 }
 
 static int record_map(struct tracer *t, xmlNodePtr rec, long base, const char *prefix, unsigned depth);
@@ -292,49 +423,172 @@ static void field_path(char *buf, size_t size, const char *prefix, xmlNodePtr f)
     snprintf(buf, size, "%s%s", prefix, attr_str(f, "path"));
 }
 
-/* A known field's value. */
+/* How a field goes on the wire, as templates/include/marshal_common.xsl
+ * decides it (m-class), from the spec alone. */
+enum wire {
+    WIRE_U,      /* unsigned integer of the field's width */
+    WIRE_S,      /* signed integer of the field's width */
+    WIRE_PTR,    /* an address */
+    WIRE_FOLLOW, /* an address, null, or the pointee's bytes */
+    WIRE_MAP,    /* a nested record or a record of the spec held by value */
+    WIRE_ARRAY,  /* a CBOR array of the field's element count */
+    WIRE_BYTES,  /* a byte string (opaque types, floats, byte arrays) */
+    WIRE_ANY     /* never written by the encoders (flexible arrays): unknown */
+};
+
+static const char *canonical_of(xmlNodePtr f)
+{
+    const char *c = attr_str(f, "canonical");
+    if (!*c)
+        for (xmlNodePtr k = f->children; k; k = k->next)
+            if (is_elem(k, "canonical"))
+                return attr_str(k, "type");
+    if (!*c)
+        c = attr_str(f, "type");
+    if (!strncmp(c, "volatile ", 9))
+        c += 9;
+    if (!strncmp(c, "const ", 6) && !strchr(c, '*'))
+        c += 6;
+    return c;
+}
+
+/* u, s, ptr, rec or raw (m-scalar-class). */
+static char scalar_class(struct tracer *t, xmlNodePtr f, const char *c)
+{
+    if (strchr(c, '*') || strchr(c, '('))
+        return 'p';
+    if (!strncmp(c, "enum ", 5))
+        return 's';
+    if (!strcmp(c, "float") || !strcmp(c, "double") || !strcmp(c, "long double"))
+        return 'b';
+    if (!strncmp(c, "unsigned ", 9) || !strcmp(c, "_Bool") || !strcmp(c, "bool") || !strcmp(c, "wchar_t"))
+        return 'u';
+    if (!strcmp(c, "char") || !strcmp(c, "signed char") || !strcmp(c, "short") || !strcmp(c, "int") ||
+        !strcmp(c, "long") || !strcmp(c, "long long") || !strcmp(c, "__int64"))
+        return 's';
+    /* A record of the DDI (not a kernel record, which goes as its bytes). */
+    xmlNodePtr r = record_of_type(t, f);
+    return r && !attr_is(r, "referenced", "true") && xmlHasProp(r, BAD_CAST "id") ? 'r' : 'b';
+}
+
+static enum wire wire_of(struct tracer *t, xmlNodePtr f)
+{
+    if (nested_record(f))
+        return WIRE_MAP;
+    const char *c = canonical_of(f), *array = attr_str(f, "array");
+    char sc = scalar_class(t, f, c);
+    if (*array) {
+        if (strstr(array, "flexible"))
+            return WIRE_ANY;
+        if (strchr(array, ' ') || !strcmp(c, "unsigned char") || !strcmp(c, "char") || !strcmp(c, "signed char"))
+            return WIRE_BYTES;
+        return sc == 'u' || sc == 's' || sc == 'r' ? WIRE_ARRAY : WIRE_BYTES;
+    }
+    if (*attr_str(f, "bits"))
+        return sc == 's' ? WIRE_S : WIRE_U;
+    switch (sc) {
+    case 'p': return !strncmp(attr_str(f, "sal"), "_Field_size", 11) ? WIRE_FOLLOW : WIRE_PTR;
+    case 's': return WIRE_S;
+    case 'u': return WIRE_U;
+    case 'r': return WIRE_MAP;
+    default: return WIRE_BYTES;
+    }
+}
+
+/* A known field's value, checked against how the field goes on the wire:
+ * its type (a map, an array, bytes, an integer and its sign) and its range
+ * (the field's width in bits for --arch). */
 static int field_value(struct tracer *t, xmlNodePtr f, long base, const char *prefix, unsigned depth)
 {
     char path[512];
     field_path(path, sizeof path, prefix, f);
     xmlNodePtr nested = nested_record(f), other = nested ? NULL : record_of_type(t, f);
     long off = trace_field_offset(&t->lay, f);
-    if (nested && ddi_cbor_peek(&t->r) == DDI_CBOR_MAP)
-        return record_map(t, nested, base, prefix, depth + 1);
-    if (other && !xmlHasProp(f, BAD_CAST "array") && ddi_cbor_peek(&t->r) == DDI_CBOR_MAP) {
+    enum wire w = wire_of(t, f);
+    int major = ddi_cbor_peek(&t->r);
+    if (major < 0)
+        return value_any(t, depth + 1); /* the reader's own error */
+    if (w == WIRE_MAP) {
+        if (major != DDI_CBOR_MAP)
+            return fail_here(t, DDI_CBOR_TYPE_MISMATCH);
+        if (nested)
+            return record_map(t, nested, base, prefix, depth + 1);
         /* A record held by value: its fields' paths and offsets are its own. */
         char inner[sizeof path + 1];
         snprintf(inner, sizeof inner, "%s.", path);
         return record_map(t, other, off >= 0 && base >= 0 ? base + off : -1, inner, depth + 1);
     }
-    int major = ddi_cbor_peek(&t->r);
-    if (major == DDI_CBOR_UINT || major == DDI_CBOR_NEGINT) {
-        int64_t s = 0;
-        uint64_t u = 0;
-        if (major == DDI_CBOR_UINT ? !ddi_cbor_get_uint(&t->r, &u) : !ddi_cbor_get_int(&t->r, &s))
-            return fail(t);
-        if (major == DDI_CBOR_NEGINT)
-            u = (uint64_t)s;
-        if (off >= 0 && base >= 0 && t->image)
-            trace_image_put(t->image, t->image_size, base + off, trace_field_width(&t->lay, f), u);
-        const char *e = enum_name(t, f, major == DDI_CBOR_UINT ? (int64_t)u : s);
-        if (major == DDI_CBOR_UINT)
-            out(t, t->json ? "%" PRIu64 : "%" PRIu64 " (0x%" PRIx64 ")", u, u);
-        else
-            out(t, "%" PRId64, s);
-        if (e)
-            out(t, t->json ? ", \"enum\": \"%s\"" : " %s", e);
+    if (w == WIRE_ARRAY) {
+        long count = attr_long(f, "array");
+        ddi_cbor_reader peek = t->r;
+        uint64_t n;
+        if (major != DDI_CBOR_ARRAY)
+            return fail_here(t, DDI_CBOR_TYPE_MISMATCH);
+        if (ddi_cbor_get_array(&peek, &n) && count > 0 && n != (uint64_t)count)
+            return fail_here(t, DDI_CBOR_TOO_LARGE);
+        return value_any(t, depth + 1);
+    }
+    if (w == WIRE_BYTES || (w == WIRE_FOLLOW && major == DDI_CBOR_BYTES)) {
+        if (major != DDI_CBOR_BYTES)
+            return fail_here(t, DDI_CBOR_TYPE_MISMATCH);
+        if (off >= 0 && base >= 0 && (base + off) % 8 == 0 && t->image) {
+            /* A field carried as its bytes (LARGE_INTEGER, floats): into the image too. */
+            const uint8_t *data;
+            size_t size;
+            ddi_cbor_reader peek = t->r;
+            if (ddi_cbor_get_bytes(&peek, &data, &size) && (size_t)(base + off) / 8 + size <= t->image_size)
+                memcpy(t->image + (base + off) / 8, data, size);
+        }
+        return value_any(t, depth + 1);
+    }
+    if (w == WIRE_ANY)
+        return value_any(t, depth + 1);
+    if (w == WIRE_FOLLOW && ddi_cbor_take_null(&t->r)) {
+        out(t, "null");
         return 0;
     }
-    if (major == DDI_CBOR_BYTES && off >= 0 && base >= 0 && (base + off) % 8 == 0 && t->image) {
-        /* A field carried as its bytes (LARGE_INTEGER, floats): into the image too. */
-        const uint8_t *data;
-        size_t size;
-        ddi_cbor_reader peek = t->r;
-        if (ddi_cbor_get_bytes(&peek, &data, &size) && (size_t)(base + off) / 8 + size <= t->image_size)
-            memcpy(t->image + (base + off) / 8, data, size);
+    /* An integer: unsigned for u and pointers, either sign for s. */
+    if (major != DDI_CBOR_UINT && !(w == WIRE_S && major == DDI_CBOR_NEGINT))
+        return fail_here(t, DDI_CBOR_TYPE_MISMATCH);
+    unsigned width = trace_field_width(&t->lay, f);
+    const uint8_t *item = t->r.pos;
+    int64_t s = 0;
+    uint64_t u = 0;
+    if (major == DDI_CBOR_UINT ? !ddi_cbor_get_uint(&t->r, &u) : !ddi_cbor_get_int(&t->r, &s))
+        return fail(t);
+    if (major == DDI_CBOR_NEGINT)
+        u = (uint64_t)s;
+    int fits = 1;
+    if (width && width < 64) {
+        if (w == WIRE_S && major == DDI_CBOR_NEGINT)
+            fits = s >= -((int64_t)1 << (width - 1));
+        else if (w == WIRE_S)
+            fits = u < (uint64_t)1 << (width - 1);
+        else
+            fits = u >> width == 0;
+    } else if (w == WIRE_S && major == DDI_CBOR_UINT) {
+        fits = u <= (uint64_t)INT64_MAX;
     }
-    return value_any(t, depth + 1);
+    if (!fits) {
+        t->r.pos = item;
+        return fail_here(t, DDI_CBOR_TOO_LARGE);
+    }
+    if (off >= 0 && base >= 0 && t->image)
+        trace_image_put(t->image, t->image_size, base + off, width, u);
+    const char *e = enum_name(t, f, major == DDI_CBOR_UINT ? (int64_t)u : s);
+    if (major == DDI_CBOR_UINT)
+        out(t, t->json ? "%" PRIu64 : "%" PRIu64 " (0x%" PRIx64 ")", u, u);
+    else
+        out(t, "%" PRId64, s);
+    if (e) {
+        if (t->json) {
+            out(t, ", \"enum\": ");
+            out_str(t, e);
+        } else {
+            out(t, " %s", e);
+        }
+    }
+    return 0;
 }
 
 /* Fields expected at this level and not seen (with --ddi-version). */
@@ -354,10 +608,15 @@ static void print_missing(struct tracer *t, xmlNodePtr rec, const uint8_t *seen,
             continue;
         if (xmlHasProp(f, BAD_CAST "array") && strstr(attr_str(f, "array"), "flexible"))
             continue;
-        if (t->json)
-            out(t, "%s{\"id\": %ld, \"path\": \"%s%s\"}", *first ? "" : ", ", id, prefix, attr_str(f, "path"));
-        else
+        if (t->json) {
+            char path[1024];
+            snprintf(path, sizeof path, "%s%s", prefix, attr_str(f, "path"));
+            out(t, "%s{\"id\": %ld, \"path\": ", *first ? "" : ", ", id);
+            out_str(t, path);
+            out(t, "}");
+        } else {
             out(t, "%s%s%s [%ld]", *first ? "" : ", ", prefix, attr_str(f, "path"), id);
+        }
         *first = 0;
     }
 }
@@ -365,40 +624,54 @@ static void print_missing(struct tracer *t, xmlNodePtr rec, const uint8_t *seen,
 static int record_map(struct tracer *t, xmlNodePtr rec, long base, const char *prefix, unsigned depth)
 {
     uint64_t n;
-    if (depth > DDI_CBOR_MAX_DEPTH) {
-        ddi_cbor_fail(&t->r, DDI_CBOR_TOO_DEEP);
-        return fail(t);
-    }
+    /* This map is enclosed by `depth` others (the record's own map: 0). */
+    if (depth >= DDI_CBOR_MAX_DEPTH)
+        return fail_here(t, DDI_CBOR_TOO_DEEP);
     if (!ddi_cbor_get_map(&t->r, &n))
         return fail(t);
     uint8_t *seen = calloc(ID_BITS / 8, 1);
+    /* Every key of the map (n <= DDI_CBOR_MAX_PAIRS): a duplicate of any
+     * value, 2^64 - 1 included, is refused, not only of IDs the spec has. */
+    uint64_t *keys = malloc((size_t)(n ? n : 1) * sizeof *keys);
     int rc = 0;
     out(t, t->json ? "[" : "{\n");
     for (uint64_t i = 0; i < n && rc == 0; i++) {
         uint64_t key;
+        const uint8_t *key_at = t->r.pos;
         if (!ddi_cbor_get_uint(&t->r, &key)) {
             rc = fail(t);
             break;
         }
-        if (key < ID_BITS) {
-            if ((seen[key / 8] >> (key % 8)) & 1) {
-                ddigen_error(t->path, 0, "offset %zu: key %" PRIu64 " given twice in one map",
-                             (size_t)(t->r.pos - t->r.start), key);
+        for (uint64_t j = 0; j < i; j++)
+            if (keys[j] == key) {
+                char names[512], kp[256];
+                ddi_cbor_path p;
+                ddi_cbor_path_to(t->rec_start, (size_t)(t->r.end - t->rec_start), (size_t)(key_at - t->rec_start),
+                                 &p);
+                name_path(t, &p, names, sizeof names, kp, sizeof kp);
+                ddigen_error(t->path, 0, "offset %zu: call %u: key %" PRIu64 " given twice in one map at %s.%s (key path %s)",
+                             (size_t)(key_at - t->r.start), t->call, key, attr_str(t->call_rec, "name"), names, kp);
                 rc = -1;
                 break;
             }
+        if (rc)
+            break;
+        keys[i] = key;
+        if (key < ID_BITS)
             seen[key / 8] |= (uint8_t)(1u << (key % 8));
-        }
-        xmlNodePtr f = find_field(rec, (long)key);
+        xmlNodePtr f = key <= (uint64_t)LONG_MAX ? find_field(rec, (long)key) : NULL;
         char path[512];
         if (f)
             field_path(path, sizeof path, prefix, f);
         if (t->json) {
             out(t, "%s{\"id\": %" PRIu64, i ? ", " : "", key);
-            if (f)
-                out(t, ", \"path\": \"%s\", \"value\": ", path);
-            else
+            if (f) {
+                out(t, ", \"path\": ");
+                out_str(t, path);
+                out(t, ", \"value\": ");
+            } else {
                 out(t, ", \"unknown\": true, \"value\": ");
+            }
         } else {
             indent(t, depth);
             if (f)
@@ -450,6 +723,7 @@ static int record_map(struct tracer *t, xmlNodePtr rec, long base, const char *p
             out(t, "}\n");
         }
     }
+    free(keys);
     free(seen);
     return rc;
 }
@@ -465,6 +739,8 @@ static int one_call(struct tracer *t, unsigned index, const ddi_trace_call_head 
         return -1;
     }
     const char *name = attr_str(rec, "name");
+    t->call_rec = rec;
+    t->rec_start = t->r.pos;
     /* Pass 1: the record's bytes for the rules hook. */
     ddi_cbor_reader start = t->r;
     t->image_size = trace_record_size(&t->lay, rec);
@@ -482,15 +758,17 @@ static int one_call(struct tracer *t, unsigned index, const ddi_trace_call_head 
         char ddi_buf[16];
         snprintf(ddi_buf, sizeof ddi_buf, "0x%08X", h->ddi_id);
         const char *rules = t->rules == TRACE_RULES_CHECKED ? "checked" : "not checked";
-        if (t->json)
-            out(t,
-                "%s\n  {\"call\": %u, \"offset\": %zu, \"ddi\": \"%s\", \"ddi_id\": %u, \"direction\": \"%s\", "
-                "\"record\": \"%s\", \"record_id\": %u, \"rules\": \"%s\", \"violations\": %zu, \"fields\": ",
-                index ? "," : "", index, offset, ddi ? ddi : ddi_buf, h->ddi_id, dir, name, h->record_id,
+        if (t->json) {
+            out(t, "%s\n  {\"call\": %u, \"offset\": %zu, \"ddi\": ", index ? "," : "", index, offset);
+            out_str(t, ddi ? ddi : ddi_buf);
+            out(t, ", \"ddi_id\": %u, \"direction\": \"%s\", \"record\": ", h->ddi_id, dir);
+            out_str(t, name);
+            out(t, ", \"record_id\": %u, \"rules\": \"%s\", \"violations\": %zu, \"fields\": ", h->record_id,
                 t->rules == TRACE_RULES_CHECKED ? "checked" : "not-checked", t->nviol);
-        else
+        } else {
             out(t, "call %u @%zu: %s %s %s [record %u]; rules %s%s", index, offset, ddi ? ddi : ddi_buf, dir, name,
                 h->record_id, rules, t->rules == TRACE_RULES_CHECKED && t->nviol ? ", violations: " : " ");
+        }
         if (!t->json && t->rules == TRACE_RULES_CHECKED && t->nviol)
             out(t, "%zu ", t->nviol);
         rc = record_map(t, rec, 0, "", 0);
@@ -499,6 +777,7 @@ static int one_call(struct tracer *t, unsigned index, const ddi_trace_call_head 
     }
     free(t->image);
     t->image = NULL;
+    t->rec_start = NULL;
     return rc;
 }
 
@@ -506,13 +785,22 @@ static int run(struct tracer *t, const uint8_t *data, size_t size)
 {
     ddi_cbor_reader_init(&t->r, data, size);
     t->printing = 1;
-    if (t->json)
-        out(t, "{\"trace\": \"%s\", \"arch\": \"%s\", \"ddi_version\": \"%s\", \"calls\": [", t->path, t->lay.arch,
-            t->lay.version_name ? t->lay.version_name : "");
+    if (t->json) {
+        out(t, "{\"trace\": ");
+        out_str(t, t->path);
+        out(t, ", \"arch\": ");
+        out_str(t, t->lay.arch);
+        out(t, ", \"ddi_version\": ");
+        out_str(t, t->lay.version_name ? t->lay.version_name : "");
+        out(t, ", \"calls\": [");
+    }
     ddi_trace_call_head h;
     unsigned index = 0;
     for (;;) {
         size_t offset = (size_t)(t->r.pos - t->r.start);
+        t->call = index;
+        t->call_offset = offset;
+        t->rec_start = NULL;
         int rc = ddi_trace_next(&t->r, &h);
         if (rc == 0)
             break;
@@ -525,6 +813,53 @@ static int run(struct tracer *t, const uint8_t *data, size_t size)
     if (t->json)
         out(t, "\n]}\n");
     return 0;
+}
+
+struct trace_session {
+    struct tracer t;
+};
+
+struct trace_session *trace_session_open(const char *spec_path, const char *arch, const char *version, int json)
+{
+    struct trace_session *s = calloc(1, sizeof *s);
+    struct tracer *t = &s->t;
+    t->json = json;
+    t->report_missing = version != NULL;
+    t->spec = spec_load(spec_path);
+    xmlNodePtr root = t->spec ? xmlDocGetRootElement(t->spec) : NULL;
+    for (xmlNodePtr n = root ? root->children : NULL; n; n = n->next)
+        if (is_elem(n, "layout"))
+            t->layout = n;
+    if (t->spec && !t->layout)
+        ddigen_error(spec_path, 0, "the spec has no <layout>");
+    if (!t->layout || trace_layout_init(&t->lay, t->spec, arch, version) != 0) {
+        trace_session_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+int trace_session_run(struct trace_session *s, const char *name, const uint8_t *data, size_t size, char **text,
+                      size_t *text_len)
+{
+    struct tracer *t = &s->t;
+    t->path = name;
+    t->out = open_memstream(text, text_len);
+    int rc = run(t, data, size);
+    fclose(t->out);
+    t->out = NULL;
+    free(t->image);
+    t->image = NULL;
+    return rc == 0 ? 0 : 1;
+}
+
+void trace_session_close(struct trace_session *s)
+{
+    if (!s)
+        return;
+    trace_rules_release();
+    xmlFreeDoc(s->t.spec);
+    free(s);
 }
 
 static const char usage[] = "usage: ddigen trace FILE --spec SPEC.xml [--format text|json] [--arch x86|x64|arm64]\n"
@@ -562,31 +897,17 @@ int ddigen_cmd_trace(int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
-    struct tracer t = {0};
-    t.path = argv[optind];
-    t.json = !strcmp(format, "json");
-    t.report_missing = version != NULL;
+    struct trace_session *ts = trace_session_open(spec_path, arch, version, !strcmp(format, "json"));
     char *data = NULL, *text = NULL;
     size_t size = 0, text_len = 0;
     int rc = 1;
-    t.spec = spec_load(spec_path);
-    xmlNodePtr root = t.spec ? xmlDocGetRootElement(t.spec) : NULL;
-    for (xmlNodePtr n = root ? root->children : NULL; n; n = n->next)
-        if (is_elem(n, "layout"))
-            t.layout = n;
-    if (t.spec && !t.layout)
-        ddigen_error(spec_path, 0, "the spec has no <layout>");
-    if (t.layout && trace_layout_init(&t.lay, t.spec, arch, version) == 0 &&
-        ddigen_read_file(t.path, &data, &size) == 0) {
-        t.out = open_memstream(&text, &text_len);
-        int ok = run(&t, (const uint8_t *)data, size) == 0;
-        fclose(t.out);
+    if (ts && ddigen_read_file(argv[optind], &data, &size) == 0) {
+        int ok = trace_session_run(ts, argv[optind], (const uint8_t *)data, size, &text, &text_len) == 0;
         /* Nothing is written for a trace that did not read to its end. */
         rc = ok && ddigen_write_file(out_path, text, text_len) == 0 ? 0 : 1;
     }
     free(text);
     free(data);
-    trace_rules_release();
-    xmlFreeDoc(t.spec);
+    trace_session_close(ts);
     return rc;
 }

@@ -33,8 +33,16 @@ enum ddi_cbor_major {
 };
 
 /* Deepest nesting of arrays and maps a reader accepts (a trace record is a
- * call, a structure, its nested records and their arrays: far less). */
+ * call, a structure, its nested records and their arrays: far less),
+ * counted from the top item a decode starts at, skipped values included: a
+ * container enclosed by k others is at level k + 1, and level 17 is refused. */
 #define DDI_CBOR_MAX_DEPTH 16u
+/* Most pairs a map may hold (ddigen's layout refuses records of more than
+ * 1024 members). Bounds the cost of finding duplicate keys without memory:
+ * each key of a map read by ddi_cbor_skip is compared with the keys before
+ * it (their encoded bytes, which preferred serialization makes one per
+ * value), so a map costs at most pairs^2 / 2 comparisons. */
+#define DDI_CBOR_MAX_PAIRS 1024u
 
 typedef enum ddi_cbor_status {
     DDI_CBOR_OK = 0,
@@ -45,8 +53,10 @@ typedef enum ddi_cbor_status {
     DDI_CBOR_TOO_LARGE,      /* a length beyond the bytes left, or a value beyond the target type */
     DDI_CBOR_TOO_DEEP,       /* nesting beyond DDI_CBOR_MAX_DEPTH */
     DDI_CBOR_DUPLICATE_KEY,  /* a map key given twice (reported by the marshallers) */
-    DDI_CBOR_MISSING         /* a required key is absent (reported by the marshallers) */
+    DDI_CBOR_MISSING,        /* a required key is absent (reported by the marshallers) */
+    DDI_CBOR_BAD_TEXT        /* a text string that is not valid UTF-8 */
 } ddi_cbor_status;
+#define DDI_CBOR_STATUS_LAST DDI_CBOR_BAD_TEXT
 
 /* Writer: bytes go to [pos, end) while they fit; needed counts them all. */
 typedef struct ddi_cbor_writer {
@@ -88,14 +98,37 @@ int ddi_cbor_get_uint(ddi_cbor_reader *r, uint64_t *value);
 int ddi_cbor_get_int(ddi_cbor_reader *r, int64_t *value);
 /* A byte string: a pointer into the input and its size (checked). */
 int ddi_cbor_get_bytes(ddi_cbor_reader *r, const uint8_t **data, size_t *size);
-/* Count of elements (array) or pairs (map), checked against the bytes left. */
+/* A text string, checked to be valid UTF-8 (RFC 3629: shortest forms, no
+ * surrogates, nothing above U+10FFFF). */
+int ddi_cbor_get_text(ddi_cbor_reader *r, const uint8_t **data, size_t *size);
+/* Count of elements (array) or pairs (map), checked against the bytes left;
+ * a map of more than DDI_CBOR_MAX_PAIRS pairs is DDI_CBOR_TOO_LARGE. Keys
+ * and nesting are the caller's to check (it knows the depth and schema). */
 int ddi_cbor_get_array(ddi_cbor_reader *r, uint64_t *count);
 int ddi_cbor_get_map(ddi_cbor_reader *r, uint64_t *count);
 int ddi_cbor_get_bool(ddi_cbor_reader *r, int *value);
 /* 1 and consumes the item when the next item is null, else 0 (no error). */
 int ddi_cbor_take_null(ddi_cbor_reader *r);
-/* Skips one whole item, nested ones included (iterative, depth-bounded). */
+/* Skips one whole item, nested ones included (iterative, no recursion),
+ * as strictly as it reads: every map's keys distinct, at most
+ * DDI_CBOR_MAX_PAIRS pairs, text valid UTF-8, and nesting bounded counting
+ * the `depth` containers already open around the item (ddi_cbor_skip: 0, the
+ * item is the top). A duplicate key's error offset is the repeated key's. */
+int ddi_cbor_skip_at(ddi_cbor_reader *r, unsigned depth);
 int ddi_cbor_skip(ddi_cbor_reader *r);
+
+/* Where an error is: the map keys and array indices from the top item at
+ * data down to the innermost container whose item holds offset. Works on
+ * the bytes alone (well formed up to the error), so every layer reports a
+ * key path the same way; costs one walk of the input, on the error path
+ * only. */
+typedef struct ddi_cbor_path {
+    unsigned len;                     /* entries in key[] */
+    uint32_t index_mask;              /* bit i set: key[i] is an array index */
+    uint32_t other_mask;              /* bit i set: a map key that is not an unsigned integer (key[i] 0) */
+    uint64_t key[DDI_CBOR_MAX_DEPTH]; /* outermost first */
+} ddi_cbor_path;
+void ddi_cbor_path_to(const void *data, size_t size, size_t offset, ddi_cbor_path *path);
 /* Records an error found by a caller (a duplicate key, a type mismatch at a
  * key) at the current position; the first error sticks. Returns 0. */
 int ddi_cbor_fail(ddi_cbor_reader *r, ddi_cbor_status status);

@@ -72,6 +72,7 @@ typedef struct ddi_marshal_result {
     size_t error_offset;   /* byte offset of the error in the input */
     uint32_t error_record; /* record being decoded at the error */
     uint32_t error_key;    /* field ID at the error (0: the map itself) */
+    ddi_cbor_path error_path; /* keys (field IDs) and array indices from the record's map to the error */
     uint32_t unknown;      /* keys skipped: fields this code does not know */
     uint32_t first_unknown_record, first_unknown_key;
     uint32_t missing; /* fields this code knows that were absent */
@@ -99,8 +100,12 @@ DDI_MRT_INLINE void ddi_mrt_leave(ddi_marshal_ctx *c)
 {
     c->depth--;
 }
-/* A key not known: counted and its value skipped. */
-int ddi_mrt_unknown(ddi_marshal_ctx *c, uint32_t record, uint64_t key);
+/* A key not known: counted and its value skipped (as strictly as it is
+ * read, the depth counted from the record's top map). A key beyond the
+ * seen-key bitmap (words * 64) is compared with the `index` keys before it
+ * in the map whose pairs start at `pairs`: a duplicate is an error there too. */
+int ddi_mrt_unknown(ddi_marshal_ctx *c, uint32_t record, uint64_t key, const uint8_t *pairs, uint64_t index,
+                    unsigned words);
 void ddi_mrt_missing(ddi_marshal_ctx *c, uint32_t record, uint32_t key);
 /* Seen-key bitmap check: 0 (and the error) on a duplicate. */
 DDI_MRT_HOT int ddi_mrt_seen(ddi_marshal_ctx *c, uint64_t *seen, unsigned words, uint32_t record, uint64_t key)
@@ -545,7 +550,7 @@ DDI_MRT_HOT int ddi_mrt_enter(ddi_marshal_ctx *c, uint32_t record, uint64_t *cou
 {
     const uint8_t *start = c->r.pos;
     if (c->depth < DDI_CBOR_MAX_DEPTH && ddi_mrt_fast_arg(c, DDI_CBOR_MAP, count)) {
-        if (*count <= (uint64_t)(c->r.end - c->r.pos) / 2u) {
+        if (*count <= (uint64_t)(c->r.end - c->r.pos) / 2u && *count <= DDI_CBOR_MAX_PAIRS) {
             c->depth++;
             return 1;
         }
@@ -572,7 +577,8 @@ int ddi_mrt_get_raw(ddi_marshal_ctx *c, uint32_t record, uint32_t key, void *p, 
  * *count_bytes gets the pointee size (or ~0 when no bytes were given) so
  * the caller checks it against the size field once the map is read. */
 int ddi_mrt_get_follow(ddi_marshal_ctx *c, uint32_t record, uint32_t key, uintptr_t *p, size_t *count_bytes);
-/* An array header of exactly n items. */
+/* An array header of exactly n items; the array is a level of nesting
+ * (depth-bounded as a map): ddi_mrt_leave after its items. */
 int ddi_mrt_get_array(ddi_marshal_ctx *c, uint32_t record, uint32_t key, uint64_t n);
 
 #ifdef __cplusplus

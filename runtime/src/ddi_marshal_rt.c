@@ -13,6 +13,9 @@ void ddi_mrt_ctx_init(ddi_marshal_ctx *c, const void *data, size_t size, ddi_mar
     res->error_offset = 0;
     res->error_record = 0;
     res->error_key = 0;
+    res->error_path.len = 0;
+    res->error_path.index_mask = 0;
+    res->error_path.other_mask = 0;
     res->unknown = 0;
     res->first_unknown_record = 0;
     res->first_unknown_key = 0;
@@ -28,10 +31,11 @@ int ddi_mrt_fail(ddi_marshal_ctx *c, int status, uint32_t record, uint32_t key)
         c->res->error_offset = (size_t)(c->r.pos - c->r.start);
         c->res->error_record = record;
         c->res->error_key = key;
+        ddi_cbor_path_to(c->r.start, (size_t)(c->r.end - c->r.start), c->res->error_offset, &c->res->error_path);
     }
     /* Stop the reader too, so every later read fails at once. */
     if (c->r.status == DDI_CBOR_OK)
-        ddi_cbor_fail(&c->r, status <= DDI_CBOR_MISSING ? (ddi_cbor_status)status : DDI_CBOR_TOO_LARGE);
+        ddi_cbor_fail(&c->r, status <= DDI_CBOR_STATUS_LAST ? (ddi_cbor_status)status : DDI_CBOR_TOO_LARGE);
     return 0;
 }
 
@@ -42,6 +46,7 @@ int ddi_mrt_fail_read(ddi_marshal_ctx *c, uint32_t record, uint32_t key)
         c->res->error_offset = c->r.status != DDI_CBOR_OK ? c->r.error_offset : (size_t)(c->r.pos - c->r.start);
         c->res->error_record = record;
         c->res->error_key = key;
+        ddi_cbor_path_to(c->r.start, (size_t)(c->r.end - c->r.start), c->res->error_offset, &c->res->error_path);
     }
     return 0;
 }
@@ -67,14 +72,29 @@ int ddi_mrt_enter_slow(ddi_marshal_ctx *c, uint32_t record, uint64_t *count)
     return 1;
 }
 
-int ddi_mrt_unknown(ddi_marshal_ctx *c, uint32_t record, uint64_t key)
+int ddi_mrt_unknown(ddi_marshal_ctx *c, uint32_t record, uint64_t key, const uint8_t *pairs, uint64_t index,
+                    unsigned words)
 {
+    uint32_t key32 = key > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)key;
+    if (key >= (uint64_t)words * 64u) {
+        /* Not in the bitmap: compare with the keys read before it (all
+         * unsigned integers, values read already, so well formed). */
+        ddi_cbor_reader s;
+        uint64_t j, k;
+        ddi_cbor_reader_init(&s, pairs, (size_t)(c->r.end - pairs));
+        for (j = 0; j < index; j++) {
+            if (!ddi_cbor_get_uint(&s, &k) || !ddi_cbor_skip_at(&s, c->depth))
+                break;
+            if (k == key)
+                return ddi_mrt_fail(c, DDI_CBOR_DUPLICATE_KEY, record, key32);
+        }
+    }
     if (c->res->unknown++ == 0) {
         c->res->first_unknown_record = record;
-        c->res->first_unknown_key = key > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)key;
+        c->res->first_unknown_key = key32;
     }
-    if (!ddi_cbor_skip(&c->r))
-        return ddi_mrt_fail_read(c, record, (uint32_t)key);
+    if (!ddi_cbor_skip_at(&c->r, c->depth))
+        return ddi_mrt_fail_read(c, record, key32);
     return 1;
 }
 
@@ -154,10 +174,13 @@ int ddi_mrt_get_follow(ddi_marshal_ctx *c, uint32_t record, uint32_t key, uintpt
 int ddi_mrt_get_array(ddi_marshal_ctx *c, uint32_t record, uint32_t key, uint64_t n)
 {
     uint64_t count;
+    if (c->depth >= DDI_CBOR_MAX_DEPTH)
+        return ddi_mrt_fail(c, DDI_CBOR_TOO_DEEP, record, key);
     if (!ddi_cbor_get_array(&c->r, &count))
         return ddi_mrt_fail_read(c, record, key);
     if (count != n)
         return ddi_mrt_fail(c, DDI_MARSHAL_SIZE_MISMATCH, record, key);
+    c->depth++;
     return 1;
 }
 

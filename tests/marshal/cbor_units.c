@@ -192,6 +192,88 @@ static void depth_bomb_is_bounded(void **state)
     free(bomb);
 }
 
+/* Issue 24: skip is as strict as a read at every depth. */
+static void skip_is_strict_at_every_depth(void **state)
+{
+    (void)state;
+    /* {1: {2: 0, 2: 1}}: a duplicate in a nested map, found at the key. */
+    static const uint8_t dup_nested[] = {0xA1, 0x01, 0xA2, 0x02, 0x00, 0x02, 0x01};
+    ddi_cbor_reader r;
+    ddi_cbor_reader_init(&r, dup_nested, sizeof dup_nested);
+    assert_false(ddi_cbor_skip(&r));
+    assert_int_equal(r.status, DDI_CBOR_DUPLICATE_KEY);
+    assert_int_equal(r.error_offset, 5);
+    /* Keys of any type compare by their bytes: [{h'6b': 0, h'6b': 1}]. */
+    static const uint8_t dup_bytes[] = {0x81, 0xA2, 0x41, 'k', 0x00, 0x41, 'k', 0x01};
+    assert_int_equal(skip_status(dup_bytes, sizeof dup_bytes), DDI_CBOR_DUPLICATE_KEY);
+    /* A container key then the same one: {[]: 0, []: 1}. */
+    static const uint8_t dup_arr_key[] = {0xA2, 0x80, 0x00, 0x80, 0x01};
+    assert_int_equal(skip_status(dup_arr_key, sizeof dup_arr_key), DDI_CBOR_DUPLICATE_KEY);
+    static const uint8_t distinct[] = {0xA3, 0x01, 0x00, 0x41, 0x01, 0x00, 0x80, 0x00};
+    assert_int_equal(skip_status(distinct, sizeof distinct), DDI_CBOR_OK);
+    /* Text must be UTF-8: overlong, surrogate, truncated sequence. */
+    static const uint8_t overlong[] = {0x62, 0xC0, 0x80};
+    static const uint8_t surrogate[] = {0x63, 0xED, 0xA0, 0x80};
+    static const uint8_t cut[] = {0x62, 0xE2, 0x82};
+    static const uint8_t euro[] = {0x63, 0xE2, 0x82, 0xAC};
+    assert_int_equal(skip_status(overlong, sizeof overlong), DDI_CBOR_BAD_TEXT);
+    assert_int_equal(skip_status(surrogate, sizeof surrogate), DDI_CBOR_BAD_TEXT);
+    assert_int_equal(skip_status(cut, sizeof cut), DDI_CBOR_BAD_TEXT);
+    assert_int_equal(skip_status(euro, sizeof euro), DDI_CBOR_OK);
+    /* Depth counted from the top: 15 arrays inside 1 open container fit,
+     * 16 do not. */
+    uint8_t bomb[DDI_CBOR_MAX_DEPTH + 1];
+    memset(bomb, 0x81, DDI_CBOR_MAX_DEPTH);
+    bomb[DDI_CBOR_MAX_DEPTH] = 0x00;
+    ddi_cbor_reader_init(&r, bomb + 1, DDI_CBOR_MAX_DEPTH);
+    assert_true(ddi_cbor_skip_at(&r, 1));
+    ddi_cbor_reader_init(&r, bomb, sizeof bomb);
+    assert_false(ddi_cbor_skip_at(&r, 1));
+    assert_int_equal(r.status, DDI_CBOR_TOO_DEEP);
+    /* An empty container at level 17 is too deep as well. */
+    bomb[DDI_CBOR_MAX_DEPTH] = 0x80;
+    assert_int_equal(skip_status(bomb, sizeof bomb), DDI_CBOR_TOO_DEEP);
+    /* More pairs than DDI_CBOR_MAX_PAIRS. */
+    size_t pairs = DDI_CBOR_MAX_PAIRS + 1, n = 3 + pairs * 4;
+    uint8_t *big = malloc(n);
+    big[0] = 0xB9;
+    big[1] = (uint8_t)(pairs >> 8);
+    big[2] = (uint8_t)pairs;
+    for (size_t i = 0; i < pairs; i++) { /* keys 256, 257, ...: distinct, two-byte shortest form */
+        big[3 + 4 * i] = 0x19;
+        big[4 + 4 * i] = (uint8_t)((i + 256) >> 8);
+        big[5 + 4 * i] = (uint8_t)(i + 256);
+        big[6 + 4 * i] = 0x00;
+    }
+    assert_int_equal(skip_status(big, n), DDI_CBOR_TOO_LARGE);
+    uint64_t count;
+    ddi_cbor_reader_init(&r, big, n);
+    assert_false(ddi_cbor_get_map(&r, &count));
+    assert_int_equal(r.status, DDI_CBOR_TOO_LARGE);
+    big[1] = (uint8_t)(DDI_CBOR_MAX_PAIRS >> 8);
+    big[2] = (uint8_t)DDI_CBOR_MAX_PAIRS;
+    assert_int_equal(skip_status(big, n - 4), DDI_CBOR_OK); /* exactly the limit */
+    free(big);
+}
+
+static void path_names_keys_and_indices(void **state)
+{
+    (void)state;
+    /* {5: [0, {7: h'..truncated'}]}: the error is at 5[1].7 */
+    static const uint8_t m[] = {0xA1, 0x05, 0x82, 0x00, 0xA1, 0x07, 0x45, 0x01};
+    ddi_cbor_reader r;
+    ddi_cbor_reader_init(&r, m, sizeof m);
+    assert_false(ddi_cbor_skip(&r));
+    ddi_cbor_path p;
+    ddi_cbor_path_to(m, sizeof m, r.error_offset, &p);
+    assert_int_equal(p.len, 3);
+    assert_int_equal(p.key[0], 5);
+    assert_int_equal(p.key[1], 1);
+    assert_int_equal(p.key[2], 7);
+    assert_int_equal(p.index_mask, 2u);
+    assert_int_equal(p.other_mask, 0u);
+}
+
 static void type_mismatch_names_the_offset(void **state)
 {
     (void)state;
@@ -215,6 +297,8 @@ int main(void)
         cmocka_unit_test(truncated_input_is_refused_at_every_length),
         cmocka_unit_test(hostile_items_are_refused),
         cmocka_unit_test(depth_bomb_is_bounded),
+        cmocka_unit_test(skip_is_strict_at_every_depth),
+        cmocka_unit_test(path_names_keys_and_indices),
         cmocka_unit_test(type_mismatch_names_the_offset),
     };
     return cmocka_run_group_tests_name("cbor_units", tests, NULL, NULL);

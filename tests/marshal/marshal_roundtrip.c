@@ -256,6 +256,83 @@ static void bad_input_gets_its_error_code(void **state)
     assert_true(res.missing > 0);
 }
 
+/* Strict at every depth (issue 24): each record below is refused with its
+ * status, the key at fault and the key path from the record's map. */
+static void check_bad(const uint8_t *m, size_t n, int status, uint32_t key, unsigned path_len, const uint64_t *path)
+{
+    ddi_marshal_result res;
+    assert_int_equal(dec_bpb(m, n, &res), 0);
+    if (res.status != status || res.error_key != key || res.error_path.len != path_len)
+        print_message("record of %zu bytes starting %02x %02x: status %d key %u path of %u\n", n, m[0], m[1],
+                      res.status, res.error_key, res.error_path.len);
+    assert_int_equal(res.status, status);
+    assert_int_equal(res.error_key, key);
+    assert_int_equal(res.error_path.len, path_len);
+    for (unsigned i = 0; i < path_len; i++)
+        assert_true(res.error_path.key[i] == path[i]);
+}
+
+static void strict_at_every_depth(void **state)
+{
+    (void)state;
+    const uint32_t OP = FIELD(Operation), DS = FIELD(DmaSize);
+    /* Duplicate unknown keys: small (beyond the bitmap), 64 Ki, 2^64 - 1
+     * (reported as 0xFFFFFFFF, the path keeps it whole). */
+    static const uint8_t d300[] = {0xA2, 0x19, 0x01, 0x2C, 0x01, 0x19, 0x01, 0x2C, 0x02};
+    check_bad(d300, sizeof d300, DDI_CBOR_DUPLICATE_KEY, 300, 1, (const uint64_t[]){300});
+    static const uint8_t d64k[] = {0xA2, 0x1A, 0, 1, 0, 0, 0x01, 0x1A, 0, 1, 0, 0, 0x02};
+    check_bad(d64k, sizeof d64k, DDI_CBOR_DUPLICATE_KEY, 65536, 1, (const uint64_t[]){65536});
+    static const uint8_t dmax[] = {0xA2, 0x1B, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01,
+                                   0x1B, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02};
+    check_bad(dmax, sizeof dmax, DDI_CBOR_DUPLICATE_KEY, 0xFFFFFFFFu, 1, (const uint64_t[]){UINT64_MAX});
+    /* A duplicate inside an unknown key's map, and inside a map in an
+     * array under it with byte-string keys. */
+    static const uint8_t dinner[] = {0xA1, 0x19, 0x01, 0x2C, 0xA2, 0x01, 0x01, 0x01, 0x02};
+    check_bad(dinner, sizeof dinner, DDI_CBOR_DUPLICATE_KEY, 300, 2, (const uint64_t[]){300, 1});
+    static const uint8_t ddeep[] = {0xA1, 0x19, 0x01, 0x2C, 0x81, 0xA2, 0x41, 'k', 0x01, 0x41, 'k', 0x02};
+    check_bad(ddeep, sizeof ddeep, DDI_CBOR_DUPLICATE_KEY, 300, 2, (const uint64_t[]){300, 0});
+    /* Nesting counted from the record's map: 1 + 16 arrays is too deep
+     * under an unknown key, 1 + 15 is the limit. */
+    uint8_t deep[32];
+    size_t dn = 0;
+    deep[dn++] = 0xA1;
+    deep[dn++] = 0x19;
+    deep[dn++] = 0x01;
+    deep[dn++] = 0x2C;
+    for (int i = 0; i < 16; i++)
+        deep[dn++] = 0x81;
+    deep[dn++] = 0x00;
+    ddi_marshal_result res;
+    assert_int_equal(dec_bpb(deep, dn, &res), 0);
+    assert_int_equal(res.status, DDI_CBOR_TOO_DEEP);
+    assert_int_equal(res.error_key, 300);
+    memmove(deep + 4, deep + 5, dn - 5);
+    assert_int_equal(dec_bpb(deep, dn - 1, &res), 1);
+    /* Text that is not UTF-8, under an unknown key. */
+    static const uint8_t badtext[] = {0xA1, 0x19, 0x01, 0x2C, 0x61, 0xFF};
+    check_bad(badtext, sizeof badtext, DDI_CBOR_BAD_TEXT, 300, 1, (const uint64_t[]){300});
+    /* Operation (an enum) as every other type; DmaSize (UINT) beyond its
+     * width and negative. */
+    static const uint8_t op_types[][3] = {{0x41, 0x01, 0}, {0x61, 'a', 0}, {0xA0, 0, 0}, {0x80, 0, 0},
+                                          {0xF5, 0, 0},    {0xF6, 0, 0}};
+    for (size_t i = 0; i < sizeof op_types / sizeof op_types[0]; i++) {
+        uint8_t m[5] = {0xA1, (uint8_t)OP, op_types[i][0], op_types[i][1], op_types[i][2]};
+        check_bad(m, op_types[i][0] == 0x41 || op_types[i][0] == 0x61 ? 4 : 3, DDI_CBOR_TYPE_MISMATCH, OP, 1,
+                  (const uint64_t[]){OP});
+    }
+    static const uint8_t op_neg[] = {0xA1, (uint8_t)FIELD(Operation), 0x3B, 0, 0, 1, 0, 0, 0, 0, 0};
+    check_bad(op_neg, sizeof op_neg, DDI_CBOR_TOO_LARGE, OP, 1, (const uint64_t[]){OP});
+    static const uint8_t ds_max[] = {0xA1, (uint8_t)FIELD(DmaSize), 0x1B, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    check_bad(ds_max, sizeof ds_max, DDI_CBOR_TOO_LARGE, DS, 1, (const uint64_t[]){DS});
+    static const uint8_t ds_neg[] = {0xA1, (uint8_t)FIELD(DmaSize), 0x20};
+    check_bad(ds_neg, sizeof ds_neg, DDI_CBOR_TYPE_MISMATCH, DS, 1, (const uint64_t[]){DS});
+    /* A type mismatch inside a nested record: the path goes through it. */
+    /* (both IDs are in 24..255: one argument byte after 0x18) */
+    static const uint8_t fp_bytes[] = {0xA1, 0x18, (uint8_t)FIELD(Fill), 0xA1, 0x18, (uint8_t)FIELD(Fill_FillPattern), 0x41, 0x00};
+    check_bad(fp_bytes, sizeof fp_bytes, DDI_CBOR_TYPE_MISMATCH, FIELD(Fill_FillPattern), 2,
+              (const uint64_t[]){FIELD(Fill), FIELD(Fill_FillPattern)});
+}
+
 /* pDmaBuffer has _Field_size_bytes_(DmaSize): followed into the arena. */
 static void sized_pointers_are_followed_into_the_arena(void **state)
 {
@@ -458,6 +535,7 @@ int main(void)
         cmocka_unit_test(one_byte_short_is_not_overrun),
         cmocka_unit_test(truncated_input_fails_at_every_length),
         cmocka_unit_test(bad_input_gets_its_error_code),
+        cmocka_unit_test(strict_at_every_depth),
         cmocka_unit_test(sized_pointers_are_followed_into_the_arena),
         cmocka_unit_test(unions_follow_their_discriminator),
         cmocka_unit_test(keys_in_any_order_decode_the_same),

@@ -85,5 +85,104 @@ printf '\x84\x01\x00\x18\xbd\xa2\x02\x01\x02\x02' >"$work/dup.cbor"
     { fail "unknown version (rc $rc)"; cat "$work/v.err"; }
 "$ddigen" trace "$work/new.cbor" --spec "$spec_new" --format xml 2>/dev/null >/dev/null; rc=$?
 [ $rc -eq 2 ] && ok "a bad --format is a usage error" || fail "bad --format (rc $rc)"
+# Strict means strict (issue 24): each malformed call below exits 1 with
+# nothing written and names the call, the offset and the key path; the
+# generated decoders refuse the same records (marshal_roundtrip).
+rid=$(grep -o '<record name="DXGKARG_BUILDPAGINGBUFFER" id="[0-9]*"' "$spec_new" | sed 's/.*id="\([0-9]*\)"/\1/')
+python3 - "$work" "$rid" <<'PY'
+import os, sys
+work, rid = sys.argv[1], int(sys.argv[2])
+def head(major, v):
+    if v < 24: return bytes([major << 5 | v])
+    for ai, w in ((24, 1), (25, 2), (26, 4), (27, 8)):
+        if v < (1 << (8 * w)): return bytes([major << 5 | ai]) + v.to_bytes(w, 'big')
+u = lambda v: head(0, v)
+neg = lambda a: head(1, a)  # -1 - a
+by = lambda x: head(2, len(x)) + x
+tx = lambda x: head(3, len(x)) + (x.encode() if isinstance(x, str) else x)
+arr = lambda *i: head(4, len(i)) + b''.join(i)
+mp = lambda *p: head(5, len(p)) + b''.join(k + v for k, v in p)
+def nest(k):
+    x = u(0)
+    for _ in range(k): x = arr(x)
+    return x
+bad = {
+  'dup-in-unknown-map': mp((u(300), mp((u(1), u(1)), (u(1), u(2))))),
+  'dup-bytes-key-deep': mp((u(300), arr(mp((by(b'k'), u(1)), (by(b'k'), u(2)))))),
+  'dup-unknown-small': mp((u(300), u(1)), (u(300), u(2))),
+  'dup-unknown-64k': mp((u(65536), u(1)), (u(65536), u(2))),
+  'dup-unknown-2p64': mp((u(2**64 - 1), u(1)), (u(2**64 - 1), u(2))),
+  'op-bytes': mp((u(5), by(b'\x01')),),
+  'op-text': mp((u(5), tx('a')),),
+  'op-map': mp((u(5), mp()),),
+  'op-array': mp((u(5), arr()),),
+  'op-negative': mp((u(5), neg(2**40)),),
+  'op-true': mp((u(5), b'\xf5'),),
+  'op-null': mp((u(5), b'\xf6'),),
+  'dmasize-2p32': mp((u(2), u(2**32)),),
+  'dmasize-u64max': mp((u(2), u(2**64 - 1)),),
+  'dmasize-negative': mp((u(2), neg(0)),),
+  'fillpattern-bytes': mp((u(24), mp((u(27), by(b'ab')),)),),
+  'deep-17': mp((u(300), nest(16)),),
+  'text-not-utf8': mp((u(300), tx(b'\xff')),),
+}
+good = {
+  'deep-16': mp((u(300), nest(15)),),
+  'unknown-text': mp((u(300), tx('a"b\n\\c\x01')),),
+  'unknown-bytes-keyed': mp((u(300), mp((by(b'\x01"'), u(1)),)),),
+  'unknown-map-keyed': mp((u(300), mp((mp(), u(1)), (arr(), tx('x')))),),
+}
+ok_call = arr(u(0x1234), u(0), u(rid), mp((u(2), u(8)),))
+for name, m in list(bad.items()) + list(good.items()):
+    # a good call first: the error is in call 1
+    open(os.path.join(work, 'p-' + name + '.cbor'), 'wb').write(ok_call + arr(u(0x1234), u(0), u(rid), m))
+PY
+R=DXGKARG_BUILDPAGINGBUFFER
+probe() { # name expected-message-regex
+    "$ddigen" trace "$work/p-$1.cbor" --spec "$spec_new" -o "$work/p-$1.txt" 2>"$work/p-$1.err"; rc=$?
+    if [ $rc -eq 1 ] && [ ! -e "$work/p-$1.txt" ] && grep -qE -- "p-$1.cbor: error: offset [0-9]+: call 1: $2" "$work/p-$1.err"; then
+        ok "malformed $1: exit 1, '$2'"
+    else
+        fail "malformed $1 (rc $rc)"; cat "$work/p-$1.err"
+    fi
+}
+probe dup-in-unknown-map "duplicate key at $R\.\?300\.\?1 \(key path 300\.1\)"
+probe dup-bytes-key-deep "duplicate key at $R\.\?300\[0\] \(key path 300\[0\]\)"
+probe dup-unknown-small "key 300 given twice in one map at $R\.\?300 \(key path 300\)"
+probe dup-unknown-64k "key 65536 given twice in one map at $R\.\?65536 \(key path 65536\)"
+probe dup-unknown-2p64 "key 18446744073709551615 given twice in one map"
+for k in bytes text map array true null; do probe op-$k "type mismatch at $R\.Operation \(key path 5\)"; done
+probe op-negative "length or value too large at $R\.Operation \(key path 5\)"
+probe dmasize-2p32 "length or value too large at $R\.DmaSize \(key path 2\)"
+probe dmasize-u64max "length or value too large at $R\.DmaSize \(key path 2\)"
+probe dmasize-negative "type mismatch at $R\.DmaSize \(key path 2\)"
+probe fillpattern-bytes "type mismatch at $R\.Fill\.FillPattern \(key path 24\.27\)"
+probe deep-17 "nested too deeply at $R\.\?300(\[0\]){15} "
+probe text-not-utf8 "text string not valid UTF-8 at $R\.\?300 "
+
+# What is accepted prints as valid JSON, whatever the unknown values hold,
+# and so does a trace whose file name has a quote and a newline.
+for g in deep-16 unknown-text unknown-bytes-keyed unknown-map-keyed; do
+    "$ddigen" trace "$work/p-$g.cbor" --spec "$spec_new" --format json -o "$work/p-$g.json" 2>"$work/p-$g.err" ||
+        { fail "$g: exit $?"; cat "$work/p-$g.err"; continue; }
+    if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d["calls"]) == 2' "$work/p-$g.json"; then
+        ok "$g: accepted, valid JSON"
+    else
+        fail "$g: invalid JSON"; head -c 600 "$work/p-$g.json"
+    fi
+done
+python3 - "$work/p-unknown-text.json" "$work/p-unknown-map-keyed.json" <<'PY' && ok "unknown text and maps keep their values in JSON" || fail "unknown values in JSON"
+import json, sys
+a = json.load(open(sys.argv[1]))["calls"][1]["fields"][0]
+assert a == {"id": 300, "unknown": True, "value": {"text": 'a"b\n\\c\x01'}}, a
+b = json.load(open(sys.argv[2]))["calls"][1]["fields"][0]["value"]
+assert b == {"map": [[{"map": []}, 1], [[], {"text": "x"}]]}, b
+PY
+odd="$work/q\"uo
+te.cbor"
+cp "$work/new.cbor" "$odd"
+"$ddigen" trace "$odd" --spec "$spec_new" --format json -o "$work/odd.json" &&
+    python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["trace"] == sys.argv[2]' "$work/odd.json" "$odd" &&
+    ok "a trace path with a quote and a newline is valid JSON" || fail "trace path with a quote and a newline"
 echo "$failures failed"
 [ $failures -eq 0 ]
