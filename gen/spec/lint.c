@@ -6,6 +6,7 @@
 #include "index.h"
 #include "specxml.h"
 
+#include "../util/json.h"
 #include "../util/output.h"
 #include "../util/strbuf.h"
 
@@ -657,24 +658,10 @@ int lint_write_text_file(const struct lint_result *r, const char *path)
 
 /* ---------- SARIF 2.1.0 ---------- */
 
+/* Strings through the one JSON writer (util/json.c). */
 static void json_str(struct strbuf *sb, const char *s)
 {
-    sb_append(sb, "\"");
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            char esc[3] = {'\\', (char)c, 0};
-            sb_append(sb, esc);
-        } else if (c == '\n')
-            sb_append(sb, "\\n");
-        else if (c == '\t')
-            sb_append(sb, "\\t");
-        else if (c < 0x20)
-            sb_printf(sb, "\\u%04x", c);
-        else
-            sb_appendn(sb, (const char *)&c, 1);
-    }
-    sb_append(sb, "\"");
+    json_sb_str(sb, s);
 }
 
 /* A path as an RFC 3986 URI reference: every byte but the unreserved

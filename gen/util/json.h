@@ -1,5 +1,5 @@
 /* The one JSON string writer of ddigen: every --format json output (trace,
- * diff) and every JSON file it writes (the libclang overlay) quotes its
+ * diff), SARIF (lint) and every JSON file it writes (the libclang overlay) quotes its
  * strings here, so that any byte a name, a path or a trace holds gives valid
  * JSON (RFC 8259): '"' and '\' escaped, control bytes as \u00XX (\n, \t, \r
  * by name), DEL as \u007f, and bytes that are not UTF-8 as U+FFFD (JSON text
