@@ -202,8 +202,11 @@ int ddigen_cmd_generate(int argc, char **argv)
             fputs(usage, stderr);
         goto done;
     }
-    /* A wrong family fails before anything is parsed or written. */
-    if (outputs && emit_check_outputs(templates, outputs) != 0) {
+    /* A wrong family, or two options setting one template parameter, fail
+     * before anything is parsed or written. */
+    vec_push(&params, NULL);
+    if ((outputs && emit_check_outputs(templates, outputs) != 0) ||
+        emit_check_param_conflicts((const char *const *)params.items) != 0) {
         rc = 1;
         goto done;
     }
@@ -237,7 +240,6 @@ int ddigen_cmd_generate(int argc, char **argv)
              ? 0
              : 1;
     ddi_layout_free(&layout);
-    vec_push(&params, NULL);
     if (rc == 0)
         rc = build_spec(&paths, &docs, overrides, previous, werror, (const char *const *)params.items, &a);
     if (rc == 0) {

@@ -16,6 +16,7 @@
 #include <getopt.h>
 #include <libexslt/exslt.h>
 #include <libxslt/transform.h>
+#include <libxslt/variables.h>
 #include <libxslt/xsltInternals.h>
 #include <libxslt/xsltutils.h>
 #include <stdio.h>
@@ -67,20 +68,53 @@ static void xslt_error(void *ctx, const char *fmt, ...)
 }
 
 
+/* The options that set a template parameter, for messages. */
+static const char *option_of(const char *name, size_t len)
+{
+    static const struct { const char *param, *option; } options[] = {
+        {"ddi-list", "--ddi-list or --all"}, {"driver-kind", "--driver-kind"}, {"ddi-version", "--ddi-version"},
+    };
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        if (strlen(options[i].param) == len && !strncmp(options[i].param, name, len))
+            return options[i].option;
+    return "--param";
+}
+
 int emit_check_param(const char *param)
 {
     const char *eq = strchr(param, '=');
     size_t name_len = eq ? (size_t)(eq - param) : 0;
-    if (!eq || !name_len || strspn(param, "abcdefghijklmnopqrstuvwxyz0123456789-") != name_len ||
-        strchr(eq + 1, '\'')) {
-        ddigen_error(NULL, 0, "--param '%s': expected NAME=VALUE (lower-case name, no ' in the value)", param);
+    if (!eq || !name_len || strspn(param, "abcdefghijklmnopqrstuvwxyz0123456789-") != name_len) {
+        ddigen_error(NULL, 0, "--param '%s': expected NAME=VALUE (a lower-case name)", ddigen_quote(param));
+        return -1;
+    }
+    /* The parameters of ddigen's own templates take known values; a user's
+     * templates may take parameters of their own. */
+    if (name_len == 5 && !strncmp(param, "scope", 5) && strcmp(eq + 1, "ddi") && strcmp(eq + 1, "all")) {
+        ddigen_error(NULL, 0, "--param scope='%s': expected ddi or all", ddigen_quote(eq + 1));
         return -1;
     }
     return 0;
 }
 
-/* The stylesheet parameters: spec-name, then the user's NAME=VALUE as
- * XPath string literals. Strings live in a; returns NULL on no memory. */
+int emit_check_param_conflicts(const char *const *params)
+{
+    for (size_t i = 0; params && params[i]; i++) {
+        size_t len = strcspn(params[i], "=");
+        for (size_t j = 0; j < i; j++) {
+            if (strcspn(params[j], "=") != len || strncmp(params[i], params[j], len))
+                continue;
+            ddigen_error(NULL, 0, "%s given twice (template parameter '%.*s'): '%s' and '%s'", option_of(params[i], len),
+                         (int)len, params[i], ddigen_quote(params[j] + len + 1), ddigen_quote(params[i] + len + 1));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The stylesheet parameters: spec-name, then the user's NAME=VALUE. They are
+ * passed as strings (xsltQuoteUserParams), never parsed as XPath, so no
+ * value can become an expression. Strings live in a. */
 static const char **stylesheet_params(const struct emit_options *opt, struct arena *a)
 {
     size_t n = 0;
@@ -89,11 +123,11 @@ static const char **stylesheet_params(const struct emit_options *opt, struct are
     const char **params = arena_alloc(a, (2 * n + 3) * sizeof *params);
     const char *base = strrchr(opt->spec_path, '/');
     params[0] = "spec-name";
-    params[1] = arena_printf(a, "'%s'", base ? base + 1 : opt->spec_path);
+    params[1] = base ? base + 1 : opt->spec_path;
     for (size_t i = 0; i < n; i++) {
         const char *eq = strchr(opt->params[i], '=');
         params[2 + 2 * i] = arena_strndup(a, opt->params[i], (size_t)(eq - opt->params[i]));
-        params[3 + 2 * i] = arena_printf(a, "'%s'", eq + 1);
+        params[3 + 2 * i] = eq + 1;
     }
     params[2 + 2 * n] = NULL;
     return params;
@@ -128,7 +162,11 @@ static int render_one(const struct emit_options *opt, xmlDocPtr spec, const char
     if (sheet) {
         record_stylesheet_deps(sheet);
         struct arena a = {0};
-        xmlDocPtr result = xsltApplyStylesheet(sheet, spec, stylesheet_params(opt, &a));
+        xsltTransformContextPtr tctx = xsltNewTransformContext(sheet, spec);
+        xmlDocPtr result = NULL;
+        if (tctx && xsltQuoteUserParams(tctx, stylesheet_params(opt, &a)) == 0)
+            result = xsltApplyStylesheetUser(sheet, spec, NULL, NULL, NULL, tctx);
+        xsltFreeTransformContext(tctx);
         arena_free(&a);
         xmlChar *bytes = NULL;
         int len = 0;
@@ -200,6 +238,8 @@ static int list_outputs(const struct emit_options *opt)
 
 int emit_run(const struct emit_options *opt)
 {
+    if (emit_check_param_conflicts(opt->params) != 0)
+        return 1;
     struct vec names = {0};
     if (select_templates(opt, &names) != 0)
         return 1;

@@ -26,6 +26,10 @@ int emit_check_outputs(const char *templates_dir, const char *outputs);
 /* Checks a NAME=VALUE template parameter; 0, or -1 after reporting. */
 int emit_check_param(const char *param);
 
+/* An error naming the options when two set one template parameter
+ * (--ddi-list F --all, --driver-kind twice); 0 or -1. */
+int emit_check_param_conflicts(const char *const *params);
+
 /* 0 ok; 1 errors (reported); 3 with check: outputs are stale. */
 int emit_run(const struct emit_options *opt);
 int ddigen_cmd_emit(int argc, char **argv);

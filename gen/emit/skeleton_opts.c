@@ -117,18 +117,30 @@ static char *string_of(xmlXPathContextPtr ctx, const char *expr)
     return copy;
 }
 
-/* Position (1-based) of a version (short or macro name) among the spec's, 0 if none. */
+/* Position (1-based) of a version (short or macro name) among the spec's, 0
+ * if none. Compared in C: a value given on the command line never becomes
+ * part of an XPath expression. */
 static int version_position(xmlXPathContextPtr ctx, const char *version)
 {
-    char expr[600];
-    snprintf(expr, sizeof expr,
-             "count(/ddi-spec/layout/version[@short='%s' or @name='%s']/preceding-sibling::version) + "
-             "count(/ddi-spec/layout/version[@short='%s' or @name='%s'])",
-             version, version, version, version);
-    char *v = string_of(ctx, expr);
-    int n = atoi(v);
-    free(v);
-    return n;
+    xmlNodePtr root = xmlDocGetRootElement(ctx->doc);
+    int at = 0;
+    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next) {
+        if (part->type != XML_ELEMENT_NODE || strcmp((const char *)part->name, "layout"))
+            continue;
+        for (xmlNodePtr v = part->children; v; v = v->next) {
+            if (v->type != XML_ELEMENT_NODE || strcmp((const char *)v->name, "version"))
+                continue;
+            at++;
+            xmlChar *short_name = xmlGetProp(v, BAD_CAST "short"), *name = xmlGetProp(v, BAD_CAST "name");
+            int same = (short_name && !strcmp((const char *)short_name, version)) ||
+                       (name && !strcmp((const char *)name, version));
+            xmlFree(short_name);
+            xmlFree(name);
+            if (same)
+                return at;
+        }
+    }
+    return 0;
 }
 
 /* Whether a version set ("VISTA-WIN7 WDDM2_0") holds the version at position at. */
@@ -178,8 +190,7 @@ int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *con
         ddigen_error(NULL, 0, "--driver-kind '%s': expected full or display-only", ddigen_quote(kind));
         rc = -1;
     }
-    if (version && (strlen(version) > 200 ||
-                    !count_nodes(ctx, "/ddi-spec/layout/version[@short='%s' or @name='%s']", version, version))) {
+    if (version && !version_position(ctx, version)) {
         ddigen_error(spec_path, 0, "--ddi-version '%s' is not a DDI version of the spec", ddigen_quote(version));
         rc = -1;
     }
