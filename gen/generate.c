@@ -111,7 +111,7 @@ static void record_inputs(const char *overrides, const char *previous, const str
 /* The rule's target is the spec, written last of the spec files: a build
  * system lists it as the command's first output. The path is made absolute
  * the way the user spelled it (no links resolved) so it matches theirs. */
-static char *depfile_target(const char *spec_path)
+static char *depfile_target(const char *spec_path) /* absolute, links kept */
 {
     char cwd[4096];
     char *abs = NULL;
@@ -129,14 +129,39 @@ static int check_depfile_target(const char *spec_path)
     return rc;
 }
 
-static int write_depfile(const char *depfile, const char *spec_path)
+static int write_depfile(const char *path, const char *depfile, const char *spec_path)
 {
     char *target = depfile_target(spec_path);
-    int rc = target ? ddigen_deps_write(depfile, target) : -1;
+    int rc = target ? ddigen_deps_write(path, target) : -1;
     free(target);
     if (rc == 0)
         ddigen_progress("wrote %s", depfile);
     return rc == 0 ? 0 : 1;
+}
+
+/* prefix/rest when path is below folder dir, else NULL. */
+static const char *below(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    return dir[0] && !strncmp(path, dir, n) && path[n] == '/' ? path + n : NULL;
+}
+
+/* Where the depfile is written: inside OUT (ddigen_generate() puts it at
+ * OUT/ddigen.d) it goes into the staging folder and switches in with the
+ * set; anywhere else it is written just before the switch. */
+static const char *depfile_path(const struct output_set *set, const char *out, const char *depfile,
+                                struct arena *a)
+{
+    char *abs_out = depfile_target(out), *abs_dep = depfile_target(depfile);
+    const char *rest = NULL;
+    if (abs_out && abs_dep && !(rest = below(abs_dep, abs_out)))
+        rest = below(abs_dep, set->target);
+    const char *path = rest ? arena_printf(a, "%s%s", set->staging, rest) : depfile;
+    free(abs_out);
+    free(abs_dep);
+    return path;
 }
 
 int ddigen_cmd_generate(int argc, char **argv)
@@ -250,7 +275,7 @@ int ddigen_cmd_generate(int argc, char **argv)
     /* The depfile names the spec where it will be, and is written before
      * the switch: a depfile newer than its outputs only costs a rebuild. */
     if (rc == 0 && depfile)
-        rc = write_depfile(depfile, paths.shown_spec);
+        rc = write_depfile(depfile_path(&set, out, depfile, &a), depfile, paths.shown_spec);
     if (rc == 0)
         rc = output_set_commit(&set) == 0 ? 0 : 1;
     else

@@ -42,6 +42,15 @@ changed=$(diff before.txt after.txt | grep '^>' | grep -c '/include/')
 grep -q "the user's notes" out/NOTES.txt && ok "a file of the user's in OUT stays" || fail "the user's file is gone"
 [ "$(debris out)" -eq 0 ] && ok "no staging folder left" || fail "staging folder left: $(ls -a .)"
 
+# A depfile inside OUT (where ddigen_generate() puts it) switches in with the
+# set, on the first run and on a regeneration.
+for run in first again; do
+    rm -f deps-out/ddigen.d.kept
+    gen --wdk "$kit_a" --depfile deps-out/ddigen.d -o deps-out 2>dep.txt && grep -q 'deps-out/spec/ddi.xml:' deps-out/ddigen.d &&
+        [ "$(debris deps-out)" -eq 0 ] && ok "a depfile inside OUT is there after the $run run" ||
+        { fail "a depfile inside OUT ($run run)"; head -3 dep.txt; }
+done
+
 # --- a failed run changes nothing ---------------------------------------------
 echo "<broken" >bad.xml
 mkdir -p broken-templates && cp -r "$templates"/. broken-templates/ &&

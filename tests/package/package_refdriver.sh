@@ -85,8 +85,17 @@ build_log unrelated
     fail "an unrelated header reran ddigen"
 touch "$wdk/km/d3dkmddi.h"
 build_log touched
-[ "$(regenerated touched)" = 1 ] && [ "$(stat -c %Y.%y "$asserts")" != "$before" ] &&
-    ok "km/d3dkmddi.h touched: ddigen reran, the generated header was rewritten" || fail "touching d3dkmddi.h did not regenerate"
+# Same content: ddigen leaves the generated header as it was (its mtime
+# too), so nothing that includes it recompiles. Ninja keeps that (CMake's
+# custom commands restat); CMake's Makefiles touch every extra output of a
+# custom command after it runs, so there the mtime moves anyway.
+if [ "$gen" = Ninja ]; then
+    [ "$(regenerated touched)" = 1 ] && [ "$(stat -c %Y.%y "$asserts")" = "$before" ] &&
+        ok "km/d3dkmddi.h touched: ddigen reran, the unchanged generated header kept its mtime" ||
+        fail "touching d3dkmddi.h: regenerated $(regenerated touched) times, header mtime $( [ "$(stat -c %Y.%y "$asserts")" = "$before" ] && echo kept || echo changed)"
+else
+    [ "$(regenerated touched)" = 1 ] && ok "km/d3dkmddi.h touched: ddigen reran" || fail "touching d3dkmddi.h did not regenerate"
+fi
 grep -E "ddigen: generating" "$work/touched.log" | sed 's/^/  after touch: /'
 build_log after
 [ "$(regenerated after)" = 0 ] && ok "and the build after that does nothing again" || fail "regenerated twice"
