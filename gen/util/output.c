@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,10 +29,18 @@ static int owner_is_gone(const char *digits)
     return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
-/* Removes a leftover file, or a folder and the files in it. Only what this
- * user owns, and never through a symlink: /tmp is shared, and a planted
- * link must not make a root run delete what it points to. */
-static void remove_leftover(const char *path)
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    if (flag == FTW_DP)
+        rmdir(path);
+    else
+        unlink(path);
+    return 0;
+}
+
+void ddigen_remove_tree(const char *path)
 {
     struct stat st;
     if (lstat(path, &st) != 0 || st.st_uid != geteuid())
@@ -40,19 +49,7 @@ static void remove_leftover(const char *path)
         unlink(path);
         return;
     }
-    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-    if (!d) {
-        if (fd >= 0)
-            close(fd);
-        return;
-    }
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            unlinkat(fd, e->d_name, 0);
-    closedir(d);
-    rmdir(path);
+    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* Removes entries of dir named PREFIX<pid>SUFFIX... whose pid is dead. */
@@ -72,7 +69,7 @@ static void remove_stale(const char *dir, const char *prefix, char after_pid)
             continue;
         char *path = NULL;
         if (asprintf(&path, "%s/%s", dir, e->d_name) >= 0) {
-            remove_leftover(path);
+            ddigen_remove_tree(path);
             free(path);
         }
     }

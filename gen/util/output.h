@@ -33,6 +33,11 @@ int ddigen_read_file(const char *path, char **data, size_t *len);
 char *ddigen_temp_dir(struct arena *a, const char *kind);
 int ddigen_temp_file(struct arena *a, const char *kind, char **path);
 
+/* Removes a file, or a folder and everything below it: only what this user
+ * owns, never through a symlink (/tmp is shared, and a planted link must not
+ * make a root run delete what it points to). */
+void ddigen_remove_tree(const char *path);
+
 /* Creates a directory and its parents; 0 or -1 (reported). */
 int ddigen_make_dirs(const char *path);
 

@@ -24,32 +24,6 @@
 #define ASIDE_TAG ".ddigen-old."
 #define MAX_DEPTH 64 /* folders below OUT: generated sets have two levels */
 
-/* --- removing a tree --------------------------------------------------- */
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)ftw;
-    if (flag == FTW_DP)
-        rmdir(path);
-    else
-        unlink(path);
-    return 0;
-}
-
-/* Never through a symlink (FTW_PHYS), never what another user owns. */
-static void remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0 || st.st_uid != geteuid())
-        return;
-    if (!S_ISDIR(st.st_mode)) {
-        unlink(path);
-        return;
-    }
-    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 /* --- the copy of OUT made of hard links ------------------------------- */
 
 static const char *copy_src_root, *copy_dst_root;
@@ -154,7 +128,7 @@ static void clean_debris(const char *dir, const char *name, const char *target)
         if (aside && lstat(target, &st) != 0 && errno == ENOENT)
             rename(path, target);
         else
-            remove_tree(path);
+            ddigen_remove_tree(path);
         free(path);
     }
     closedir(d);
@@ -211,7 +185,7 @@ int output_set_begin(struct output_set *s, const char *out_dir)
         s->staging = NULL;
         goto out;
     }
-    remove_tree(s->staging);
+    ddigen_remove_tree(s->staging);
     if (mkdir(s->staging, s->had_target ? (st.st_mode & 07777) : 0755) != 0) {
         ddigen_error(s->staging, 0, "cannot create the staging folder beside the output: %s", strerror(errno));
         free(s->staging);
@@ -279,7 +253,7 @@ int output_set_commit(struct output_set *s)
         return -1;
     }
     if (old)
-        remove_tree(old);
+        ddigen_remove_tree(old);
     free(old);
     free(s->staging);
     s->staging = NULL;
@@ -291,7 +265,7 @@ int output_set_commit(struct output_set *s)
 void output_set_abort(struct output_set *s)
 {
     if (s->staging)
-        remove_tree(s->staging);
+        ddigen_remove_tree(s->staging);
     free(s->staging);
     s->staging = NULL;
     free(s->target);
