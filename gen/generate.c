@@ -108,10 +108,10 @@ static void record_inputs(const char *overrides, const char *previous, const str
         ddigen_deps_add(in->known_error_lists.items[i]);
 }
 
-/* The rule's target is the spec, written last of the spec files: a build
- * system lists it as the command's first output. The path is made absolute
- * the way the user spelled it (no links resolved) so it matches theirs. */
-static char *depfile_target(const char *spec_path) /* absolute, links kept */
+/* A path made absolute against the working folder, its links kept: the
+ * depfile's target (the spec, the command's first output for a build system)
+ * is spelled the way the user spelled it, so it matches theirs. */
+static char *absolute_path(const char *spec_path)
 {
     char cwd[4096];
     char *abs = NULL;
@@ -123,7 +123,7 @@ static char *depfile_target(const char *spec_path) /* absolute, links kept */
 /* A target Make or Ninja could not read back fails before any work. */
 static int check_depfile_target(const char *spec_path)
 {
-    char *target = depfile_target(spec_path);
+    char *target = absolute_path(spec_path);
     int rc = target && ddigen_deps_check(target, 1) == 0 ? 0 : 1;
     free(target);
     return rc;
@@ -131,7 +131,7 @@ static int check_depfile_target(const char *spec_path)
 
 static int write_depfile(const char *path, const char *depfile, const char *spec_path)
 {
-    char *target = depfile_target(spec_path);
+    char *target = absolute_path(spec_path);
     int rc = target ? ddigen_deps_write(path, target) : -1;
     free(target);
     if (rc == 0)
@@ -154,7 +154,7 @@ static const char *below(const char *path, const char *dir)
 static const char *depfile_path(const struct output_set *set, const char *out, const char *depfile,
                                 struct arena *a)
 {
-    char *abs_out = depfile_target(out), *abs_dep = depfile_target(depfile);
+    char *abs_out = absolute_path(out), *abs_dep = absolute_path(depfile);
     const char *rest = NULL;
     if (abs_out && abs_dep && !(rest = below(abs_dep, abs_out)))
         rest = below(abs_dep, set->target);
