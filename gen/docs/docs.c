@@ -196,16 +196,23 @@ static const char *heading_name(enum docs_heading h)
     return names[h];
 }
 
-/* Body text of a field: its paragraphs squashed, joined by blank lines.
- * first_para[i] is the first paragraph of field i (or paras.n), so a page's
- * paragraphs are walked once, not once per field. */
-static const char *field_text(struct docs_page *p, size_t index, const size_t *first_para, struct docs_buf *b)
+/* Where each member's text and children are, computed once per page: a
+ * scan of the later paragraphs and fields per member made pages quadratic
+ * in their fields. Chains end at paras.n / fields.n. */
+struct member_index {
+    size_t *first_para;  /* per field: its first paragraph */
+    size_t *next_para;   /* per paragraph: the next one of the same field */
+    size_t *first_child; /* per field: its first child */
+    size_t *next_sibling;
+};
+
+/* Body text of a field: its paragraphs squashed, joined by blank lines. */
+static const char *field_text(struct docs_page *p, size_t index, const struct member_index *mi,
+                              struct docs_buf *b)
 {
     docs_buf_reset(b);
-    for (size_t i = first_para[index]; i < p->paras.n; i++) {
+    for (size_t i = mi->first_para[index]; i < p->paras.n; i = mi->next_para[i]) {
         const struct docs_para *para = &p->paras.v[i];
-        if (para->section != DOCS_SEC_FIELD || para->field != (int)index)
-            continue;
         if (b->len)
             docs_buf_put(b, "\n\n", 2);
         /* docs_squash, straight into the buffer, a word at a time */
@@ -239,7 +246,7 @@ static const char *leaf(const char *path)
     return l;
 }
 
-static void write_member(struct xw *w, struct docs_page *p, size_t i, const size_t *first_para,
+static void write_member(struct xw *w, struct docs_page *p, size_t i, const struct member_index *mi,
                          struct docs_buf *tmp)
 {
     const struct docs_field *f = &p->fields.v[i];
@@ -281,12 +288,11 @@ static void write_member(struct xw *w, struct docs_page *p, size_t i, const size
         attr(w, "in-syntax", f->in_block ? "true" : "false");
     attr(w, "candidate", f->candidate);
     attr(w, "candidate-basis", f->candidate_basis);
-    const char *text = field_text(p, i, first_para, tmp);
+    const char *text = field_text(p, i, mi, tmp);
     if (text)
         child(w, "text", text);
-    for (size_t k = i + 1; k < p->fields.n; k++)
-        if (p->fields.v[k].parent == (int)i)
-            write_member(w, p, k, first_para, tmp);
+    for (size_t k = mi->first_child[i]; k < p->fields.n; k = mi->next_sibling[k])
+        write_member(w, p, k, mi, tmp);
     xw_end(w);
 }
 
@@ -323,6 +329,42 @@ static void write_syntax(struct xw *w, struct docs_page *p)
         xw_text_end(w, sx->mismatches.v[i].text);
     }
     xw_end(w);
+}
+
+static void member_index_build(const struct docs_page *p, struct member_index *mi)
+{
+    size_t n = p->fields.n;
+    mi->first_para = docs_xrealloc(NULL, (n + 1) * sizeof *mi->first_para);
+    mi->next_para = docs_xrealloc(NULL, (p->paras.n + 1) * sizeof *mi->next_para);
+    mi->first_child = docs_xrealloc(NULL, (n + 1) * sizeof *mi->first_child);
+    mi->next_sibling = docs_xrealloc(NULL, (n + 1) * sizeof *mi->next_sibling);
+    for (size_t i = 0; i < n; i++) {
+        mi->first_para[i] = p->paras.n;
+        mi->first_child[i] = mi->next_sibling[i] = n;
+    }
+    for (size_t i = p->paras.n; i-- > 0;) { /* back to front, so each chain is in order */
+        mi->next_para[i] = p->paras.n;
+        if (p->paras.v[i].section == DOCS_SEC_FIELD && p->paras.v[i].field >= 0 &&
+            (size_t)p->paras.v[i].field < n) {
+            mi->next_para[i] = mi->first_para[p->paras.v[i].field];
+            mi->first_para[p->paras.v[i].field] = i;
+        }
+    }
+    for (size_t k = n; k-- > 0;) { /* a child follows its parent; built back to front, kept in order */
+        int parent = p->fields.v[k].parent;
+        if (parent >= 0 && (size_t)parent < k) {
+            mi->next_sibling[k] = mi->first_child[parent];
+            mi->first_child[parent] = k;
+        }
+    }
+}
+
+static void member_index_free(struct member_index *mi)
+{
+    free(mi->first_para);
+    free(mi->next_para);
+    free(mi->first_child);
+    free(mi->next_sibling);
 }
 
 /* Writes one <page> at the given element depth (2 under ddi-spec/docs). */
@@ -362,19 +404,14 @@ static void write_page(struct docs_page *p, struct docs_buf *out, int depth, con
     }
     if (p->has_syntax)
         write_syntax(w, p);
-    size_t *first_para = docs_xrealloc(NULL, (p->fields.n + 1) * sizeof *first_para);
-    for (size_t i = 0; i < p->fields.n; i++)
-        first_para[i] = p->paras.n;
-    for (size_t i = p->paras.n; i-- > 0;)
-        if (p->paras.v[i].section == DOCS_SEC_FIELD && p->paras.v[i].field >= 0 &&
-            (size_t)p->paras.v[i].field < p->fields.n)
-            first_para[p->paras.v[i].field] = i;
+    struct member_index mi;
+    member_index_build(p, &mi);
     xw_start(w, "members");
     for (size_t i = 0; i < p->fields.n; i++)
         if (p->fields.v[i].parent < 0)
-            write_member(w, p, i, first_para, &tmp);
+            write_member(w, p, i, &mi, &tmp);
     xw_end(w);
-    free(first_para);
+    member_index_free(&mi);
     if (p->returns) {
         xw_start(w, "returns");
         attr_u(w, "line", p->returns_line);
@@ -486,9 +523,16 @@ static struct docs_page *read_page(const char *name, const char *data, size_t le
         fmt = sniff(name, data, len);
     struct docs_page *p = docs_page_new(name, (enum docs_format)fmt);
     st->files++;
-    size_t clean_len;
-    char *clean = docs_clean_input(p, data, len, &clean_len);
+    size_t clean_len = 0;
+    char *clean = NULL;
     int rc = -1;
+    if (len > DDIGEN_DOCS_MAX_PAGE_BYTES) {
+        ddigen_error(name, 0, "page of %zu bytes: pages above %zu bytes (4 MiB) are refused", len,
+                     DDIGEN_DOCS_MAX_PAGE_BYTES);
+        st->failed++;
+        goto fail;
+    }
+    clean = docs_clean_input(p, data, len, &clean_len);
     if (!clean) {
         st->failed++;
         goto fail;

@@ -16,6 +16,12 @@ enum ddigen_docs_format {
 
 #define DDIGEN_DOCS_RULE_KINDS 18
 
+/* The largest page read, in bytes. Reading is linear in a page's bytes and
+ * fields, but checking its output holds libxml2's tree of it (about 170
+ * bytes per input byte); the largest of Microsoft's 825 reference pages is
+ * 29 KB, so a page past 4 MiB is not a page and is refused by name. */
+#define DDIGEN_DOCS_MAX_PAGE_BYTES ((size_t)4 << 20)
+
 struct ddigen_docs_stats {
     unsigned files;          /* files looked at */
     unsigned pages;          /* pages in the output */

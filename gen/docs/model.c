@@ -91,6 +91,7 @@ void docs_page_free(struct docs_page *p)
     free(p->fields.v);
     free(p->paras.v);
     free(p->rules.v);
+    strmap_free(&p->rule_ids);
     free(p->unextracted.v);
     free(p->notes.v);
     free(p->see_also.v);
@@ -160,10 +161,9 @@ struct docs_rule *docs_page_add_rule(struct docs_page *p, enum docs_rule_kind ki
     else
         id = id_suffix ? arena_printf(&p->arena, "%s:%s:%s", p->name, kname, id_suffix)
                        : arena_printf(&p->arena, "%s:%s", p->name, kname);
-    for (size_t i = 0; i < p->rules.n; i++) {
-        if (strcmp(p->rules.v[i].id, id) == 0)
-            return NULL;
-    }
+    if (strmap_get(&p->rule_ids, id))
+        return NULL;
+    strmap_put(&p->rule_ids, id, (void *)id);
     struct docs_rule r = {0};
     r.kind = kind;
     r.id = id;

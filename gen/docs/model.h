@@ -4,6 +4,7 @@
 #define DDIGEN_DOCS_MODEL_H
 
 #include "../util/arena.h"
+#include "../util/strmap.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -221,6 +222,7 @@ struct docs_page {
     DOCS_VEC(struct docs_field) fields; /* fields, enum values or params */
     DOCS_VEC(struct docs_para) paras;
     DOCS_VEC(struct docs_rule) rules;
+    struct strmap rule_ids; /* the IDs in rules: a repeated rule is dropped in O(1) */
     DOCS_VEC(struct docs_unextracted) unextracted;
     DOCS_VEC(struct docs_note) notes;
     DOCS_VEC(const char *) see_also;

@@ -69,7 +69,20 @@ struct linter {
     struct strmap doc_pages;  /* source -> docs <page> */
     struct strmap documented; /* "record\037id" -> non-NULL */
     struct strmap seen;       /* fingerprints already reported */
+    /* Lookups a page makes once per rule or field, indexed once per run: a
+     * scan per lookup made lint quadratic in a page's fields (a page of
+     * 12,500 members took 28 s). Keys are made by index_key. */
+    struct strmap field_by_record_id; /* srec, id -> first struct sfield* of r->all */
+    struct strmap rule_by_page_id;    /* docs <page>, rule id -> first <rule> */
+    struct strmap member_by_page_line; /* docs <page>, line -> first member in document order */
 };
+
+/* A key for an item of a container: the container by its address (it lives
+ * as long as the run), the item by its name or number. */
+static const char *index_key(struct linter *l, const void *container, const char *item)
+{
+    return arena_printf(&l->out->a, "%p\037%s", container, item);
+}
 
 static const char *doc_path(struct linter *l, const char *source)
 {
@@ -134,13 +147,9 @@ static struct sfield *field_by_id(struct linter *l, const char *record, const ch
     struct srec *r = spec_index_record(&l->ix, record);
     if (!r || !id)
         return NULL;
-    unsigned long want = strtoul(id, NULL, 10);
-    for (size_t i = 0; i < r->all.len; i++) {
-        struct sfield *f = r->all.items[i];
-        if (f->id == want)
-            return f;
-    }
-    return NULL;
+    char num[24];
+    snprintf(num, sizeof num, "%lu", strtoul(id, NULL, 10));
+    return strmap_get(&l->field_by_record_id, index_key(l, r, num));
 }
 
 /* The field a merge element (match, rule, operand) refers to. */
@@ -150,12 +159,9 @@ static struct sfield *ref_field(struct linter *l, xmlNodePtr n, const char *page
     return field_by_id(l, record, sx_get(n, "field-id"));
 }
 
-static xmlNodePtr docs_rule(xmlNodePtr page, const char *id)
+static xmlNodePtr docs_rule(struct linter *l, xmlNodePtr page, const char *id)
 {
-    for (xmlNodePtr r = sx_child(sx_child(page, "rules"), "rule"); r; r = sx_next(r, "rule"))
-        if (sx_get(r, "id") && !strcmp(sx_get(r, "id"), id))
-            return r;
-    return NULL;
+    return page && id ? strmap_get(&l->rule_by_page_id, index_key(l, page, id)) : NULL;
 }
 
 static const char *operand(xmlNodePtr rule, const char *name)
@@ -176,18 +182,51 @@ static xmlNodePtr merge_operand(xmlNodePtr rule, const char *name)
 
 /* The docs member element on a page with this line (members are unique
  * per line). */
-static xmlNodePtr find_member_by_line(xmlNodePtr parent, unsigned line)
+static xmlNodePtr find_member_by_line(struct linter *l, xmlNodePtr page, unsigned line)
+{
+    char num[16];
+    snprintf(num, sizeof num, "%u", line);
+    return page ? strmap_get(&l->member_by_page_line, index_key(l, page, num)) : NULL;
+}
+
+/* Indexes the members under parent, in document order (the first of a
+ * line wins, as a scan would find it). Members nest as deep as the docs
+ * reader makes them. */
+static void index_members(struct linter *l, xmlNodePtr page, xmlNodePtr parent)
 {
     for (xmlNodePtr n = sx_child(parent, NULL); n; n = sx_next(n, NULL)) {
         if (!sx_is(n, "field") && !sx_is(n, "value") && !sx_is(n, "param"))
             continue;
-        if (sx_get_ulong(n, "line", 0) == line)
-            return n;
-        xmlNodePtr inner = find_member_by_line(n, line);
-        if (inner)
-            return inner;
+        char num[24];
+        snprintf(num, sizeof num, "%lu", sx_get_ulong(n, "line", 0));
+        const char *key = index_key(l, page, num);
+        if (!strmap_get(&l->member_by_page_line, key))
+            strmap_put(&l->member_by_page_line, key, n);
+        index_members(l, page, n);
     }
-    return NULL;
+}
+
+static void index_lookups(struct linter *l, xmlNodePtr docs)
+{
+    for (size_t i = 0; i < l->ix.all_records.len; i++) {
+        struct srec *r = l->ix.all_records.items[i];
+        for (size_t k = 0; k < r->all.len; k++) {
+            struct sfield *f = r->all.items[k];
+            char num[24];
+            snprintf(num, sizeof num, "%lu", f->id);
+            const char *key = index_key(l, r, num);
+            if (!strmap_get(&l->field_by_record_id, key))
+                strmap_put(&l->field_by_record_id, key, f);
+        }
+    }
+    for (xmlNodePtr p = sx_child(docs, "page"); p; p = sx_next(p, "page")) {
+        for (xmlNodePtr r = sx_child(sx_child(p, "rules"), "rule"); r; r = sx_next(r, "rule")) {
+            const char *key = sx_get(r, "id") ? index_key(l, p, sx_get(r, "id")) : NULL;
+            if (key && !strmap_get(&l->rule_by_page_id, key))
+                strmap_put(&l->rule_by_page_id, key, r);
+        }
+        index_members(l, p, sx_child(p, "members"));
+    }
 }
 
 static const char *versions_text(const char *v)
@@ -358,7 +397,7 @@ static void check_direction(struct linter *l, xmlNodePtr merge, xmlNodePtr page,
     if (!value || strcmp(value, "in") != 0 || !f)
         return;
     unsigned line = (unsigned)sx_get_ulong(mrule, "line", 0);
-    xmlNodePtr member = find_member_by_line(sx_child(dpage, "members"), line);
+    xmlNodePtr member = find_member_by_line(l, dpage, line);
     xmlNodePtr text = member ? sx_child(member, "text") : NULL;
     const char *evidence = NULL, *why = writes_override(l, merge, record, f);
     if (why)
@@ -468,7 +507,7 @@ static void lint_page(struct linter *l, xmlNodePtr merge, xmlNodePtr page)
     }
     for (xmlNodePtr r = sx_child(page, "rule"); r; r = sx_next(r, "rule")) {
         const char *rk = sx_get(r, "kind");
-        xmlNodePtr dr = docs_rule(dpage, sx_get(r, "ref"));
+        xmlNodePtr dr = docs_rule(l, dpage, sx_get(r, "ref"));
         if (!dr)
             continue;
         for (xmlNodePtr o = sx_child(r, "operand"); o; o = sx_next(o, "operand"))
@@ -590,6 +629,7 @@ void lint_run(xmlDocPtr spec, const struct lint_options *opt, struct lint_result
     spec_index_build(&l.ix, spec);
     for (xmlNodePtr p = sx_child(sx_part(spec, "docs"), "page"); p; p = sx_next(p, "page"))
         strmap_put(&l.doc_pages, sx_get(p, "source"), p);
+    index_lookups(&l, sx_part(spec, "docs"));
     xmlNodePtr merge = sx_part(spec, "merge");
     for (xmlNodePtr p = sx_child(merge, "page"); p; p = sx_next(p, "page"))
         lint_page(&l, merge, p);
@@ -603,6 +643,9 @@ void lint_run(xmlDocPtr spec, const struct lint_options *opt, struct lint_result
     strmap_free(&l.doc_pages);
     strmap_free(&l.documented);
     strmap_free(&l.seen);
+    strmap_free(&l.field_by_record_id);
+    strmap_free(&l.rule_by_page_id);
+    strmap_free(&l.member_by_page_line);
     spec_index_free(&l.ix);
 }
 

@@ -47,7 +47,16 @@ static struct bump_block *block_for(struct bump_heap *h, size_t need)
         if (b->cap >= need)
             return h->current = b;
     }
-    size_t cap = need > BUMP_BLOCK ? need : BUMP_BLOCK;
+    /* Each new block is as large as all before it together, so a heap of n
+     * bytes has O(log n) blocks and bump_owns stays cheap however much a
+     * page allocates (fixed 1 MiB blocks made every free O(blocks)). */
+    size_t cap = BUMP_BLOCK;
+    for (const struct bump_block *o = h->first; o && cap < SIZE_MAX / 4; o = o->next)
+        cap = o->cap > cap ? o->cap : cap;
+    if (h->first && cap < SIZE_MAX / 4)
+        cap *= 2;
+    if (need > cap)
+        cap = need;
     struct bump_block *n = malloc(sizeof *n + cap);
     if (!n)
         return NULL;

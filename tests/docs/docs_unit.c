@@ -457,7 +457,7 @@ static void test_unterminated_fence(void **state)
 static void test_long_line(void **state)
 {
     (void)state;
-    size_t n = 10u * 1024 * 1024;
+    size_t n = 3u * 1024 * 1024; /* below the page limit (4 MiB), far above the long-line note */
     char *src = malloc(n + 64);
     strcpy(src, "T structure (d3dkmddi.h)\nMembers\nA\n");
     size_t k = strlen(src);
@@ -476,9 +476,23 @@ static void test_long_line(void **state)
     char *xml;
     size_t len;
     ddigen_docs_serialize(doc, &xml, &len);
-    assert_has(xml, "<diagnostic severity=\"warning\" line=\"4\">line is 10485760 bytes long</diagnostic>");
+    assert_has(xml, "<diagnostic severity=\"warning\" line=\"4\">line is 3145728 bytes long</diagnostic>");
     free(xml);
     xmlFreeDoc(doc);
+    /* one byte past the limit: refused by name, nothing read */
+    size_t big = DDIGEN_DOCS_MAX_PAGE_BYTES + 1;
+    char *huge = malloc(big);
+    memset(huge, 'a', big);
+    memcpy(huge, src, k);
+    doc = xmlNewDoc((const xmlChar *)"1.0");
+    root = xmlNewNode(NULL, (const xmlChar *)"ddi-spec");
+    xmlDocSetRootElement(doc, root);
+    docs = xmlNewChild(root, NULL, (const xmlChar *)"docs", NULL);
+    rc = ddigen_docs_read_buffer("huge.txt", huge, big, DDIGEN_DOCS_TEXT, NULL, docs, NULL);
+    assert_int_not_equal(rc, 0);
+    assert_null(docs->children);
+    xmlFreeDoc(doc);
+    free(huge);
     free(src);
 }
 
