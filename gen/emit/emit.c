@@ -7,6 +7,7 @@
 #include "../rules/rules.h"
 #include "../spec/schema.h"
 #include "../util/arena.h"
+#include "../util/cli.h"
 #include "../util/deps.h"
 #include "../util/diag.h"
 #include "../util/output.h"
@@ -302,7 +303,7 @@ int ddigen_cmd_emit(int argc, char **argv)
     struct arena a = {0};
     int c, rc = 0;
     optind = 1;
-    while (rc == 0 && (c = getopt_long(argc, argv, "o:vqh", options, NULL)) != -1) {
+    while (rc == 0 && (c = cli_getopt(argc, argv, "o:vqh", options)) != -1) {
         switch (c) {
         case 'p':
             if (emit_check_param(optarg) != 0)

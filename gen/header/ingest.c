@@ -134,7 +134,8 @@ static int setup_header(struct run *r, const struct header_input *in)
 {
     char *abs = absolute(&r->arena, in->header);
     if (!abs || !is_file(abs)) {
-        ddigen_error(in->header, 0, "header file does not exist");
+        ddigen_error(in->header, 0, abs && is_dir(abs) ? "--header names a folder; expected a header file"
+                                                       : "header file does not exist");
         return -1;
     }
     char *dir = arena_strdup(&r->arena, abs);
@@ -426,11 +427,18 @@ static void report_diagnostics(struct job *job, const struct ddi_layout *l, stru
 /* Reports one configuration and merges it; -1 if it is unusable. */
 static int take_config(const struct header_input *in, struct job *job, struct ddi_layout *out, int merge)
 {
-    ddigen_progress("%s %s: %zu records, %zu enums, %zu function types; %u header errors, %u warnings%s",
+    /* Known errors (the kit's FIELD_OFFSET static_assert) are counted apart:
+     * "1 header errors" on every line of a good kit read as a failure. */
+    unsigned known = job->model.diag_errors - job->model.unknown_errors;
+    char known_text[64] = "";
+    if (known)
+        snprintf(known_text, sizeof known_text, " (+%u known, accepted)", known);
+    ddigen_progress("%s %s: %zu records, %zu enums, %zu function types; %u header errors%s, %u warnings%s",
                     ddi_arch_name(job->arch), ddi_version_short(&out->versions[job->version]),
-                    job->model.records.len, job->model.enums.len, job->model.functypes.len, job->model.diag_errors,
-                    job->model.diag_warnings,
-                    job->model.diag_errors && !ddigen_diag_global.verbose ? " (-v lists them)" : "");
+                    job->model.records.len, job->model.enums.len, job->model.functypes.len,
+                    job->model.unknown_errors, known_text, job->model.diag_warnings,
+                    (job->model.diag_errors || job->model.diag_warnings) && !ddigen_diag_global.verbose
+                        ? " (-v lists them)" : "");
     if (job->model.fatal || job->model.unknown_errors)
         return -1;
     for (size_t i = 0; i < job->model.invalid.len; i++)

@@ -4,10 +4,14 @@
 
 #include "../util/diag.h"
 
+#include "../util/arena.h"
 #include "../util/clang_api.h"
+#include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #define VERSION_PREFIX "DXGKDDI_INTERFACE_VERSION_"
 
@@ -106,7 +110,54 @@ int diag_is_fatal(CXDiagnostic d)
     return missing;
 }
 
-static int report_fatal(CXTranslationUnit tu)
+/* An entry of dir named name, compared without case as the overlay does;
+ * its full path in the arena, or NULL. */
+static char *entry_in(struct arena *a, const char *dir, const char *name)
+{
+    const char *slash = strrchr(name, '/');
+    char *parent = slash ? arena_printf(a, "%s/%.*s", dir, (int)(slash - name), name) : arena_strdup(a, dir);
+    const char *leaf = slash ? slash + 1 : name;
+    DIR *d = opendir(parent);
+    char *found = NULL;
+    for (struct dirent *e; d && !found && (e = readdir(d));)
+        if (!strcasecmp(e->d_name, leaf))
+            found = arena_printf(a, "%s/%s", parent, e->d_name);
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* Why an include was not found, said at the include's file:line: a folder
+ * of that name in an include folder (clang says only "not found"), or
+ * where a header of that name was expected. */
+static void report_missing_include(const char *file, unsigned line, const char *text,
+                                   const struct extract_scope *scope)
+{
+    struct arena a = {0};
+    const char *q1 = strchr(text, '\''), *q2 = q1 ? strchr(q1 + 1, '\'') : NULL;
+    char *name = q2 ? arena_printf(&a, "%.*s", (int)(q2 - q1 - 1), q1 + 1) : NULL;
+    char *folder = NULL;
+    for (size_t i = 0; name && !folder && i < scope->nroots; i++) {
+        char *hit = entry_in(&a, scope->roots[i], name);
+        struct stat st;
+        if (hit && stat(hit, &st) == 0 && S_ISDIR(st.st_mode))
+            folder = hit;
+    }
+    /* The translation unit is ddigen's own (--wdk: ntddk.h, then
+     * dispmprt.h; --header: the header): its name is no file of the user's. */
+    int virtual_tu = file && !strncmp(file, "/ddigen-virtual/", 16);
+    const char *by = virtual_tu ? " (included by the translation unit ddigen compiles)" : "";
+    if (folder)
+        ddigen_error(virtual_tu ? NULL : file, line, "#include <%s> names a folder, not a header: %s%s",
+                     ddigen_quote(name), folder, by);
+    else
+        ddigen_error(virtual_tu ? NULL : file, line,
+                     "%s: expected a header of that name in the include folders (the kit's km, km/crt, shared, um, "
+                     "ucrt, and -I)%s", text, by);
+    arena_free(&a);
+}
+
+static int report_fatal(CXTranslationUnit tu, const struct extract_scope *scope)
 {
     int fatal = 0;
     for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; i++) {
@@ -117,7 +168,12 @@ static int report_fatal(CXTranslationUnit tu)
             clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, &line, &col, &off);
             CXString fname = clang_getFileName(file);
             CXString text = clang_getDiagnosticSpelling(d);
-            ddigen_error(file ? clang_getCString(fname) : NULL, line, "%s", clang_getCString(text));
+            const char *t = clang_getCString(text);
+            size_t tn = strlen(t);
+            if (tn > 15 && !strcmp(t + tn - 15, " file not found"))
+                report_missing_include(file ? clang_getCString(fname) : NULL, line, t, scope);
+            else
+                ddigen_error(file ? clang_getCString(fname) : NULL, line, "%s", t);
             clang_disposeString(fname);
             clang_disposeString(text);
             fatal = 1;
@@ -228,7 +284,7 @@ int discover_versions(const char *main_name, const char *main_text, struct vec *
         clang_disposeIndex(index);
         return -1;
     }
-    int rc = report_fatal(tu) ? -1 : 0;
+    int rc = report_fatal(tu, scope) ? -1 : 0;
     if (rc == 0 && report_outside_includes(tu, scope))
         rc = -1;
     struct arena scratch = {0};

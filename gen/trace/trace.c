@@ -6,6 +6,7 @@
 #include "image.h"
 #include "rules_hook.h"
 #include "spec/schema.h"
+#include "util/cli.h"
 #include "util/diag.h"
 #include "util/json.h"
 #include "util/output.h"
@@ -880,7 +881,7 @@ int ddigen_cmd_trace(int argc, char **argv)
     const char *spec_path = NULL, *format = "text", *arch = NULL, *version = NULL, *out_path = "-";
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "o:h", options)) != -1) {
         switch (c) {
         case 's': spec_path = optarg; break;
         case 'f': format = optarg; break;
@@ -893,7 +894,7 @@ int ddigen_cmd_trace(int argc, char **argv)
     }
     if (!spec_path || optind != argc - 1 || (strcmp(format, "text") && strcmp(format, "json"))) {
         if (format && strcmp(format, "text") && strcmp(format, "json"))
-            ddigen_error(NULL, 0, "trace: --format must be text or json, not '%s'", format);
+            ddigen_error(NULL, 0, "trace: --format must be text or json, not '%s'", ddigen_quote(format));
         fputs(usage, stderr);
         return 2;
     }
