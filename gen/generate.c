@@ -211,7 +211,7 @@ int ddigen_cmd_generate(int argc, char **argv)
             vec_push(&params, optarg);
         }
         else if (c == SKELETON_OPT_DDI_LIST || c == SKELETON_OPT_ALL || c == SKELETON_OPT_DRIVER_KIND)
-            rc = skeleton_option(c, optarg, &params, &a) == 0 ? 0 : 1;
+            rc = skeleton_option(c, optarg, &params, &a);
         else if (c == 'h') {
             fputs(usage, stdout);
             goto done;
@@ -227,12 +227,12 @@ int ddigen_cmd_generate(int argc, char **argv)
             fputs(usage, stderr);
         goto done;
     }
-    /* A wrong family, or two options setting one template parameter, fail
-     * before anything is parsed or written. */
+    /* A wrong family, or two options setting one template parameter, are
+     * usage errors found before anything is parsed or written. */
     vec_push(&params, NULL);
     if ((outputs && emit_check_outputs(templates, outputs) != 0) ||
         emit_check_param_conflicts((const char *const *)params.items) != 0) {
-        rc = 1;
+        rc = 2;
         goto done;
     }
     const char *shown_spec = arena_printf(&a, "%s/spec/ddi.xml", out);
@@ -249,6 +249,7 @@ int ddigen_cmd_generate(int argc, char **argv)
         rc = 1;
         goto done;
     }
+    ddigen_output_keep_unchanged(); /* the staging folder holds links to the set's files */
     const char *root = set.staging;
     struct spec_paths paths = {
         .dir = arena_printf(&a, "%s/spec", root),

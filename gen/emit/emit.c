@@ -320,10 +320,10 @@ int ddigen_cmd_emit(int argc, char **argv)
         case 'v': ddigen_diag_global.verbose = 1; break;
         case 'q': ddigen_diag_global.quiet = 1; break;
         case 'h': fputs(usage, stdout); vec_free(&params); arena_free(&a); return 0;
-        case SKELETON_OPT_DDI_LIST: rc = skeleton_option(c, optarg, &params, &a) == 0 ? 0 : 1; break;
+        case SKELETON_OPT_DDI_LIST:
         case SKELETON_OPT_DDI_VERSION:
         case SKELETON_OPT_ALL:
-        case SKELETON_OPT_DRIVER_KIND: skeleton_option(c, optarg, &params, &a); break;
+        case SKELETON_OPT_DRIVER_KIND: rc = skeleton_option(c, optarg, &params, &a); break;
         default: rc = 2; break;
         }
     }
@@ -335,14 +335,19 @@ int ddigen_cmd_emit(int argc, char **argv)
         ddigen_error(NULL, 0, "emit needs --spec FILE and -o DIR");
         rc = 2;
     }
+    vec_push(&params, NULL);
+    /* Two options setting one parameter, or a family that is not there, are
+     * usage errors found before any work. */
+    if (rc == 0 && ((opt.outputs && emit_check_outputs(opt.templates_dir, opt.outputs) != 0) ||
+                    emit_check_param_conflicts((const char *const *)params.items) != 0))
+        rc = 3;
     if (rc) {
         if (rc == 2)
             fputs(usage, stderr);
         vec_free(&params);
         arena_free(&a);
-        return rc;
+        return rc == 3 ? 2 : rc;
     }
-    vec_push(&params, NULL);
     opt.params = (const char *const *)params.items;
     /* The whole set in a staging folder, switched in only when every
      * template rendered (--check writes nothing). */

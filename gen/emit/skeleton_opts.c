@@ -9,6 +9,8 @@
 
 #include <libxml/xpath.h>
 #include <stdlib.h>
+#include "../util/cli.h"
+
 #include <string.h>
 
 /* One name a line, '#' starts a comment; names are C identifiers. */
@@ -50,17 +52,27 @@ static char *read_list(const char *path, struct arena *a)
 int skeleton_option(int code, const char *arg, struct vec *params, struct arena *a)
 {
     switch (code) {
-    case SKELETON_OPT_DDI_VERSION: vec_push(params, arena_printf(a, "ddi-version=%s", arg)); return 0;
+    case SKELETON_OPT_DDI_VERSION:
+        if (cli_check_names("--ddi-version", arg, 0) != 0)
+            return 2;
+        vec_push(params, arena_printf(a, "ddi-version=%s", arg));
+        return 0;
     case SKELETON_OPT_ALL: vec_push(params, "ddi-list=all"); return 0;
-    case SKELETON_OPT_DRIVER_KIND: vec_push(params, arena_printf(a, "driver-kind=%s", arg)); return 0;
+    case SKELETON_OPT_DRIVER_KIND:
+        if (strcmp(arg, "full") != 0 && strcmp(arg, "display-only") != 0) {
+            ddigen_error(NULL, 0, "--driver-kind '%s': expected full or display-only", ddigen_quote(arg));
+            return 2;
+        }
+        vec_push(params, arena_printf(a, "driver-kind=%s", arg));
+        return 0;
     case SKELETON_OPT_DDI_LIST: {
         char *names = read_list(arg, a);
         if (!names)
-            return -1;
+            return 1;
         vec_push(params, arena_printf(a, "ddi-list=%s", names));
         return 0;
     }
-    default: return -1;
+    default: return 2;
     }
 }
 

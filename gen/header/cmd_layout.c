@@ -56,8 +56,16 @@ int header_parse_option(int opt, const char *arg, struct header_input *in, struc
     case OPT_INCLUDE: vec_push(&in->pre_includes, (void *)arg); return 0;
     case OPT_SCOPE: cli_split_list(a, arg, &in->scope_files); return 0;
     case OPT_ARCH: return cli_parse_archs(arg, &in->arch_mask);
-    case OPT_VERSION: cli_split_list(a, arg, &in->versions); return 0;
-    case OPT_RECORD: cli_split_list(a, arg, &in->required); return 0;
+    case OPT_VERSION:
+        if (cli_check_names("--ddi-version", arg, 1) != 0)
+            return -1;
+        cli_split_list(a, arg, &in->versions);
+        return 0;
+    case OPT_RECORD:
+        if (cli_check_names("--record", arg, 1) != 0)
+            return -1;
+        cli_split_list(a, arg, &in->required);
+        return 0;
     case OPT_NO_PCH: in->no_pch = 1; return 0;
     case OPT_ALLOW_ERROR: vec_push(&in->known_errors, (void *)arg); return 0;
     case OPT_ALLOW_ERRORS: vec_push(&in->known_error_lists, (void *)arg); return 0;

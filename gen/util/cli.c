@@ -17,6 +17,26 @@ void cli_split_list(struct arena *a, const char *list, struct vec *v)
     }
 }
 
+int cli_check_names(const char *option, const char *value, int list)
+{
+    const char *bad = NULL;
+    if (!*value)
+        bad = "an empty value";
+    for (const char *c = value; !bad && *c; c++) {
+        if (*c == ',' && list && c != value && c[1] && c[1] != ',')
+            continue;
+        if (*c == ',')
+            bad = list ? "an empty name in the list" : "a list (one name is taken)";
+        else if (!((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
+            bad = "a character that is not a letter, digit or '_'";
+    }
+    if (!bad)
+        return 0;
+    ddigen_error(NULL, 0, "%s '%s': %s; expected %s", option, ddigen_quote(value), bad,
+                 list ? "names (letters, digits, '_') separated by commas" : "a name (letters, digits, '_')");
+    return -1;
+}
+
 int cli_parse_archs(const char *list, unsigned *mask)
 {
     struct arena a = {0};

@@ -8,6 +8,11 @@
 
 /* Splits "a,b,c" into v (pieces strdup'ed into a). */
 void cli_split_list(struct arena *a, const char *list, struct vec *v);
+/* A name (or with list, comma-separated names) of letters, digits and '_',
+ * as DDI versions and records are: 0, or -1 after one error line naming
+ * option. Checked before any work, so that an empty or malformed value is
+ * a usage error and never reaches a template. */
+int cli_check_names(const char *option, const char *value, int list);
 /* Parses "x86,x64,arm64" into a mask; -1 on an unknown name (reported). */
 int cli_parse_archs(const char *list, unsigned *mask);
 

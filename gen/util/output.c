@@ -221,7 +221,23 @@ static int replace_file(const char *target, const char *shown, const struct stat
     return rc;
 }
 
+static int keep_unchanged; /* see ddigen_output_keep_unchanged */
+
+void ddigen_output_keep_unchanged(void)
+{
+    keep_unchanged = 1;
+}
+
+static int write_file(const char *path, const void *data, size_t len);
+
 int ddigen_write_file(const char *path, const void *data, size_t len)
+{
+    if (keep_unchanged && !ddigen_diag_global.errors && strcmp(path, "-") != 0 && ddigen_file_has(path, data, len))
+        return 0;
+    return write_file(path, data, len);
+}
+
+static int write_file(const char *path, const void *data, size_t len)
 {
     /* An error reported means the run failed: nothing it computed after
      * that may replace what the user had (every stage, one rule). */
@@ -281,7 +297,7 @@ int ddigen_write_file_if_changed(const char *path, const void *data, size_t len)
 {
     if (!ddigen_diag_global.errors && strcmp(path, "-") != 0 && ddigen_file_has(path, data, len))
         return 0;
-    return ddigen_write_file(path, data, len);
+    return write_file(path, data, len);
 }
 
 int ddigen_read_file(const char *path, char **data, size_t *len)

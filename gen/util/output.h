@@ -23,6 +23,13 @@ int ddigen_file_has(const char *path, const void *data, size_t len);
  * includes it. */
 int ddigen_write_file_if_changed(const char *path, const void *data, size_t len);
 
+/* From now on in this process, ddigen_write_file leaves a file that
+ * already holds the bytes alone, as ddigen_write_file_if_changed does.
+ * `generate` and `emit` write their whole set this way: a regeneration keeps
+ * the inode and mtime of every unchanged file (specs included), so builds
+ * that depend on them do nothing. */
+void ddigen_output_keep_unchanged(void);
+
 /* Reads a whole file into a NUL-terminated malloc'd buffer; -1 on error
  * (reported). */
 int ddigen_read_file(const char *path, char **data, size_t *len);

@@ -32,21 +32,21 @@ refused() { # label exit text out-dir command...
         ok "$label: exit $rc, one line: $(grep -m1 -o 'error: .*' err.txt | cut -c1-90)"
     fi
 }
-refused "an XPath expression as --ddi-version" 1 "is not a DDI version of the spec" e1 \
+refused "an XPath expression as --ddi-version" 2 "a character that is not a letter, digit or '_'" e1 \
     "$ddigen" emit -q --spec "$spec" --ddi-version "WDDM3_1' or '1'='1" -o e1
 refused "an unknown --ddi-version" 1 "'WDDM9_9' is not a DDI version of the spec" e2 \
     "$ddigen" emit -q --spec "$spec" --ddi-version WDDM9_9 -o e2
-refused "--driver-kind twice" 1 "--driver-kind given twice" e3 \
+refused "--driver-kind twice" 2 "--driver-kind given twice" e3 \
     "$ddigen" emit -q --spec "$spec" --driver-kind full --driver-kind display-only -o e3
 printf 'DxgkDdiBuildPagingBuffer\n' >list.txt
-refused "--ddi-list and --all" 1 "--ddi-list or --all given twice" e4 \
+refused "--ddi-list and --all" 2 "--ddi-list or --all given twice" e4 \
     "$ddigen" emit -q --spec "$spec" --ddi-list list.txt --all -o e4
 refused "--param scope=bogus" 2 "--param scope='bogus': expected ddi or all" e5 \
     "$ddigen" emit -q --spec "$spec" --param scope=bogus -o e5
 refused "--param with an XPath value" 1 "--ddi-version" e6 \
     "$ddigen" emit -q --spec "$spec" --param "ddi-version=') or ('" -o e6
 start=$(date +%s)
-refused "generate: conflicting options before any work" 1 "--driver-kind given twice" g1 \
+refused "generate: conflicting options before any work" 2 "--driver-kind given twice" g1 \
     "$ddigen" generate -q --wdk "$kit" --driver-kind full --driver-kind display-only -o g1
 [ $(( $(date +%s) - start )) -le 2 ] && ok "... refused before the headers were parsed" || fail "generate parsed the kit first"
 

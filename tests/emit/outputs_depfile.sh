@@ -40,12 +40,12 @@ make -s -C "$work" -f "$work/Makefile" -n "$work/out dir/spec/ddi.xml" >/dev/nul
     sed 's|/again/|/out\\ dir/|' "$work/again.d" | cmp -s - "$dep" && ok "depfile is the same run to run" ||
     fail "depfiles differ between runs"
 
-# Unknown or absent families: exit 1, nothing written, the family named.
+# Unknown or absent families: a usage error (exit 2), nothing written, the family named.
 for fam in bogus validate,bogus; do
     "$ddigen" generate --wdk "$wdk" -q -o "$work/bad-$fam" --outputs "$fam" --depfile "$work/bad.d" 2>"$work/err.txt"
     rc=$?
-    [ $rc -eq 1 ] && [ ! -e "$work/bad-$fam" ] && [ ! -e "$work/bad.d" ] && grep -q "unknown output family 'bogus'" "$work/err.txt" &&
-        ok "--outputs $fam: exit 1, nothing written" || fail "--outputs $fam: exit $rc"
+    [ $rc -eq 2 ] && [ ! -e "$work/bad-$fam" ] && [ ! -e "$work/bad.d" ] && grep -q "unknown output family 'bogus'" "$work/err.txt" &&
+        ok "--outputs $fam: exit 2, nothing written" || fail "--outputs $fam: exit $rc"
 done
 for fam in asserts validate marshal dispatch skeleton; do
     first=$("$ddigen" emit --list-outputs --outputs $fam 2>/dev/null | head -1)
