@@ -249,7 +249,6 @@ int ddigen_cmd_generate(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    ddigen_output_keep_unchanged(); /* the staging folder holds links to the set's files */
     const char *root = set.staging;
     struct spec_paths paths = {
         .dir = arena_printf(&a, "%s/spec", root),
@@ -259,6 +258,7 @@ int ddigen_cmd_generate(int argc, char **argv)
         .shown_spec = shown_spec,
         .shown_lint = arena_printf(&a, "%s/lint.txt", out),
     };
+    ddigen_output_keep_unchanged(paths.spec); /* the staging folder holds links to the set's files */
     char *include_dir = arena_printf(&a, "%s/include", root);
     struct ddi_layout layout = {0};
     rc = ddigen_make_dirs(paths.dir) == 0 && header_ingest(&in, &layout) == 0 &&

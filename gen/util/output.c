@@ -222,17 +222,20 @@ static int replace_file(const char *target, const char *shown, const struct stat
 }
 
 static int keep_unchanged; /* see ddigen_output_keep_unchanged */
+static const char *keep_stamp = "";
 
-void ddigen_output_keep_unchanged(void)
+void ddigen_output_keep_unchanged(const char *stamp)
 {
     keep_unchanged = 1;
+    keep_stamp = stamp ? stamp : "";
 }
 
 static int write_file(const char *path, const void *data, size_t len);
 
 int ddigen_write_file(const char *path, const void *data, size_t len)
 {
-    if (keep_unchanged && !ddigen_diag_global.errors && strcmp(path, "-") != 0 && ddigen_file_has(path, data, len))
+    if (keep_unchanged && !ddigen_diag_global.errors && strcmp(path, "-") != 0 && strcmp(path, keep_stamp) != 0 &&
+        ddigen_file_has(path, data, len))
         return 0;
     return write_file(path, data, len);
 }

@@ -24,11 +24,13 @@ int ddigen_file_has(const char *path, const void *data, size_t len);
 int ddigen_write_file_if_changed(const char *path, const void *data, size_t len);
 
 /* From now on in this process, ddigen_write_file leaves a file that
- * already holds the bytes alone, as ddigen_write_file_if_changed does.
- * `generate` and `emit` write their whole set this way: a regeneration keeps
- * the inode and mtime of every unchanged file (specs included), so builds
- * that depend on them do nothing. */
-void ddigen_output_keep_unchanged(void);
+ * already holds the bytes alone, as ddigen_write_file_if_changed does,
+ * except stamp (which must outlive the run), which is always written: `generate`
+ * writes its set this way, so a regeneration keeps the inode and mtime of
+ * every unchanged file, and OUT/spec/ddi.xml, the output a build system
+ * compares with the inputs (the depfile's target), says the run happened
+ * (Make has no restat: an old stamp would rerun ddigen on every build). */
+void ddigen_output_keep_unchanged(const char *stamp);
 
 /* Reads a whole file into a NUL-terminated malloc'd buffer; -1 on error
  * (reported). */
