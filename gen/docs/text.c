@@ -4,6 +4,7 @@
 #include "text.h"
 
 #include "../util/diag.h"
+#include "../util/utf8.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -17,37 +18,6 @@ static const uint16_t cp1252_high[32] = {
     0x2039, 0x0152, 0,      0x017D, 0,      0,      0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
     0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0,      0x017E, 0x0178,
 };
-
-/* Decodes one UTF-8 sequence; returns its length, 0 if invalid. */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-    if (s[0] < 0x80) {
-        *cp = s[0];
-        return 1;
-    }
-    size_t len;
-    uint32_t c, min;
-    if ((s[0] & 0xE0) == 0xC0) {
-        len = 2, c = s[0] & 0x1F, min = 0x80;
-    } else if ((s[0] & 0xF0) == 0xE0) {
-        len = 3, c = s[0] & 0x0F, min = 0x800;
-    } else if ((s[0] & 0xF8) == 0xF0) {
-        len = 4, c = s[0] & 0x07, min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        c = (c << 6) | (s[i] & 0x3F);
-    }
-    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-        return 0;
-    *cp = c;
-    return len;
-}
 
 /* The byte a mojibake character stands for, or -1. */
 static int cp1252_byte(uint32_t cp)

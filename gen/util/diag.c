@@ -1,6 +1,7 @@
 /* Diagnostics sink: prints gcc-style messages and counts errors so that
  * main() can turn them into an exit status. */
 #include "diag.h"
+#include "utf8.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -12,47 +13,9 @@ struct ddigen_diag ddigen_diag_global;
 /* Stages run configurations on worker threads; keep lines whole. */
 static pthread_mutex_t diag_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The length of the UTF-8 sequence at s (n bytes left) and its code point,
- * or 0 when the bytes there are not UTF-8 (overlong, surrogate, > U+10FFFF,
- * cut short). */
-static size_t utf8_seq(const unsigned char *s, size_t n, unsigned *cp)
-{
-    unsigned c = s[0];
-    size_t len;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    } else if (c >= 0xC2 && c <= 0xDF) {
-        len = 2, *cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3, *cp = c & 0x0F;
-        if (c == 0xE0)
-            lo = 0xA0;
-        else if (c == 0xED)
-            hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4, *cp = c & 0x07;
-        if (c == 0xF0)
-            lo = 0x90;
-        else if (c == 0xF4)
-            hi = 0x8F;
-    } else {
-        return 0;
-    }
-    if (n < len || s[1] < lo || s[1] > hi)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if (i > 1 && (s[i] & 0xC0) != 0x80)
-            return 0;
-        *cp = *cp << 6 | (s[i] & 0x3F);
-    }
-    return len;
-}
-
 /* Code points a terminal acts on or that reorder what is shown: C0, DEL,
  * C1, and the bidi embeddings, overrides and isolates. */
-static int unsafe_code_point(unsigned cp)
+static int unsafe_code_point(uint32_t cp)
 {
     return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) ||
            (cp >= 0x2066 && cp <= 0x2069);
@@ -62,8 +25,8 @@ void ddigen_escape(const char *s, size_t len, void (*put)(void *ctx, const char 
 {
     const unsigned char *p = (const unsigned char *)s, *end = p + len, *run = p;
     while (p < end) {
-        unsigned cp;
-        size_t n = utf8_seq(p, (size_t)(end - p), &cp);
+        uint32_t cp;
+        size_t n = utf8_decode(p, (size_t)(end - p), &cp);
         if (n && !unsafe_code_point(cp)) {
             p += n;
             continue;

@@ -2,35 +2,10 @@
 #include "json.h"
 
 #include "strbuf.h"
+#include "utf8.h"
 
 #include <stdint.h>
 #include <string.h>
-
-/* The length of the valid UTF-8 sequence at s (of n bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0];
-    size_t need;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        need = 1;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        need = 2;
-        lo = c == 0xE0 ? 0xA0 : 0x80;
-        hi = c == 0xED ? 0x9F : 0xBF;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 3;
-        lo = c == 0xF0 ? 0x90 : 0x80;
-        hi = c == 0xF4 ? 0x8F : 0xBF;
-    } else
-        return 0;
-    if (n <= need)
-        return 0;
-    for (size_t k = 1; k <= need; k++)
-        if (s[k] < (k == 1 ? lo : 0x80) || s[k] > (k == 1 ? hi : 0xBF))
-            return 0;
-    return need + 1;
-}
 
 typedef void (*json_sink)(void *ctx, const char *s, size_t n);
 
@@ -58,7 +33,8 @@ static void escape(const char *str, size_t n, json_sink put, void *ctx)
             snprintf(buf, sizeof buf, "\\u%04x", c);
             esc = buf;
         } else if (c >= 0x80) {
-            len = utf8_len(s + i, n - i);
+            uint32_t cp;
+            len = utf8_decode(s + i, n - i, &cp);
             if (!len) {
                 esc = "\\ufffd";
                 len = 1;
