@@ -7,6 +7,7 @@
 #include "diff.h"
 #include "../util/json.h"
 
+#include "../model/vset.h"
 #include "../spec/ids.h"
 #include "../spec/schema.h"
 #include "../util/arena.h"
@@ -21,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_VERSIONS 64
+#define MAX_VERSIONS DDI_VSET_MAX
 #define NARCH 3
 #define MAX_DEPTH 32
 
@@ -52,8 +53,8 @@ struct item {
 struct side {
     const char *name;
     struct arena a;
-    char *versions[MAX_VERSIONS]; /* short names, by value */
-    unsigned nversions;
+    struct ddi_versions where;    /* versions and archs, names copied into a */
+    int fixed_arch[DDI_ARCH_MAX]; /* index in arch_names of the spec's i-th <arch> */
     unsigned arch_mask;
     int common_of[MAX_VERSIONS];  /* index in the common version list, or -1 */
     struct vec items;
@@ -71,8 +72,7 @@ struct change {
 
 struct diff {
     struct side old, new;
-    char *common[MAX_VERSIONS];
-    unsigned ncommon;
+    struct ddi_versions common; /* the versions both specs have (names in old's arena) */
     struct vec changes;
     struct arena a;
     int errors;
@@ -97,41 +97,25 @@ static int is_element(xmlNodePtr n, const char *name)
 
 static int version_index(const struct side *s, const char *name, size_t len)
 {
-    for (unsigned i = 0; i < s->nversions; i++)
-        if (strlen(s->versions[i]) == len && !strncmp(s->versions[i], name, len))
-            return (int)i;
-    return -1;
+    return ddi_version_find(&s->where, name, len);
 }
 
 /* "A-B C" -> bit mask over this spec's versions; NULL = all. */
 static uint64_t version_mask(const struct side *s, const char *text)
 {
-    uint64_t all = s->nversions >= 64 ? ~0ull : (1ull << s->nversions) - 1;
-    if (!text)
-        return all;
-    uint64_t mask = 0;
-    for (const char *p = text; *p;) {
-        size_t len = strcspn(p, " ");
-        const char *dash = memchr(p, '-', len);
-        int lo = version_index(s, p, dash ? (size_t)(dash - p) : len);
-        int hi = dash ? version_index(s, dash + 1, len - (size_t)(dash - p) - 1) : lo;
-        for (int i = lo; lo >= 0 && i <= hi; i++)
-            mask |= 1ull << i;
-        p += len;
-        while (*p == ' ')
-            p++;
-    }
-    return mask;
+    return ddi_vset_of(&s->where, text);
 }
 
+/* "x86 arm64" -> bit mask over arch_names; NULL = the spec's archs. */
 static unsigned arch_mask_of(const struct side *s, const char *archs)
 {
     if (!archs)
         return s->arch_mask;
+    ddi_archset set = ddi_archset_of(&s->where, archs);
     unsigned m = 0;
-    for (int a = 0; a < NARCH; a++)
-        if (strstr(archs, arch_names[a]))
-            m |= 1u << a;
+    for (unsigned i = 0; i < s->where.narchs; i++)
+        if (set >> i & 1 && s->fixed_arch[i] >= 0)
+            m |= 1u << s->fixed_arch[i];
     return m;
 }
 
@@ -305,15 +289,20 @@ static void read_rules(struct side *s, xmlNodePtr n, int depth)
 
 static void read_layout(struct side *s, xmlNodePtr layout)
 {
-    for (xmlNodePtr c = layout->children; c; c = c->next) {
-        if (is_element(c, "arch")) {
-            const char *n = attr(&s->a, c, "name");
-            for (int a = 0; a < NARCH; a++)
-                if (!strcmp(n, arch_names[a]))
-                    s->arch_mask |= 1u << a;
-        } else if (is_element(c, "version") && s->nversions < MAX_VERSIONS) {
-            s->versions[s->nversions++] = (char *)attr(&s->a, c, "short");
-        }
+    ddi_versions_read(&s->where, layout); /* the strings are copied: the document goes before the report */
+    for (unsigned i = 0; i < s->where.n; i++) {
+        s->where.name[i] = arena_strdup(&s->a, s->where.name[i]);
+        s->where.short_name[i] = arena_strdup(&s->a, s->where.short_name[i]);
+    }
+    for (unsigned i = 0; i < s->where.narchs; i++) {
+        s->where.arch[i] = arena_strdup(&s->a, s->where.arch[i]);
+        s->where.arch_macro[i] = arena_strdup(&s->a, s->where.arch_macro[i]);
+        s->fixed_arch[i] = -1;
+        for (int a = 0; a < NARCH; a++)
+            if (s->where.arch[i] && !strcmp(s->where.arch[i], arch_names[a])) {
+                s->fixed_arch[i] = a;
+                s->arch_mask |= 1u << a;
+            }
     }
     for (xmlNodePtr c = layout->children; c; c = c->next) {
         if (is_element(c, "version")) {
@@ -355,18 +344,20 @@ static void note(struct diff *d, enum item_kind kind, const char *what, const ch
 
 static void find_common_versions(struct diff *d)
 {
-    for (unsigned i = 0; i < d->old.nversions; i++) {
+    const struct ddi_versions *old = &d->old.where, *new = &d->new.where;
+    for (unsigned i = 0; i < old->n; i++) {
         d->old.common_of[i] = -1;
-        int j = version_index(&d->new, d->old.versions[i], strlen(d->old.versions[i]));
-        if (j >= 0 && d->ncommon < MAX_VERSIONS) {
-            d->old.common_of[i] = (int)d->ncommon;
-            d->common[d->ncommon++] = d->old.versions[i];
+        int j = version_index(&d->new, old->short_name[i], strlen(old->short_name[i]));
+        if (j >= 0 && d->common.n < MAX_VERSIONS) {
+            d->old.common_of[i] = (int)d->common.n;
+            d->common.name[d->common.n] = old->name[i];
+            d->common.short_name[d->common.n++] = old->short_name[i];
         }
     }
-    for (unsigned j = 0; j < d->new.nversions; j++) {
+    for (unsigned j = 0; j < new->n; j++) {
         d->new.common_of[j] = -1;
-        for (unsigned k = 0; k < d->ncommon; k++)
-            if (!strcmp(d->common[k], d->new.versions[j]))
+        for (unsigned k = 0; k < d->common.n; k++)
+            if (!strcmp(d->common.short_name[k], new->short_name[j]))
                 d->new.common_of[j] = (int)k;
     }
 }
@@ -374,7 +365,7 @@ static void find_common_versions(struct diff *d)
 static uint64_t to_common(const struct side *s, uint64_t mask)
 {
     uint64_t out = 0;
-    for (unsigned i = 0; i < s->nversions; i++)
+    for (unsigned i = 0; i < s->where.n; i++)
         if ((mask >> i) & 1 && s->common_of[i] >= 0)
             out |= 1ull << s->common_of[i];
     return out;
@@ -383,17 +374,7 @@ static uint64_t to_common(const struct side *s, uint64_t mask)
 static const char *common_text(struct diff *d, uint64_t mask)
 {
     struct strbuf sb = {0};
-    for (unsigned i = 0; i < d->ncommon; i++) {
-        if (!((mask >> i) & 1))
-            continue;
-        unsigned j = i;
-        while (j + 1 < d->ncommon && (mask >> (j + 1)) & 1)
-            j++;
-        sb_printf(&sb, "%s%s", sb.len ? " " : "", d->common[i]);
-        if (j > i)
-            sb_printf(&sb, "-%s", d->common[j]);
-        i = j;
-    }
+    ddi_vset_ranges(&d->common, mask, &sb);
     const char *out = arena_strdup(&d->a, sb.len ? sb.data : "none");
     sb_free(&sb);
     return out;
@@ -423,7 +404,7 @@ static void read_values(struct diff *d, const struct side *s, const struct item 
                                                attr(&d->a, c, "align"), NULL)
                                 : arena_concat(&d->a, "bit offset ", attr(&d->a, c, "bits"), NULL);
         uint64_t m = to_common(s, version_mask(s, attr(&d->a, c, "versions")));
-        for (unsigned i = 0; i < d->ncommon; i++)
+        for (unsigned i = 0; i < d->common.n; i++)
             if ((m >> i) & 1)
                 v->at[a][i] = value;
     }
@@ -438,7 +419,7 @@ static void read_enum_values(struct diff *d, const struct side *s, const struct 
     for (const struct item *alt = it; alt; alt = alt->alternative)
         for (int a = 0; a < NARCH; a++) {
             uint64_t m = to_common(s, alt->present[a]);
-            for (unsigned i = 0; i < d->ncommon; i++)
+            for (unsigned i = 0; i < d->common.n; i++)
                 if ((m >> i) & 1)
                     v->at[0][i] = alt->sig;
         }
@@ -454,12 +435,12 @@ static void compare_values(struct diff *d, const struct item *o, const struct it
     (enum_value ? read_enum_values : read_values)(d, &d->new, n, nv);
     for (int a = 0; a < (enum_value ? 1 : NARCH); a++) {
         uint64_t done = 0;
-        for (unsigned i = 0; i < d->ncommon; i++) {
+        for (unsigned i = 0; i < d->common.n; i++) {
             const char *x = ov->at[a][i], *y = nv->at[a][i];
             if (!x || !y || !strcmp(x, y) || (done >> i) & 1)
                 continue;
             uint64_t same = 0; /* every version with this same before/after */
-            for (unsigned j = i; j < d->ncommon; j++)
+            for (unsigned j = i; j < d->common.n; j++)
                 if (ov->at[a][j] && nv->at[a][j] && !strcmp(ov->at[a][j], x) && !strcmp(nv->at[a][j], y))
                     same |= 1ull << j;
             done |= same;

@@ -3,6 +3,9 @@
  * written). */
 #include "skeleton_opts.h"
 
+#include "../model/vset.h"
+#include "../spec/specxml.h"
+
 #include "../util/diag.h"
 #include "../util/output.h"
 #include "../util/strbuf.h"
@@ -132,55 +135,22 @@ static char *string_of(xmlXPathContextPtr ctx, const char *expr)
 /* Position (1-based) of a version (short or macro name) among the spec's, 0
  * if none. Compared in C: a value given on the command line never becomes
  * part of an XPath expression. */
-static int version_position(xmlXPathContextPtr ctx, const char *version)
+static int version_position(const struct ddi_versions *vl, const char *version)
 {
-    xmlNodePtr root = xmlDocGetRootElement(ctx->doc);
-    int at = 0;
-    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next) {
-        if (part->type != XML_ELEMENT_NODE || strcmp((const char *)part->name, "layout"))
-            continue;
-        for (xmlNodePtr v = part->children; v; v = v->next) {
-            if (v->type != XML_ELEMENT_NODE || strcmp((const char *)v->name, "version"))
-                continue;
-            at++;
-            xmlChar *short_name = xmlGetProp(v, BAD_CAST "short"), *name = xmlGetProp(v, BAD_CAST "name");
-            int same = (short_name && !strcmp((const char *)short_name, version)) ||
-                       (name && !strcmp((const char *)name, version));
-            xmlFree(short_name);
-            xmlFree(name);
-            if (same)
-                return at;
-        }
-    }
-    return 0;
-}
-
-/* Whether a version set ("VISTA-WIN7 WDDM2_0") holds the version at position at. */
-static int set_holds(xmlXPathContextPtr ctx, const char *set, int at)
-{
-    char *copy = strdup(set);
-    int in = 0;
-    for (char *save = NULL, *range = strtok_r(copy, " ", &save); range && !in; range = strtok_r(NULL, " ", &save)) {
-        char *dash = strchr(range, '-');
-        if (dash)
-            *dash = '\0';
-        int first = version_position(ctx, range), last = dash ? version_position(ctx, dash + 1) : first;
-        in = first && last && first <= at && at <= last;
-    }
-    free(copy);
-    return in;
+    return ddi_version_find(vl, version, strlen(version)) + 1;
 }
 
 /* The kind's structure must exist at the chosen version (the newest when none
  * is given): KMDDOD_INITIALIZATION_DATA begins at WIN8. */
-static int check_record_version(xmlXPathContextPtr ctx, const char *spec_path, const char *record, const char *version)
+static int check_record_version(xmlXPathContextPtr ctx, const struct ddi_versions *vl, const char *spec_path,
+                                const char *record, const char *version)
 {
     char expr[300];
     snprintf(expr, sizeof expr, "string(/ddi-spec/layout/record[@name='%s']/@versions)", record);
     char *set = string_of(ctx, expr);
-    int at = version ? version_position(ctx, version) : (int)count_nodes(ctx, "/ddi-spec/layout/version", "", NULL);
+    int at = version ? version_position(vl, version) : (int)vl->n;
     int rc = 0;
-    if (*set && at && !set_holds(ctx, set, at)) {
+    if (*set && at && !ddi_vset_has(ddi_vset_of(vl, set), at - 1)) {
         ddigen_error(spec_path, 0, "%s does not exist at %s (only %s)", record, version ? version : "the newest version",
                      set);
         rc = -1;
@@ -198,11 +168,13 @@ int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *con
         return 0;
     int rc = 0;
     xmlXPathContextPtr ctx = xmlXPathNewContext(spec);
+    struct ddi_versions vl;
+    ddi_versions_read(&vl, sx_part(spec, "layout"));
     if (kind && strcmp(kind, "full") != 0 && strcmp(kind, "display-only") != 0) {
         ddigen_error(NULL, 0, "--driver-kind '%s': expected full or display-only", ddigen_quote(kind));
         rc = -1;
     }
-    if (version && !version_position(ctx, version)) {
+    if (version && !version_position(&vl, version)) {
         ddigen_error(spec_path, 0, "--ddi-version '%s' is not a DDI version of the spec", ddigen_quote(version));
         rc = -1;
     }
@@ -214,7 +186,7 @@ int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *con
         rc = -1;
     }
     if (rc == 0 && (kind || version))
-        rc = check_record_version(ctx, spec_path, record, version);
+        rc = check_record_version(ctx, &vl, spec_path, record, version);
     if (rc == 0 && list && strcmp(list, "all") != 0)
         rc = check_list(ctx, spec_path, record, list);
     xmlXPathFreeContext(ctx);

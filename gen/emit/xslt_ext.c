@@ -2,7 +2,9 @@
  * hex, all-ones masks, and DDI version sets as preprocessor conditions. */
 #include "emit.h"
 
+#include "../model/vset.h"
 #include "../util/diag.h"
+#include "../util/hash.h"
 #include "../util/strbuf.h"
 
 #include <ctype.h>
@@ -93,72 +95,9 @@ static void fn_hex(xmlXPathParserContextPtr ctxt, int nargs)
     return_string(ctxt, buf);
 }
 
-struct version_list {
-    char **names; /* short names in value order */
-    char **macros;
-    size_t n;
-};
-
-static void free_versions(struct version_list *vl)
-{
-    for (size_t i = 0; i < vl->n; i++) {
-        xmlFree(vl->names[i]);
-        xmlFree(vl->macros[i]);
-    }
-    free(vl->names);
-    free(vl->macros);
-}
-
-/* The spec's <version short= name=> elements, in document (value) order. */
-static struct version_list versions_of(xmlNodeSetPtr nodes)
-{
-    struct version_list vl = {0};
-    size_t count = nodes ? (size_t)nodes->nodeNr : 0;
-    vl.names = calloc(count + 1, sizeof *vl.names);
-    vl.macros = calloc(count + 1, sizeof *vl.macros);
-    for (size_t i = 0; i < count; i++) {
-        vl.names[vl.n] = (char *)xmlGetProp(nodes->nodeTab[i], BAD_CAST "short");
-        vl.macros[vl.n] = (char *)xmlGetProp(nodes->nodeTab[i], BAD_CAST "name");
-        if (vl.names[vl.n] && vl.macros[vl.n]) {
-            vl.n++;
-        } else { /* an element missing one of the two is not a version */
-            xmlFree(vl.names[vl.n]);
-            xmlFree(vl.macros[vl.n]);
-            vl.names[vl.n] = vl.macros[vl.n] = NULL;
-        }
-    }
-    return vl;
-}
-
-static long find_version(const struct version_list *vl, const char *name, size_t len)
-{
-    for (size_t i = 0; i < vl->n; i++)
-        if (strlen(vl->names[i]) == len && strncmp(vl->names[i], name, len) == 0)
-            return (long)i;
-    return -1;
-}
-
-/* One range [first, last] as a condition. Values outside every known
- * version count as the nearest known one: below the first is the first,
- * above the last is the last, between two is the lower. */
-static void range_condition(struct strbuf *sb, const struct version_list *vl, long first, long last)
-{
-    int lower = first > 0, upper = last + 1 < (long)vl->n;
-    if (!lower && !upper) {
-        sb_append(sb, "1");
-        return;
-    }
-    sb_append(sb, "(");
-    if (lower)
-        sb_printf(sb, "DXGKDDI_INTERFACE_VERSION >= %s", vl->macros[first]);
-    if (lower && upper)
-        sb_append(sb, " && ");
-    if (upper)
-        sb_printf(sb, "DXGKDDI_INTERFACE_VERSION < %s", vl->macros[last + 1]);
-    sb_append(sb, ")");
-}
-
-/* version-cond("WDDM2_0-WDDM3_1 WDDM3_2", /ddi-spec/layout/version) */
+/* version-cond("WDDM2_0-WDDM3_1 WDDM3_2", /ddi-spec/layout/version): the
+ * preprocessor condition of a version set (ddi_vset_condition); "" is
+ * every version. */
 static void fn_version_cond(xmlXPathParserContextPtr ctxt, int nargs)
 {
     if (nargs != 2) {
@@ -167,36 +106,26 @@ static void fn_version_cond(xmlXPathParserContextPtr ctxt, int nargs)
     }
     xmlNodeSetPtr nodes = xmlXPathPopNodeSet(ctxt);
     xmlChar *text = xmlXPathPopString(ctxt);
-    struct version_list vl = versions_of(nodes);
+    struct ddi_versions vl = {0};
+    for (int i = 0; nodes && i < nodes->nodeNr; i++)
+        ddi_versions_add(&vl, nodes->nodeTab[i]);
     struct strbuf sb = {0};
-    const char *p = (const char *)text;
-    while (p && *p) {
-        while (*p == ' ')
-            p++;
-        const char *end = p + strcspn(p, " ");
-        const char *dash = memchr(p, '-', (size_t)(end - p));
-        long first = find_version(&vl, p, (size_t)((dash ? dash : end) - p));
-        long last = dash ? find_version(&vl, dash + 1, (size_t)(end - dash - 1)) : first;
-        if (first < 0 || last < 0) {
-            xsltTransformError(xsltXPathGetTransformContext(ctxt), NULL, NULL,
-                               "version-cond: unknown DDI version in '%s'\n", ddigen_quote((const char *)text));
-            break;
-        }
-        if (sb.len)
-            sb_append(&sb, " || ");
-        range_condition(&sb, &vl, first, last);
-        p = end;
+    ddi_vset set;
+    struct ddi_vset_error err;
+    if (ddi_vset_parse(&vl, text && *text ? (const char *)text : NULL, &set, &err) != 0) {
+        xsltTransformError(xsltXPathGetTransformContext(ctxt), NULL, NULL,
+                           "version-cond: %s in '%s'\n", err.what, ddigen_quote((const char *)text));
+        set = 0;
     }
-    return_string(ctxt, sb.len ? sb.data : "1");
+    ddi_vset_condition(&vl, set, &sb);
+    return_string(ctxt, sb_str(&sb));
     sb_free(&sb);
-    free_versions(&vl);
     xmlFree(text);
     xmlXPathFreeNodeSet(nodes);
 }
 
-/* fnv1a("DXGKDDI_BUILDPAGINGBUFFER") -> "0x1234ABCD": 32-bit FNV-1a of a
- * name, the trace ID of a DDI (the same in every release; ddigen trace
- * computes it the same way, gen/trace/trace.c). */
+/* fnv1a("DXGKDDI_BUILDPAGINGBUFFER") -> "0x1234ABCD": the trace ID of a
+ * DDI (ddi_trace_id, util/hash.h; the same in every release). */
 static void fn_fnv1a(xmlXPathParserContextPtr ctxt, int nargs)
 {
     if (nargs != 1) {
@@ -204,9 +133,7 @@ static void fn_fnv1a(xmlXPathParserContextPtr ctxt, int nargs)
         return;
     }
     xmlChar *s = xmlXPathPopString(ctxt);
-    uint32_t h = 2166136261u;
-    for (const xmlChar *p = s; p && *p; p++)
-        h = (h ^ *p) * 16777619u;
+    uint32_t h = ddi_trace_id(s ? (const char *)s : "");
     char buf[16];
     snprintf(buf, sizeof buf, "0x%08" PRIX32, h);
     return_string(ctxt, buf);
@@ -225,28 +152,15 @@ static void fn_version_in(xmlXPathParserContextPtr ctxt, int nargs)
     xmlNodeSetPtr nodes = xmlXPathPopNodeSet(ctxt);
     xmlChar *version = xmlXPathPopString(ctxt);
     xmlChar *set = xmlXPathPopString(ctxt);
-    struct version_list vl = versions_of(nodes);
-    long at = find_version(&vl, (const char *)version, strlen((const char *)version));
-    int in = 0, any = 0;
-    const char *p = (const char *)set;
-    while (at >= 0 && p && *p && !in) {
-        while (*p == ' ')
-            p++;
-        if (!*p)
-            break;
-        any = 1;
-        const char *end = p + strcspn(p, " ");
-        const char *dash = memchr(p, '-', (size_t)(end - p));
-        long first = find_version(&vl, p, (size_t)((dash ? dash : end) - p));
-        long last = dash ? find_version(&vl, dash + 1, (size_t)(end - dash - 1)) : first;
-        in = first >= 0 && last >= 0 && first <= at && at <= last;
-        p = end;
-    }
+    struct ddi_versions vl = {0};
+    for (int i = 0; nodes && i < nodes->nodeNr; i++)
+        ddi_versions_add(&vl, nodes->nodeTab[i]);
+    int at = ddi_version_find(&vl, (const char *)version, strlen((const char *)version));
     if (at < 0)
         xsltTransformError(xsltXPathGetTransformContext(ctxt), NULL, NULL, "version-in: unknown DDI version '%s'\n",
                            ddigen_quote((const char *)version));
-    valuePush(ctxt, xmlXPathNewBoolean(at >= 0 && (in || !any)));
-    free_versions(&vl);
+    int any = set && set[strspn((const char *)set, " ")];
+    valuePush(ctxt, xmlXPathNewBoolean(at >= 0 && ddi_vset_has(ddi_vset_of(&vl, any ? (const char *)set : NULL), at)));
     xmlFree(set);
     xmlFree(version);
     xmlXPathFreeNodeSet(nodes);

@@ -21,35 +21,9 @@ static int elem(xmlNodePtr n, const char *name)
     return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
-int rules_versions_hold(const struct rules_plan *plan, const char *text, int version)
-{
-    if (!text)
-        return 1;
-    int in = 0;
-    char buf[128];
-    for (const char *p = text; *p && !in;) {
-        while (*p == ' ')
-            p++;
-        size_t k = strcspn(p, " ");
-        if (!k)
-            break;
-        snprintf(buf, sizeof buf, "%.*s", (int)k, p);
-        char *dash = strchr(buf, '-');
-        if (dash)
-            *dash = '\0';
-        int first = rules_version_index(plan, buf), last = dash ? rules_version_index(plan, dash + 1) : first;
-        in = first >= 0 && version >= first && version <= last;
-        p += k;
-    }
-    return in;
-}
-
 static int holds(const struct rules_plan *plan, xmlNodePtr n, int version)
 {
-    xmlChar *v = xmlGetProp(n, BAD_CAST "versions");
-    int in = rules_versions_hold(plan, (const char *)v, version);
-    xmlFree(v);
-    return in;
+    return ddi_vset_has(ddi_vset_attr(&plan->where, n), version);
 }
 
 /* Bit offset of a field in its record for (arch, version), or -1. */
@@ -59,7 +33,7 @@ static long field_offset(const struct reader *r, xmlNodePtr f)
         if (!elem(o, "offset"))
             continue;
         xmlChar *arch = xmlGetProp(o, BAD_CAST "arch");
-        int match = arch && strcmp((const char *)arch, r->plan->archs[r->arch]) == 0;
+        int match = arch && strcmp((const char *)arch, r->plan->where.arch[r->arch]) == 0;
         xmlFree(arch);
         if (!match || !holds(r->plan, o, r->version))
             continue;
@@ -196,12 +170,12 @@ unsigned long rules_eval(const struct rules_plan *plan, const struct rules_recor
                          const char *version, unsigned dir, const void *bytes, size_t len, ddi_violation *first,
                          unsigned long flags)
 {
-    struct reader r = {.plan = plan, .arch = -1, .version = rules_version_index(plan, version), .bytes = bytes,
+    struct reader r = {.plan = plan,
+                       .arch = arch ? ddi_arch_find(&plan->where, arch, strlen(arch)) : -1,
+                       .version = version ? ddi_version_find(&plan->where, version, strlen(version)) : -1,
+                       .bytes = bytes,
                        .len = len};
     struct tally t = {.first = first, .flags = flags};
-    for (size_t i = 0; i < plan->narchs; i++)
-        if (arch && strcmp(plan->archs[i], arch) == 0)
-            r.arch = (int)i;
     if (!rec || r.arch < 0 || r.version < 0 || !exists(&r, rec->versions, rec->archs))
         return 0;
     /* Order as generated: the selector and its member, then the rest. */

@@ -44,78 +44,21 @@ static int streq(const char *a, const char *b)
     return a && b && strcmp(a, b) == 0;
 }
 
-int rules_version_index(const struct rules_plan *plan, const char *name)
-{
-    for (size_t i = 0; name && i < plan->nversions; i++)
-        if (strcmp(plan->versions[i], name) == 0 || strcmp(plan->version_macros[i], name) == 0)
-            return (int)i;
-    return -1;
-}
-
 static uint64_t all_versions(const struct rules_plan *plan)
 {
-    return plan->nversions >= 64 ? ~0ull : (1ull << plan->nversions) - 1;
+    return ddi_vset_all(&plan->where);
 }
 
-/* "WIN8-WDDM2_0 WDDM3_2" -> bit set; an unknown name gives the empty set
- * (a check that cannot be placed is not compiled anywhere). */
+/* An unknown name gives the empty set: a check that cannot be placed is
+ * not compiled anywhere. */
 static uint64_t parse_versions(const struct rules_plan *plan, const char *text)
 {
-    if (!text)
-        return all_versions(plan);
-    uint64_t set = 0;
-    char buf[128];
-    for (const char *p = text; *p;) {
-        while (*p == ' ')
-            p++;
-        size_t n = strcspn(p, " ");
-        if (!n)
-            break;
-        snprintf(buf, sizeof buf, "%.*s", (int)n, p);
-        char *dash = strchr(buf, '-');
-        if (dash)
-            *dash = '\0';
-        int first = rules_version_index(plan, buf), last = dash ? rules_version_index(plan, dash + 1) : first;
-        for (int i = first; first >= 0 && last >= first && i <= last; i++)
-            set |= 1ull << i;
-        p += n;
-    }
-    return set;
-}
-
-void rules_versions_text(const struct rules_plan *plan, uint64_t set, char *buf, size_t size)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    if (set == all_versions(plan))
-        return;
-    for (size_t i = 0; i < plan->nversions; i++) {
-        if (!(set >> i & 1) || (i > 0 && (set >> (i - 1) & 1)))
-            continue;
-        size_t j = i;
-        while (j + 1 < plan->nversions && (set >> (j + 1) & 1))
-            j++;
-        int w = j == i ? snprintf(buf + len, size - len, "%s%s", len ? " " : "", plan->versions[i])
-                       : snprintf(buf + len, size - len, "%s%s-%s", len ? " " : "", plan->versions[i],
-                                  plan->versions[j]);
-        if (w < 0 || (size_t)w >= size - len)
-            return;
-        len += (size_t)w;
-    }
+    return ddi_vset_of(&plan->where, text);
 }
 
 static unsigned parse_archs(const struct rules_plan *plan, const char *text)
 {
-    unsigned all = (1u << plan->narchs) - 1, set = 0;
-    if (!text)
-        return all;
-    for (size_t i = 0; i < plan->narchs; i++) {
-        const char *p = strstr(text, plan->archs[i]);
-        size_t n = strlen(plan->archs[i]);
-        if (p && (p == text || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
-            set |= 1u << i;
-    }
-    return set;
+    return ddi_archset_of(&plan->where, text);
 }
 
 /* ---- fields ------------------------------------------------------------ */
@@ -204,7 +147,7 @@ static int resolve(struct lower *l, xmlNodePtr rec, const char *path, struct rul
     memset(f, 0, sizeof *f);
     f->path = arena_strdup(l->a, path);
     f->versions = all_versions(l->plan);
-    f->archs = (1u << l->plan->narchs) - 1;
+    f->archs = ddi_archset_all(&l->plan->where);
     const char *rest = path;
     while (rest && f->depth < RULES_MAX_CHAIN) {
         xmlNodePtr field = find_field(rec, rest);
@@ -237,8 +180,8 @@ static int resolve(struct lower *l, xmlNodePtr rec, const char *path, struct rul
     const char *type = prop(l, last, "type"), *canon = prop(l, last, "canonical");
     int quad = 0;
     f->bits = bits ? atoi(bits) : 0;
-    for (size_t i = 0; i < l->plan->narchs; i++) {
-        int ptr_bytes = streq(l->plan->archs[i], "x86") ? 4 : 8;
+    for (size_t i = 0; i < l->plan->where.narchs; i++) {
+        int ptr_bytes = streq(l->plan->where.arch[i], "x86") ? 4 : 8;
         f->width[i] = f->bits ? (f->bits + 7) / 8 : scalar_width(type, canon, ptr_bytes, &f->pointer, &quad);
     }
     if (f->bits)
@@ -527,7 +470,7 @@ static void lower_page(struct lower *l, struct building *b, xmlNodePtr rec, xmlN
         const char *line = prop(l, r, "line");
         struct rules_check c = {.id = id, .kind = kind, .page = source, .line = line ? atol(line) : 0};
         c.versions = all_versions(l->plan);
-        c.archs = (1u << l->plan->narchs) - 1;
+        c.archs = ddi_archset_all(&l->plan->where);
         const char *why = lower_rule(l, rec, r, drule, &c);
         if (why)
             skip(l, b, id, kind, why, source, c.line);
@@ -542,7 +485,7 @@ static void lower_discriminator(struct lower *l, struct building *b, xmlNodePtr 
     struct rules_check c = {.kind = "discriminator", .op = RULES_OP_KNOWN};
     c.id = arena_printf(l->a, "%s.%s:known-value", name, selector ? selector : "?");
     c.versions = all_versions(l->plan);
-    c.archs = (1u << l->plan->narchs) - 1;
+    c.archs = ddi_archset_all(&l->plan->where);
     if (!selector || resolve(l, rec, selector, &c.subject) != 0) {
         skip(l, b, c.id, c.kind, "the selector is not a scalar field", NULL, 0);
         return;
@@ -628,8 +571,8 @@ static void group_masks(struct lower *l, struct building *b, xmlNodePtr rec)
             continue;
         long shift = -1;
         int same = 1;
-        for (size_t a = 0; a < l->plan->narchs; a++) {
-            long fo = bit_offset(l, f, l->plan->archs[a]), wo = bit_offset(l, w, l->plan->archs[a]);
+        for (size_t a = 0; a < l->plan->where.narchs; a++) {
+            long fo = bit_offset(l, f, l->plan->where.arch[a]), wo = bit_offset(l, w, l->plan->where.arch[a]);
             long s = fo < 0 || wo < 0 ? -1 : fo - wo;
             if (a == 0)
                 shift = s;
@@ -724,20 +667,15 @@ static void index_spec(struct lower *l)
     for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next) {
         if (!is_elem(part, "layout"))
             continue;
+        ddi_versions_read(&l->plan->where, part);
         for (xmlNodePtr n = part->children; n; n = n->next) {
-            if (is_elem(n, "version") && l->plan->nversions < 64) {
-                l->plan->versions[l->plan->nversions] = prop(l, n, "short");
-                l->plan->version_macros[l->plan->nversions++] = prop(l, n, "name");
-            } else if (is_elem(n, "arch") && l->plan->narchs < 3) {
-                l->plan->arch_macros[l->plan->narchs] = prop(l, n, "macro");
-                l->plan->archs[l->plan->narchs++] = prop(l, n, "name");
-            } else if (is_elem(n, "record")) {
-                const char *name = prop(l, n, "name"), *tag = prop(l, n, "tag");
-                if (name && !strmap_get(&l->records, name))
-                    strmap_put(&l->records, name, n);
-                if (tag && !strmap_get(&l->tags, tag))
-                    strmap_put(&l->tags, tag, n);
-            }
+            if (!is_elem(n, "record"))
+                continue;
+            const char *name = prop(l, n, "name"), *tag = prop(l, n, "tag");
+            if (name && !strmap_get(&l->records, name))
+                strmap_put(&l->records, name, n);
+            if (tag && !strmap_get(&l->tags, tag))
+                strmap_put(&l->tags, tag, n);
         }
     }
     xmlXPathContextPtr x = xmlXPathNewContext(l->doc);

@@ -87,27 +87,17 @@ static const char *dir_name(unsigned dir)
     return dir == RULES_DIR_IN ? "in" : dir == RULES_DIR_OUT ? "out" : "both";
 }
 
-static void arch_cond(const struct rules_plan *plan, unsigned archs, struct strbuf *sb)
-{
-    if (archs == (1u << plan->narchs) - 1)
-        return;
-    for (size_t i = 0; i < plan->narchs; i++)
-        if (archs >> i & 1)
-            sb_printf(sb, "%sdefined(%s)", sb->len ? " || " : "", plan->arch_macros[i]);
-    if (!sb->len)
-        sb_append(sb, "0");
-}
-
 static void gating(const struct rules_plan *plan, xmlNodePtr n, uint64_t versions, unsigned archs)
 {
-    char buf[1024];
-    rules_versions_text(plan, versions, buf, sizeof buf);
-    if (buf[0])
-        xmlNewProp(n, BAD_CAST "versions", BAD_CAST buf);
+    struct strbuf sb = {0};
+    ddi_vset_text(&plan->where, versions, &sb);
+    if (sb.len)
+        xmlNewProp(n, BAD_CAST "versions", BAD_CAST sb_str(&sb));
     if (!versions)
         xmlNewProp(n, BAD_CAST "never", BAD_CAST "true");
-    struct strbuf sb = {0};
-    arch_cond(plan, archs, &sb);
+    sb.len = 0;
+    if ((archs & ddi_archset_all(&plan->where)) != ddi_archset_all(&plan->where))
+        ddi_archset_condition(&plan->where, archs, &sb);
     if (sb.len)
         xmlNewProp(n, BAD_CAST "arch-cond", BAD_CAST sb_str(&sb));
     sb_free(&sb);
@@ -161,12 +151,12 @@ static void check_xml(const struct rules_plan *plan, xmlNodePtr parent, const st
         snprintf(num, sizeof num, "%lld", c->cases[i].number);
         xmlNewProp(k, BAD_CAST "number", BAD_CAST num);
         xmlNewProp(k, BAD_CAST "value", BAD_CAST(c->cases[i].value ? c->cases[i].value : ""));
-        gating(plan, k, c->cases[i].versions, (1u << plan->narchs) - 1);
+        gating(plan, k, c->cases[i].versions, ddi_archset_all(&plan->where));
         if (c->cases[i].member) {
             /* the member's own gating, for its validator and the call */
             xmlNodePtr m = xmlNewChild(k, NULL, BAD_CAST "call", NULL);
             xmlNewProp(m, BAD_CAST "member", BAD_CAST c->cases[i].member);
-            gating(plan, m, c->cases[i].member_versions, (1u << plan->narchs) - 1);
+            gating(plan, m, c->cases[i].member_versions, ddi_archset_all(&plan->where));
         }
     }
 }

@@ -7,6 +7,7 @@
 #define DDIGEN_RULES_H
 
 #include "ddi_violation.h"
+#include "model/vset.h"
 
 #include <libxml/tree.h>
 #include <stddef.h>
@@ -111,13 +112,8 @@ struct rules_record {
 struct rules_plan {
     struct rules_record *records; /* sorted by name */
     size_t nrecords;
-    const char *versions[64]; /* short names in value order */
-    const char *version_macros[64];
-    size_t nversions;
-    const char *archs[3]; /* x86, x64, arm64 as the spec names them */
-    const char *arch_macros[3]; /* _M_IX86, ... */
-    size_t narchs;
-    void *arena; /* owns everything above */
+    struct ddi_versions where; /* the spec's versions and architectures (strings in the spec) */
+    void *arena; /* owns everything above but the spec's strings: free the plan before the spec */
 };
 
 /* Lowers every record of the spec that has documented rules or a
@@ -126,12 +122,6 @@ struct rules_plan *rules_lower(xmlDocPtr spec);
 void rules_plan_free(struct rules_plan *plan);
 const struct rules_record *rules_find(const struct rules_plan *plan, const char *record);
 
-/* Version index of a short or full version name, or -1. */
-int rules_version_index(const struct rules_plan *plan, const char *name);
-/* Whether a versions attribute ("WIN8-WDDM2_0 WDDM3_2", NULL = all) holds version index v. */
-int rules_versions_hold(const struct rules_plan *plan, const char *text, int v);
-/* Short-name ranges ("WIN8-WDDM2_0 WDDM3_2") of a version set; "" when all. */
-void rules_versions_text(const struct rules_plan *plan, uint64_t set, char *buf, size_t size);
 
 /* Evaluates the record's checks for one direction over its raw bytes as
  * laid out for arch ("x64") at DDI version (short name) - the same checks,

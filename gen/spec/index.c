@@ -115,11 +115,8 @@ void spec_index_build(struct spec_index *ix, xmlDocPtr doc)
     xmlNodePtr layout = sx_part(doc, "layout");
     if (!layout)
         return;
-    for (xmlNodePtr v = sx_child(layout, "version"); v && ix->nversions < SPEC_MAX_VERSIONS;
-         v = sx_next(v, "version")) {
-        ix->version_names[ix->nversions] = sx_get(v, "name");
-        ix->version_shorts[ix->nversions++] = sx_get(v, "short");
-    }
+    for (xmlNodePtr v = sx_child(layout, "version"); v; v = sx_next(v, "version"))
+        ddi_versions_add(&ix->where, v);
     for (xmlNodePtr r = sx_child(layout, "record"); r; r = sx_next(r, "record")) {
         struct srec *rec = add_record(ix, r, NULL, NULL);
         vec_push(&ix->tops, rec);
@@ -245,74 +242,31 @@ struct senum *spec_index_type_enum(const struct spec_index *ix, const char *type
 
 int spec_version_index(const struct spec_index *ix, const char *name)
 {
-    if (!name)
-        return -1;
-    for (unsigned i = 0; i < ix->nversions; i++)
-        if ((ix->version_names[i] && !strcmp(ix->version_names[i], name)) ||
-            (ix->version_shorts[i] && !strcmp(ix->version_shorts[i], name)))
-            return (int)i;
-    return -1;
+    return name ? ddi_version_find(&ix->where, name, strlen(name)) : -1;
 }
 
-/* Calls back with [lo, hi] for each range of the set. */
-static int for_ranges(const struct spec_index *ix, const char *set, int *first, int *last)
+/* Lowest (last: highest) version index of a set, -1 when empty or unparsable. */
+static int set_bound(const struct spec_index *ix, const char *set, int last)
 {
-    *first = -1;
-    *last = -1;
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", set);
-    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-        char *dash = strchr(tok, '-');
-        if (dash)
-            *dash++ = '\0';
-        int lo = spec_version_index(ix, tok), hi = dash ? spec_version_index(ix, dash) : lo;
-        if (lo < 0 || hi < 0)
-            return -1;
-        if (*first < 0 || lo < *first)
-            *first = lo;
-        if (hi > *last)
-            *last = hi;
-    }
-    return 0;
+    ddi_vset v;
+    if (ddi_vset_parse(&ix->where, set, &v, NULL) != 0 || !v)
+        return -1;
+    return last ? 63 - __builtin_clzll(v) : __builtin_ctzll(v);
 }
 
 int spec_versions_first(const struct spec_index *ix, const char *set)
 {
-    int first, last;
-    if (!set)
-        return ix->nversions ? 0 : -1;
-    return for_ranges(ix, set, &first, &last) == 0 ? first : -1;
+    return set_bound(ix, set, 0);
 }
 
 int spec_versions_last(const struct spec_index *ix, const char *set)
 {
-    int first, last;
-    if (!set)
-        return (int)ix->nversions - 1;
-    return for_ranges(ix, set, &first, &last) == 0 ? last : -1;
-}
-
-static uint64_t version_mask(const struct spec_index *ix, const char *set)
-{
-    if (!set)
-        return ~0ull;
-    uint64_t m = 0;
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", set);
-    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-        char *dash = strchr(tok, '-');
-        if (dash)
-            *dash++ = '\0';
-        int lo = spec_version_index(ix, tok), hi = dash ? spec_version_index(ix, dash) : lo;
-        for (int i = lo; i >= 0 && i <= hi && i < 64; i++)
-            m |= 1ull << i;
-    }
-    return m;
+    return set_bound(ix, set, 1);
 }
 
 int spec_versions_overlap(const struct spec_index *ix, const char *a, const char *b)
 {
-    return (version_mask(ix, a) & version_mask(ix, b)) != 0;
+    return (ddi_vset_of(&ix->where, a) & ddi_vset_of(&ix->where, b)) != 0;
 }
 
 int spec_version_wddm10(const char *s)

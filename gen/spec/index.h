@@ -4,6 +4,7 @@
 #ifndef DDIGEN_SPEC_INDEX_H
 #define DDIGEN_SPEC_INDEX_H
 
+#include "../model/vset.h"
 #include "../util/arena.h"
 #include "../util/strmap.h"
 
@@ -62,7 +63,6 @@ struct sfunc {
     unsigned line;
 };
 
-#define SPEC_MAX_VERSIONS 64
 struct spec_index {
     struct arena a;
     struct strmap records;  /* every record by name; top-level ones also by tag */
@@ -73,9 +73,7 @@ struct spec_index {
     struct vec tops;        /* top-level struct srec*, document order */
     struct vec enum_list;   /* struct senum* */
     struct vec all_records; /* every struct srec* */
-    const char *version_names[SPEC_MAX_VERSIONS]; /* DXGKDDI_INTERFACE_VERSION_X */
-    const char *version_shorts[SPEC_MAX_VERSIONS];
-    unsigned nversions;
+    struct ddi_versions where; /* the layout's versions (archs not read) */
 };
 
 void spec_index_build(struct spec_index *ix, xmlDocPtr doc);

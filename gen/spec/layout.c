@@ -1,6 +1,8 @@
 /* Layout model helpers: architecture names, value sets, version text. */
 #include "layout.h"
 
+#include "../model/vset.h"
+
 #include "../util/strbuf.h"
 
 #include <string.h>
@@ -49,26 +51,14 @@ const char *ddi_version_short(const struct ddi_version *v)
 
 char *ddi_versions_text(struct arena *a, const struct ddi_layout *l, uint64_t mask)
 {
-    uint64_t all = l->nversions >= 64 ? ~0ull : (1ull << l->nversions) - 1;
-    if ((mask & all) == all)
+    struct ddi_versions names = {.n = l->nversions};
+    for (unsigned i = 0; i < l->nversions; i++)
+        names.short_name[i] = ddi_version_short(&l->versions[i]);
+    if ((mask & ddi_vset_all(&names)) == ddi_vset_all(&names))
         return NULL;
     struct strbuf sb = {0};
-    for (unsigned i = 0; i < l->nversions; i++) {
-        if (!((mask >> i) & 1))
-            continue;
-        unsigned j = i;
-        while (j + 1 < l->nversions && ((mask >> (j + 1)) & 1))
-            j++;
-        if (sb.len)
-            sb_append(&sb, " ");
-        sb_append(&sb, ddi_version_short(&l->versions[i]));
-        if (j > i) {
-            sb_append(&sb, "-");
-            sb_append(&sb, ddi_version_short(&l->versions[j]));
-        }
-        i = j;
-    }
-    char *out = arena_strdup(a, sb.len ? sb.data : "");
+    ddi_vset_text(&names, mask, &sb);
+    char *out = arena_strdup(a, sb_str(&sb));
     sb_free(&sb);
     return out;
 }

@@ -6,6 +6,7 @@
 #include "index.h"
 #include "specxml.h"
 
+#include "../util/hash.h"
 #include "../util/json.h"
 #include "../util/output.h"
 #include "../util/strbuf.h"
@@ -98,14 +99,6 @@ static const char *header_path(struct linter *l, const char *file)
     return l->opt && l->opt->headers_root ? arena_printf(&l->out->a, "%s/%s", l->opt->headers_root, file) : file;
 }
 
-static uint64_t fnv(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
 /* identity: what the finding is about, without line numbers. */
 static struct lint_finding *add(struct linter *l, int kind, const char *identity, const char *doc_source,
                                 unsigned doc_line, const char *hfile, unsigned hline, const char *fmt, ...)
@@ -135,7 +128,7 @@ static struct lint_finding *add(struct linter *l, int kind, const char *identity
     f->doc_line = doc_line;
     f->header_file = header_path(l, hfile);
     f->header_line = hline;
-    f->fingerprint = arena_printf(&l->out->a, "%016llx", (unsigned long long)fnv(fp_text));
+    f->fingerprint = arena_printf(&l->out->a, "%016llx", (unsigned long long)fnv1a64(fp_text));
     vec_push(&l->out->findings, f);
     return f;
 }
@@ -325,8 +318,8 @@ static void check_availability(struct linter *l, xmlNodePtr page, xmlNodePtr mru
     int first = spec_versions_first(&l->ix, versions), last = spec_versions_last(&l->ix, versions);
     if (first < 0 || last < 0)
         return;
-    int hdr_first = spec_version_wddm10(l->ix.version_shorts[first]);
-    int hdr_last = spec_version_wddm10(l->ix.version_shorts[last]);
+    int hdr_first = spec_version_wddm10(l->ix.where.short_name[first]);
+    int hdr_last = spec_version_wddm10(l->ix.where.short_name[last]);
     const char *id = arena_printf(&l->out->a, "%s.%s", record, what);
     if (wddm) {
         int doc = wddm10_of_doc(wddm);
@@ -336,14 +329,14 @@ static void check_availability(struct linter *l, xmlNodePtr page, xmlNodePtr mru
             return; /* declared unconditionally: the header does not date it */
         add(l, K_AVAILABILITY, id, source, line, hfile, hline,
             "%s: the page says available from WDDM %s, the header declares it from %s (%s)", id, wddm,
-            l->ix.version_shorts[first], versions_text(versions));
+            l->ix.where.short_name[first], versions_text(versions));
     } else if (before) {
         int doc = wddm10_of_doc(before);
         if (doc < 0 || hdr_last < 0 || hdr_last < doc)
             return;
         add(l, K_AVAILABILITY, id, source, line, hfile, hline,
             "%s: the page says only before WDDM %s, the header declares it up to %s (%s)", id, before,
-            l->ix.version_shorts[last], versions_text(versions));
+            l->ix.where.short_name[last], versions_text(versions));
     }
 }
 

@@ -5,6 +5,8 @@
 
 #include "ids.h"
 
+#include "../model/vset.h"
+
 #include "../util/arena.h"
 #include "../util/diag.h"
 #include "../util/strbuf.h"
@@ -14,23 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ARCHS 8
+#define MAX_ARCHS DDI_ARCH_MAX
 #define UNKNOWN_BITS UINT64_MAX
-
-/* A set of DDI versions: one bit per <version>, in the layout's order. */
-typedef uint64_t *vset;
 
 struct check {
     const char *file;
     struct arena arena;
-    size_t nversions, nwords;
-    struct strmap version_index; /* short name -> index + 1 */
-    const char *arch_names[MAX_ARCHS];
-    size_t narchs;
+    struct ddi_versions where;
     struct strmap records; /* top-level record name and tag -> xmlNodePtr */
-    vset all;
-    /* Scratch sets, one per role (the checks below never nest a role). */
-    vset probe, have, sized, seen[MAX_ARCHS];
+    ddi_vset seen[MAX_ARCHS];
     int failed;
 };
 
@@ -81,72 +75,30 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 
 /* --- version sets -------------------------------------------------------- */
 
-static vset vset_new(struct check *c)
-{
-    return arena_alloc(&c->arena, c->nwords * sizeof(uint64_t) + 1);
-}
-
-static int vset_intersects(const struct check *c, const uint64_t *a, const uint64_t *b)
-{
-    for (size_t w = 0; w < c->nwords; w++)
-        if (a[w] & b[w])
-            return 1;
-    return 0;
-}
-
-static int vset_has(const uint64_t *s, size_t v)
-{
-    return (int)((s[v / 64] >> (v % 64)) & 1);
-}
-
-static size_t version_of(struct check *c, xmlNodePtr at, const char *name, size_t len)
-{
-    char *key = arena_strndup(&c->arena, name, len);
-    size_t ix = (size_t)(uintptr_t)strmap_get(&c->version_index, key);
-    if (!ix)
-        fail(c, at, "unknown version '%s' in versions=\"%s\" (not a short name of the layout's <version>s)",
-             ddigen_quote(key), ddigen_quote(attr(at, "versions")));
-    return ix;
-}
-
 /* The versions attribute of n as a set into out (absent: every version). */
-static int read_versions(struct check *c, xmlNodePtr n, vset out)
+static int read_versions(struct check *c, xmlNodePtr n, ddi_vset *out)
 {
     const char *s = attr(n, "versions");
-    if (!s) {
-        memcpy(out, c->all, c->nwords * sizeof(uint64_t));
+    struct ddi_vset_error err;
+    if (ddi_vset_parse(&c->where, s, out, &err) == 0)
         return 0;
+    if (!strcmp(err.what, "unknown version")) {
+        fail(c, n, "unknown version '%s' in versions=\"%s\" (not a short name of the layout's <version>s)",
+             ddigen_quoten(s + err.at, err.len), ddigen_quote(s));
+    } else {
+        const char *dash = memchr(s + err.at, '-', err.len);
+        fail(c, n, "reversed version range '%s' in versions=\"%s\" (the layout lists %s before it)",
+             ddigen_quoten(s + err.at, err.len), ddigen_quote(s),
+             ddigen_quoten(dash + 1, err.len - (size_t)(dash + 1 - (s + err.at))));
     }
-    memset(out, 0, c->nwords * sizeof(uint64_t));
-    while (*s) {
-        size_t len = strcspn(s, " ");
-        const char *dash = memchr(s, '-', len);
-        size_t first = version_of(c, n, s, dash ? (size_t)(dash - s) : len);
-        size_t last = dash ? version_of(c, n, dash + 1, len - (size_t)(dash - s) - 1) : first;
-        if (!first || !last)
-            return -1;
-        if (first > last) {
-            fail(c, n, "reversed version range '%s' in versions=\"%s\" (the layout lists %s before it)",
-                 ddigen_quoten(s, len), ddigen_quote(attr(n, "versions")),
-                 dash ? ddigen_quoten(dash + 1, len - (size_t)(dash - s) - 1) : "");
-            return -1;
-        }
-        for (size_t v = first - 1; v < last; v++)
-            out[v / 64] |= (uint64_t)1 << (v % 64);
-        s += len;
-        s += *s == ' ';
-    }
-    return 0;
+    return -1;
 }
 
 /* --- architectures ------------------------------------------------------- */
 
 static int arch_index(const struct check *c, const char *name)
 {
-    for (size_t i = 0; name && i < c->narchs; i++)
-        if (!strcmp(c->arch_names[i], name))
-            return (int)i;
-    return -1;
+    return name ? ddi_arch_find(&c->where, name, strlen(name)) : -1;
 }
 
 static unsigned pointer_bytes(const char *arch)
@@ -161,29 +113,25 @@ static void check_archs(struct check *c, xmlNodePtr n)
     if (one && arch_index(c, one) < 0)
         fail(c, n, "architecture '%s' is not one of the layout's <arch>s", ddigen_quote(one));
     const char *list = attr(n, "archs");
-    while (list && *list) {
-        size_t len = strcspn(list, " ");
-        int known = 0;
-        for (size_t i = 0; i < c->narchs; i++)
-            known |= strlen(c->arch_names[i]) == len && !strncmp(c->arch_names[i], list, len);
-        if (!known)
-            fail(c, n, "architecture '%s' in archs=\"%s\" is not one of the layout's <arch>s",
-                 ddigen_quoten(list, len), ddigen_quote(attr(n, "archs")));
-        list += len;
-        list += *list == ' ';
-    }
+    ddi_archset set;
+    struct ddi_vset_error err;
+    if (ddi_archset_parse(&c->where, list, &set, &err) != 0)
+        fail(c, n, "architecture '%s' in archs=\"%s\" is not one of the layout's <arch>s",
+             ddigen_quoten(list + err.at, err.len), ddigen_quote(list));
 }
 
 /* --- sizes of types ------------------------------------------------------ */
 
 /* The <size> of record for arch whose versions meet want, or NULL. Sizes
  * precede fields (schema order): stopping there keeps a wide struct linear. */
-static xmlNodePtr size_for(struct check *c, xmlNodePtr record, const char *arch, const uint64_t *want)
+static xmlNodePtr size_for(struct check *c, xmlNodePtr record, const char *arch, ddi_vset want)
 {
     for (xmlNodePtr s = record->children; s && !is(s, "field"); s = s->next)
-        if (is(s, "size") && !strcmp(attr(s, "arch"), arch) && read_versions(c, s, c->probe) == 0 &&
-            vset_intersects(c, c->probe, want))
-            return s;
+        if (is(s, "size") && !strcmp(attr(s, "arch"), arch)) {
+            ddi_vset probe;
+            if (read_versions(c, s, &probe) == 0 && (probe & want))
+                return s;
+        }
     return NULL;
 }
 
@@ -227,7 +175,7 @@ static const char *canonical_type(xmlNodePtr field, const char *arch)
 
 /* Bits one element of field occupies on arch in versions want; UNKNOWN_BITS
  * when the spec does not say (a record it does not describe). */
-static uint64_t element_bits(struct check *c, xmlNodePtr field, const char *arch, const uint64_t *want)
+static uint64_t element_bits(struct check *c, xmlNodePtr field, const char *arch, ddi_vset want)
 {
     for (xmlNodePtr k = field->children; k; k = k->next)
         if (is(k, "record")) {
@@ -247,7 +195,7 @@ static uint64_t element_bits(struct check *c, xmlNodePtr field, const char *arch
 
 /* Bits field occupies: its width, or element size times array extents. A
  * field of unknown type is at least a byte (C has no empty objects). */
-static uint64_t field_bits(struct check *c, xmlNodePtr field, const char *arch, const uint64_t *want)
+static uint64_t field_bits(struct check *c, xmlNodePtr field, const char *arch, ddi_vset want)
 {
     const char *bits = attr(field, "bits");
     if (bits)
@@ -264,9 +212,8 @@ static uint64_t field_bits(struct check *c, xmlNodePtr field, const char *arch, 
 /* Values given per architecture (<size>, <offset>): one per (arch, version). */
 static void check_per_arch(struct check *c, xmlNodePtr owner, const char *element)
 {
-    vset *seen = c->seen, have = c->have;
-    for (size_t i = 0; i < c->narchs; i++)
-        memset(seen[i], 0, c->nwords * sizeof(uint64_t));
+    ddi_vset *seen = c->seen, have;
+    memset(seen, 0, sizeof c->seen);
     for (xmlNodePtr k = owner->children; k && !c->failed; k = k->next) {
         if (!is(k, element))
             continue;
@@ -275,15 +222,14 @@ static void check_per_arch(struct check *c, xmlNodePtr owner, const char *elemen
             check_archs(c, k);
             return;
         }
-        if (read_versions(c, k, have) != 0)
+        if (read_versions(c, k, &have) != 0)
             return;
-        if (vset_intersects(c, have, seen[a])) {
+        if (have & seen[a]) {
             fail(c, k, "second <%s> for %s in versions already given (one value per architecture and version)",
                  element, attr(k, "arch"));
             return;
         }
-        for (size_t w = 0; w < c->nwords; w++)
-            seen[a][w] |= have[w];
+        seen[a] |= have;
     }
 }
 
@@ -313,8 +259,8 @@ static void check_bit_width(struct check *c, xmlNodePtr field)
     if (!bits)
         return;
     uint64_t width = number(bits), limit = 64;
-    for (size_t i = 0; i < c->narchs; i++) {
-        unsigned bytes = scalar_bytes(canonical_type(field, c->arch_names[i]), c->arch_names[i]);
+    for (size_t i = 0; i < c->where.narchs; i++) {
+        unsigned bytes = scalar_bytes(canonical_type(field, c->where.arch[i]), c->where.arch[i]);
         if (bytes && bytes * 8u < limit)
             limit = bytes * 8u;
     }
@@ -328,7 +274,7 @@ static void check_bit_width(struct check *c, xmlNodePtr field)
 static void check_offsets(struct check *c, xmlNodePtr field, xmlNodePtr top)
 {
     check_per_arch(c, field, "offset");
-    vset have = c->have, sized = c->sized;
+    ddi_vset have, sized;
     for (xmlNodePtr o = field->children; o && !c->failed; o = o->next) {
         if (!is(o, "offset"))
             continue;
@@ -339,11 +285,11 @@ static void check_offsets(struct check *c, xmlNodePtr field, xmlNodePtr top)
             return;
         }
         const char *arch = attr(o, "arch");
-        read_versions(c, o, have);
+        read_versions(c, o, &have);
         uint64_t end = sat_add(at, field_bits(c, field, arch, have));
         for (xmlNodePtr s = top->children; s && !c->failed && !is(s, "field"); s = s->next) {
-            if (!is(s, "size") || strcmp(attr(s, "arch"), arch) || read_versions(c, s, sized) != 0 ||
-                !vset_intersects(c, sized, have))
+            if (!is(s, "size") || strcmp(attr(s, "arch"), arch) || read_versions(c, s, &sized) != 0 ||
+                !(sized & have))
                 continue;
             uint64_t size = sat_mul(number(attr(s, "bytes")), 8);
             if (end > size)
@@ -356,7 +302,7 @@ static void check_offsets(struct check *c, xmlNodePtr field, xmlNodePtr top)
 struct extent {
     uint64_t begin, end;
     size_t order; /* document order, so ties sort the same everywhere */
-    vset versions;
+    ddi_vset versions;
     int arch;
     xmlNodePtr offset, field;
 };
@@ -377,13 +323,13 @@ static void check_disjoint(struct check *c, xmlNodePtr record, const struct exte
     const struct extent *widest = NULL;
     for (size_t i = 0; i < n; i++) {
         const struct extent *e = &all[i];
-        if (e->arch != arch || !vset_has(e->versions, version))
+        if (e->arch != arch || !ddi_vset_has(e->versions, (int)version))
             continue;
         if (widest && e->begin < widest->end) {
             fail(c, e->offset, "%s (bits %llu-%llu) overlaps %s (bits %llu-%llu) on %s in struct %s",
                  attr(e->field, "path"), (unsigned long long)e->begin, (unsigned long long)e->end - 1,
                  attr(widest->field, "path"), (unsigned long long)widest->begin,
-                 (unsigned long long)widest->end - 1, c->arch_names[arch], attr(record, "name"));
+                 (unsigned long long)widest->end - 1, c->where.arch[arch], attr(record, "name"));
             return;
         }
         if (!widest || e->end > widest->end)
@@ -408,16 +354,16 @@ static void check_overlaps(struct check *c, xmlNodePtr record)
         for (xmlNodePtr o = is(f, "field") ? f->children : NULL; o; o = o->next) {
             if (!is(o, "offset"))
                 continue;
-            struct extent e = {number(attr(o, "bits")), 0, n, vset_new(c), arch_index(c, attr(o, "arch")), o, f};
-            read_versions(c, o, e.versions);
+            struct extent e = {number(attr(o, "bits")), 0, n, 0, arch_index(c, attr(o, "arch")), o, f};
+            read_versions(c, o, &e.versions);
             e.end = sat_add(e.begin, field_bits(c, f, attr(o, "arch"), e.versions));
             if (e.end > e.begin)
                 all[n++] = e;
         }
     if (n > 1)
         qsort(all, n, sizeof *all, by_begin);
-    for (size_t a = 0; a < c->narchs && !c->failed; a++)
-        for (size_t v = 0; v < c->nversions && !c->failed; v++)
+    for (size_t a = 0; a < c->where.narchs && !c->failed; a++)
+        for (size_t v = 0; v < c->where.n && !c->failed; v++)
             check_disjoint(c, record, all, n, (int)a, v);
     free(all);
 }
@@ -442,7 +388,7 @@ static void check_record(struct check *c, xmlNodePtr record, xmlNodePtr top)
 }
 
 /* Every versions= and arch(s)= in the layout names what the layout lists. */
-static void check_where(struct check *c, xmlNodePtr n, vset scratch)
+static void check_where(struct check *c, xmlNodePtr n, ddi_vset *scratch)
 {
     for (; n && !c->failed; n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
@@ -458,30 +404,26 @@ static void read_header(struct check *c, xmlNodePtr layout)
 {
     for (xmlNodePtr n = layout->children; n; n = n->next) {
         if (is(n, "arch")) {
-            if (arch_index(c, attr(n, "name")) >= 0 || c->narchs == MAX_ARCHS)
+            if (arch_index(c, attr(n, "name")) >= 0)
                 fail(c, n, "architecture '%s' listed twice", ddigen_quote(attr(n, "name")));
+            else if (c->where.narchs == DDI_ARCH_MAX)
+                fail(c, n, "more than %d architectures (x86, x64, arm64)", DDI_ARCH_MAX);
             else
-                c->arch_names[c->narchs++] = attr(n, "name");
+                c->where.arch[c->where.narchs++] = attr(n, "name");
         } else if (is(n, "version")) {
             const char *name = attr(n, "short");
-            if (strmap_get(&c->version_index, name))
+            if (ddi_version_find_short(&c->where, name, strlen(name)) >= 0)
                 fail(c, n, "version short name '%s' listed twice", ddigen_quote(name));
-            strmap_put(&c->version_index, name, (void *)(uintptr_t)++c->nversions);
+            else if (c->where.n == DDI_VSET_MAX)
+                fail(c, n, "more than %d DDI versions (a version set is one 64-bit word)", DDI_VSET_MAX);
+            else
+                ddi_versions_add(&c->where, n);
         } else if (is(n, "record")) {
             strmap_put(&c->records, attr(n, "name"), n);
             if (attr(n, "tag"))
                 strmap_put(&c->records, attr(n, "tag"), n);
         }
     }
-    c->nwords = (c->nversions + 63) / 64;
-    c->all = vset_new(c);
-    c->probe = vset_new(c);
-    c->have = vset_new(c);
-    c->sized = vset_new(c);
-    for (size_t i = 0; i < MAX_ARCHS; i++)
-        c->seen[i] = vset_new(c);
-    for (size_t v = 0; v < c->nversions; v++)
-        c->all[v / 64] |= (uint64_t)1 << (v % 64);
 }
 
 /* Names the generated C declares: a record or enum listed twice, or two
@@ -557,11 +499,10 @@ int spec_check_semantics(xmlDocPtr doc, const char *file)
     if (!c.failed && has_ids(layout) && spec_check_ids(doc, file) != 0)
         c.failed = 1;
     if (!c.failed)
-        check_where(&c, layout->children, vset_new(&c));
+        check_where(&c, layout->children, &(ddi_vset){0});
     for (xmlNodePtr n = layout->children; n && !c.failed; n = n->next)
         if (is(n, "record"))
             check_record(&c, n, n);
-    strmap_free(&c.version_index);
     strmap_free(&c.records);
     arena_free(&c.arena);
     return c.failed ? -1 : 0;

@@ -1,6 +1,7 @@
 /* Rebuilding a record's bytes from the spec's layout (see image.h). */
 #include "image.h"
 
+#include "spec/specxml.h"
 #include "util/diag.h"
 
 #include <stdio.h>
@@ -12,43 +13,18 @@ static char *attr(xmlNodePtr e, const char *name)
     return (char *)xmlGetProp(e, BAD_CAST name);
 }
 
-static xmlNodePtr layout_of(xmlDocPtr spec)
-{
-    xmlNodePtr root = xmlDocGetRootElement(spec);
-    for (xmlNodePtr c = root ? root->children : NULL; c; c = c->next)
-        if (c->type == XML_ELEMENT_NODE && !strcmp((const char *)c->name, "layout"))
-            return c;
-    return NULL;
-}
-
-/* Index of a short version name in the spec's order, or -1. */
-static int version_index(xmlDocPtr spec, const char *name, size_t len)
-{
-    int i = 0;
-    xmlNodePtr layout = layout_of(spec);
-    for (xmlNodePtr c = layout ? layout->children : NULL; c; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE || strcmp((const char *)c->name, "version"))
-            continue;
-        char *s = attr(c, "short");
-        int match = s && strlen(s) == len && !strncmp(s, name, len);
-        xmlFree(s);
-        if (match)
-            return i;
-        i++;
-    }
-    return -1;
-}
-
 int trace_layout_init(struct trace_layout *l, xmlDocPtr spec, const char *arch, const char *version)
 {
     l->spec = spec;
+    ddi_versions_read(&l->versions, sx_part(spec, "layout"));
     l->arch = arch ? arch : "x64";
     if (strcmp(l->arch, "x86") && strcmp(l->arch, "x64") && strcmp(l->arch, "arm64")) {
         ddigen_error(NULL, 0, "trace: unknown arch '%s' (x86, x64, arm64)", l->arch);
         return -1;
     }
+    l->arch_index = ddi_arch_find(&l->versions, l->arch, strlen(l->arch));
     if (version) {
-        l->version = version_index(spec, version, strlen(version));
+        l->version = ddi_version_find(&l->versions, version, strlen(version));
         if (l->version < 0) {
             ddigen_error(NULL, 0, "trace: the spec has no DDI version '%s' (short names, e.g. WDDM3_1)", version);
             return -1;
@@ -57,49 +33,17 @@ int trace_layout_init(struct trace_layout *l, xmlDocPtr spec, const char *arch, 
         return 0;
     }
     /* The latest version of the spec. */
-    l->version = -1;
-    l->version_name = NULL;
-    xmlNodePtr layout = layout_of(spec);
-    for (xmlNodePtr c = layout ? layout->children : NULL; c; c = c->next)
-        if (c->type == XML_ELEMENT_NODE && !strcmp((const char *)c->name, "version")) {
-            char *s = attr(c, "short");
-            l->version++;
-            snprintf(l->version_buf, sizeof l->version_buf, "%s", s ? s : "");
-            l->version_name = l->version_buf;
-            xmlFree(s);
-        }
-    return 0;
-}
-
-/* "A-B C" contains version index v. */
-static int in_ranges(xmlDocPtr spec, const char *ranges, int v)
-{
-    const char *p = ranges;
-    while (*p) {
-        size_t n = strcspn(p, " ");
-        const char *dash = memchr(p, '-', n);
-        int lo = version_index(spec, p, dash ? (size_t)(dash - p) : n);
-        int hi = dash ? version_index(spec, dash + 1, n - (size_t)(dash + 1 - p)) : lo;
-        if (lo >= 0 && hi >= 0 && v >= lo && v <= hi)
-            return 1;
-        p += n;
-        while (*p == ' ')
-            p++;
-    }
+    l->version = (int)l->versions.n - 1;
+    l->version_name = l->versions.n ? l->versions.short_name[l->versions.n - 1] : NULL;
     return 0;
 }
 
 int trace_layout_has(const struct trace_layout *l, xmlNodePtr e)
 {
-    char *v = attr(e, "versions");
-    int has = !v || in_ranges(l->spec, v, l->version);
-    xmlFree(v);
-    char *a = attr(e, "archs");
-    if (a) {
-        has = has && strstr(a, l->arch) != NULL;
-        xmlFree(a);
-    }
-    return has;
+    /* A spec without versions (a --header layout) gates nothing by version. */
+    int in_version = l->version < 0 ? !sx_get(e, "versions") : ddi_vset_has(ddi_vset_attr(&l->versions, e), l->version);
+    return in_version &&
+           (l->arch_index < 0 || (ddi_archset_attr(&l->versions, e) >> l->arch_index & 1));
 }
 
 /* The first child named `name` for l's arch and version; its attribute. */

@@ -3,6 +3,8 @@
 #ifndef DDIGEN_TRACE_IMAGE_H
 #define DDIGEN_TRACE_IMAGE_H
 
+#include "model/vset.h"
+
 #include <libxml/tree.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,9 +12,10 @@
 struct trace_layout {
     xmlDocPtr spec;
     const char *arch; /* x86, x64, arm64 */
+    int arch_index;   /* index among the spec's <arch>s, -1 when it lists none */
     int version;      /* index into the spec's <version> list */
     const char *version_name;
-    char version_buf[64];
+    struct ddi_versions versions;
 };
 
 /* 0, or -1 after reporting an unknown arch or version. */

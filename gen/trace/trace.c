@@ -8,6 +8,7 @@
 #include "spec/schema.h"
 #include "util/cli.h"
 #include "util/diag.h"
+#include "util/hash.h"
 #include "util/json.h"
 #include "util/output.h"
 
@@ -75,14 +76,6 @@ static const char *attr_str(xmlNodePtr e, const char *name)
     return a && a->children && a->children->content ? (const char *)a->children->content : "";
 }
 
-static uint32_t fnv1a(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 16777619u;
-    return h;
-}
-
 static xmlNodePtr find_record_by_id(struct tracer *t, uint32_t id)
 {
     for (xmlNodePtr c = t->layout->children; c; c = c->next)
@@ -94,7 +87,7 @@ static xmlNodePtr find_record_by_id(struct tracer *t, uint32_t id)
 static const char *ddi_name(struct tracer *t, uint32_t id)
 {
     for (xmlNodePtr c = t->layout->children; c; c = c->next)
-        if (is_elem(c, "function-type") && fnv1a(attr_str(c, "name")) == id)
+        if (is_elem(c, "function-type") && ddi_trace_id(attr_str(c, "name")) == id)
             return attr_str(c, "name");
     return NULL;
 }

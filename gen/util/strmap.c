@@ -1,22 +1,16 @@
 /* Open-addressing string map with FNV-1a hashing and linear probing. */
 #include "strmap.h"
 
+#include "hash.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t hash_string(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
 static struct strmap_slot *find_slot(struct strmap_slot *slots, size_t cap, const char *key)
 {
-    size_t i = (size_t)hash_string(key) & (cap - 1);
+    size_t i = (size_t)fnv1a64(key) & (cap - 1);
     while (slots[i].key && strcmp(slots[i].key, key) != 0)
         i = (i + 1) & (cap - 1);
     return &slots[i];

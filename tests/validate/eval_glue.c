@@ -20,14 +20,14 @@ static void release(void)
 /* x64 size of the record at version, or 0. */
 static unsigned long x64_size(const struct rules_record *rec, const char *version)
 {
-    int v = rules_version_index(plan, version);
+    int v = ddi_version_find(&plan->where, version, strlen(version));
     for (xmlNodePtr s = rec->layout->children; s; s = s->next) {
         if (s->type != XML_ELEMENT_NODE || strcmp((const char *)s->name, "size") != 0)
             continue;
         xmlChar *arch = xmlGetProp(s, BAD_CAST "arch"), *vers = xmlGetProp(s, BAD_CAST "versions"),
                 *bytes = xmlGetProp(s, BAD_CAST "bytes");
         int match = arch && strcmp((const char *)arch, "x64") == 0;
-        match = match && rules_versions_hold(plan, (const char *)vers, v);
+        match = match && ddi_vset_has(ddi_vset_of(&plan->where, (const char *)vers), v);
         unsigned long size = match && bytes ? strtoul((const char *)bytes, NULL, 10) : 0;
         xmlFree(arch), xmlFree(vers), xmlFree(bytes);
         if (size)

@@ -60,14 +60,16 @@ static void test_records_with_rules(void **state)
 static void test_version_sets(void **state)
 {
     (void)state;
-    int w20 = rules_version_index(plan, "WDDM2_0"), w21 = rules_version_index(plan, "DXGKDDI_INTERFACE_VERSION_WDDM2_1");
+    const struct ddi_versions *v = &plan->where;
+    int w20 = ddi_version_find(v, "WDDM2_0", 7), w21 = ddi_version_find(v, "DXGKDDI_INTERFACE_VERSION_WDDM2_1", 33);
     assert_true(w20 >= 0 && w21 == w20 + 1);
-    assert_true(rules_versions_hold(plan, "WIN7-WDDM2_0", w20));
-    assert_false(rules_versions_hold(plan, "WIN7-WDDM2_0", w21));
-    assert_true(rules_versions_hold(plan, NULL, w21));
-    char text[256];
-    rules_versions_text(plan, (1ull << w20) | (1ull << w21), text, sizeof text);
-    assert_string_equal(text, "WDDM2_0-WDDM2_1");
+    assert_true(ddi_vset_has(ddi_vset_of(v, "WIN7-WDDM2_0"), w20));
+    assert_false(ddi_vset_has(ddi_vset_of(v, "WIN7-WDDM2_0"), w21));
+    assert_true(ddi_vset_has(ddi_vset_of(v, NULL), w21));
+    struct strbuf text = {0};
+    ddi_vset_text(v, (1ull << w20) | (1ull << w21), &text);
+    assert_string_equal(sb_str(&text), "WDDM2_0-WDDM2_1");
+    sb_free(&text);
 }
 
 /* D3DDDI_MAPGPUVIRTUALADDRESS as x64 lays it out: offsets from the spec. */
