@@ -3,6 +3,7 @@
 #ifndef DDIGEN_DOCS_H
 #define DDIGEN_DOCS_H
 
+#include "../model/rule_kinds.h"
 #include <libxml/tree.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,7 +15,7 @@ enum ddigen_docs_format {
     DDIGEN_DOCS_TEXT = 2,
 };
 
-#define DDIGEN_DOCS_RULE_KINDS 18
+#define DDIGEN_DOCS_RULE_KINDS DDI_RULE_KIND_COUNT
 
 /* The largest page read, in bytes. Reading is linear in a page's bytes and
  * fields, but checking its output holds libxml2's tree of it (about 170

@@ -63,13 +63,7 @@ const char *docs_dir_name(enum docs_dir d)
 
 const char *docs_rule_kind_name(enum docs_rule_kind k)
 {
-    static const char *const names[DOCS_RULE_KIND_COUNT] = {
-        "direction", "optional",    "reserved",      "reserved-zero", "align",        "units",
-        "range",     "nonzero",     "bit",           "exclusive",    "implies",
-        "null-when", "nonnull-iff", "discriminator", "requires-cap", "availability",
-        "union-member", "zero-when",
-    };
-    return names[k];
+    return ddi_rule_kind_name((enum ddi_rule_kind)k);
 }
 
 struct docs_page *docs_page_new(const char *path, enum docs_format fmt)

@@ -3,6 +3,7 @@
 #ifndef DDIGEN_DOCS_MODEL_H
 #define DDIGEN_DOCS_MODEL_H
 
+#include "../model/rule_kinds.h"
 #include "../util/arena.h"
 #include "../util/strmap.h"
 
@@ -104,26 +105,12 @@ struct docs_field {
     bool in_block;           /* also declared in the page's syntax block */
 };
 
+/* The rule kinds are declared once, in gen/model/rule_kinds.h. */
 enum docs_rule_kind {
-    DOCS_RULE_DIRECTION,
-    DOCS_RULE_OPTIONAL,
-    DOCS_RULE_RESERVED,
-    DOCS_RULE_RESERVED_ZERO,
-    DOCS_RULE_ALIGN,
-    DOCS_RULE_UNITS,
-    DOCS_RULE_RANGE,
-    DOCS_RULE_NONZERO,
-    DOCS_RULE_BIT,
-    DOCS_RULE_EXCLUSIVE,
-    DOCS_RULE_IMPLIES,
-    DOCS_RULE_NULL_WHEN,
-    DOCS_RULE_NONNULL_IFF,
-    DOCS_RULE_DISCRIMINATOR,
-    DOCS_RULE_REQUIRES_CAP,
-    DOCS_RULE_AVAILABILITY,
-    DOCS_RULE_UNION_MEMBER,
-    DOCS_RULE_ZERO_WHEN, /* "must not set X on the primary surface": X is 0 under a condition */
-    DOCS_RULE_KIND_COUNT
+#define DOCS_RULE_KIND_ENUM(id, name) DOCS_RULE_##id = DDI_RULE_##id,
+    DDI_RULE_KIND_LIST(DOCS_RULE_KIND_ENUM)
+#undef DOCS_RULE_KIND_ENUM
+        DOCS_RULE_KIND_COUNT = DDI_RULE_KIND_COUNT
 };
 const char *docs_rule_kind_name(enum docs_rule_kind k);
 

@@ -4,6 +4,8 @@
  * architecture and DDI version instead of from a C compiler. */
 #include "rules.h"
 
+#include "kinds.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,35 +104,18 @@ static int eval_check(struct reader *r, const struct rules_check *c, struct tall
 {
     int truncated_before = r->truncated;
     r->truncated = 0;
-    unsigned long long v = c->subject.depth ? read_field(r, &c->subject) : 0;
-    int any = 0, all = 1, count = v != 0;
-    for (int i = 0; i < c->npartners; i++) {
-        int set = read_field(r, &c->partner[i]) != 0;
-        any |= set, all &= set, count += set;
-    }
+    struct rules_values v = {.subject = c->subject.depth ? read_field(r, &c->subject) : 0,
+                             .npartners = c->npartners,
+                             .version = r->version};
+    for (int i = 0; i < c->npartners; i++)
+        v.partner[i] = read_field(r, &c->partner[i]);
     /* A field past the end of the bytes is unknown, not zero: no verdict. */
     int missing = r->truncated;
     r->truncated |= truncated_before;
     if (missing)
         return 0;
-    int bad = 0;
-    switch (c->op) {
-    case RULES_OP_ZERO: bad = v != 0; break;
-    case RULES_OP_NONZERO: bad = v == 0; break;
-    case RULES_OP_ALIGN: bad = (v & (c->value - 1)) != 0; break;
-    case RULES_OP_RANGE: bad = (c->has_min && v < c->min) || (c->has_max && v > c->max); break;
-    case RULES_OP_EXCLUSIVE: bad = count > 1; break;
-    case RULES_OP_IMPLIES: bad = v != 0 && !all; break;
-    case RULES_OP_ZERO_WHEN: bad = any && v != 0; break;
-    case RULES_OP_NONNULL_IFF: bad = (v != 0) != any; break;
-    case RULES_OP_KNOWN:
-        bad = 1;
-        for (size_t i = 0; i < c->ncases; i++)
-            if ((unsigned long long)c->cases[i].number == v && (c->cases[i].versions >> r->version & 1))
-                bad = 0;
-        break;
-    }
-    return bad ? report(t, c->id, c->subject.path, v) : 0;
+    int bad = c->how->broken(c, &v);
+    return bad ? report(t, c->id, c->subject.path, v.subject) : 0;
 }
 
 static int member_matches(const char *a, const char *b)
@@ -145,7 +130,7 @@ static int eval_checks(struct reader *r, const struct rules_record *rec, unsigne
 {
     for (size_t i = 0; i < rec->nchecks; i++) {
         const struct rules_check *c = &rec->checks[i];
-        if (c->mask_group >= 0 || c->op == RULES_OP_KNOWN || !(c->dir & dir) || !exists(r, c->versions, c->archs) ||
+        if (c->mask_group >= 0 || c->kind_id == DDI_RULE_DISCRIMINATOR || !(c->dir & dir) || !exists(r, c->versions, c->archs) ||
             !member_matches(c->member, member))
             continue;
         if (eval_check(r, c, t))
@@ -182,7 +167,7 @@ unsigned long rules_eval(const struct rules_plan *plan, const struct rules_recor
     int stop = 0;
     for (size_t i = 0; i < rec->nchecks && !stop; i++) {
         const struct rules_check *c = &rec->checks[i];
-        if (c->op != RULES_OP_KNOWN || !exists(&r, c->versions, c->archs))
+        if (c->kind_id != DDI_RULE_DISCRIMINATOR || !exists(&r, c->versions, c->archs))
             continue;
         /* the selector's value is checked in its own direction; its member in both */
         if (c->dir & dir)

@@ -3,6 +3,8 @@
  * it becomes or why it cannot be one. */
 #include "rules.h"
 
+#include "kinds.h"
+
 #include "../util/arena.h"
 #include "../util/diag.h"
 #include "../util/strmap.h"
@@ -274,15 +276,6 @@ static int conditional_sentence(xmlNodePtr docs_rule)
     return 0;
 }
 
-static int parse_number(const char *s, unsigned long long *v)
-{
-    if (!s || !*s)
-        return 0;
-    char *end;
-    *v = strtoull(s, &end, 0);
-    return *end == '\0';
-}
-
 /* Field operands of a merge rule with the given name; -1 (and the reason)
  * when one did not resolve or is not a scalar. */
 static int partners(struct lower *l, xmlNodePtr rec, xmlNodePtr mrule, const char *name, struct rules_check *c,
@@ -312,42 +305,45 @@ static int partners(struct lower *l, xmlNodePtr rec, xmlNodePtr mrule, const cha
     return 0;
 }
 
-static const char *unchecked_reason(const char *kind)
+/* The rule being lowered, as kinds.c sees it. */
+struct rules_lowering {
+    struct lower *l;
+    xmlNodePtr rec, mrule, drule;
+    int has_subject;
+};
+
+const char *rules_operand(struct rules_lowering *lw, const char *name)
 {
-    static const char *const reasons[][2] = {
-        {"units", "states a unit, not a value constraint"},
-        {"requires-cap", "depends on an adapter capability, not on the structure"},
-        {"availability", "availability is the layout's version gating"},
-        {"optional", "allows NULL or zero; nothing to refuse"},
-        {"reserved", "reserved without a stated value"},
-        {"bit", "a bit position: checked by ddi_layout_asserts.h"},
-        {"union-member", "maps an enum value to a union member: used through the discriminator"},
-        {"discriminator", "says when the member is meaningful, not what it must hold"},
-        {"direction", "selects the validator (_in / _out)"},
-    };
-    for (size_t i = 0; i < sizeof reasons / sizeof *reasons; i++)
-        if (strcmp(kind, reasons[i][0]) == 0)
-            return reasons[i][1];
-    return NULL;
+    return docs_operand(lw->l, lw->drule, name);
+}
+
+int rules_partners(struct rules_lowering *lw, const char *name, struct rules_check *c, const char **reason)
+{
+    return partners(lw->l, lw->rec, lw->mrule, name, c, reason);
+}
+
+int rules_has_subject(const struct rules_lowering *lw)
+{
+    return lw->has_subject;
 }
 
 /* Fills c from one merge rule; returns NULL, or why it is not a check. */
 static const char *lower_rule(struct lower *l, xmlNodePtr rec, xmlNodePtr mrule, xmlNodePtr drule,
                               struct rules_check *c)
 {
-    const char *kind = c->kind, *field = prop(l, mrule, "field"), *reason = NULL;
+    const char *field = prop(l, mrule, "field");
     /* A subject matched through a named type (DiscardContent.Flags.Reserved)
      * has its field= relative to that type's record; the page's subject is
      * the designator from this record. */
     if (field && drule && prop(l, mrule, "record"))
         field = prop(l, drule, "subject");
-    const char *fixed = unchecked_reason(kind);
-    if (fixed)
-        return fixed;
-    if ((streq(kind, "reserved-zero") || streq(kind, "nonzero") || streq(kind, "align") || streq(kind, "range")) &&
-        conditional_sentence(drule))
+    int k = ddi_rule_kind_find(c->kind);
+    const struct rules_kind *how = k >= 0 ? &rules_kinds[k] : NULL;
+    if (how && how->unchecked)
+        return how->unchecked;
+    if (how && how->unconditional_only && conditional_sentence(drule))
         return "the sentence states a condition the rule does not carry";
-    int set_rule = streq(kind, "exclusive") && !field; /* "A, B and C are mutually exclusive" */
+    int set_rule = how && how->subject_optional && !field;
     if (!field && !set_rule)
         return "names no field of the record";
     if (field && resolve(l, rec, field, &c->subject) != 0)
@@ -356,65 +352,14 @@ static const char *lower_rule(struct lower *l, xmlNodePtr rec, xmlNodePtr mrule,
         c->versions &= c->subject.versions;
         c->archs &= c->subject.archs;
     }
-    if (streq(kind, "reserved-zero")) {
-        c->op = RULES_OP_ZERO;
-    } else if (streq(kind, "nonzero")) {
-        c->op = RULES_OP_NONZERO;
-    } else if (streq(kind, "align")) {
-        c->op = RULES_OP_ALIGN;
-        if (c->subject.bits)
-            return "alignment stated on a flag: it is about the memory the flag describes";
-        /* Windows CPU pages are 4 KB on x86, x64 and arm64; a GPU "page"
-         * is the adapter's and is not known here. */
-        if (streq(docs_operand(l, drule, "unit"), "cpu-page"))
-            c->value = 4096;
-        else if (!parse_number(docs_operand(l, drule, "bytes"), &c->value))
-            c->value = 0;
-        if (!c->value || (c->value & (c->value - 1)))
-            return "alignment not stated as a power-of-two byte count";
-    } else if (streq(kind, "range")) {
-        c->op = RULES_OP_RANGE;
-        unsigned long long v;
-        if (parse_number(docs_operand(l, drule, "min"), &v))
-            c->min = v, c->has_min = 1;
-        if (parse_number(docs_operand(l, drule, "min-exclusive"), &v))
-            c->min = v + 1, c->has_min = 1;
-        if (parse_number(docs_operand(l, drule, "max"), &v))
-            c->max = v, c->has_max = 1;
-        if (parse_number(docs_operand(l, drule, "max-exclusive"), &v) && v)
-            c->max = v - 1, c->has_max = 1;
-        if (!c->has_min && !c->has_max)
-            return "bounds are not numbers (an expression, another field or an enum)";
-    } else if (streq(kind, "exclusive")) {
-        c->op = RULES_OP_EXCLUSIVE;
-        if (partners(l, rec, mrule, "with", c, &reason) != 0)
-            return reason;
-        if (set_rule) {
-            if (c->npartners < 2)
-                return "fewer than two resolved fields";
-            c->subject = c->partner[0];
-            memmove(c->partner, c->partner + 1, (size_t)--c->npartners * sizeof *c->partner);
-        } else if (!c->npartners) {
-            return "no partner field";
-        }
-    } else if (streq(kind, "implies")) {
-        c->op = RULES_OP_IMPLIES;
-        if (partners(l, rec, mrule, "requires", c, &reason) != 0)
-            return reason;
-        const char *value = docs_operand(l, drule, "value");
-        if (value && !streq(value, "1"))
-            return "requires a value other than set";
-        if (!c->npartners)
-            return "no required field";
-    } else if (streq(kind, "null-when") || streq(kind, "zero-when") || streq(kind, "nonnull-iff")) {
-        c->op = streq(kind, "nonnull-iff") ? RULES_OP_NONNULL_IFF : RULES_OP_ZERO_WHEN;
-        if (partners(l, rec, mrule, "ref", c, &reason) != 0)
-            return reason;
-        if (!c->npartners)
-            return "the condition is prose, not a field";
-    } else {
+    if (!how || !how->lower)
         return "no check for this kind";
-    }
+    c->kind_id = (enum ddi_rule_kind)k;
+    c->how = how;
+    struct rules_lowering lw = {l, rec, mrule, drule, field != NULL};
+    const char *why = how->lower(&lw, c);
+    if (why)
+        return why;
     if (!c->versions || !c->archs)
         return "its fields never exist together";
     return NULL;
@@ -482,7 +427,8 @@ static void lower_page(struct lower *l, struct building *b, xmlNodePtr rec, xmlN
 static void lower_discriminator(struct lower *l, struct building *b, xmlNodePtr rec, const char *name)
 {
     const char *selector = prop(l, b->disc, "selector");
-    struct rules_check c = {.kind = "discriminator", .op = RULES_OP_KNOWN};
+    struct rules_check c = {.kind = "discriminator", .kind_id = DDI_RULE_DISCRIMINATOR,
+                            .how = &rules_kinds[DDI_RULE_DISCRIMINATOR]};
     c.id = arena_printf(l->a, "%s.%s:known-value", name, selector ? selector : "?");
     c.versions = all_versions(l->plan);
     c.archs = ddi_archset_all(&l->plan->where);
@@ -561,7 +507,7 @@ static void group_masks(struct lower *l, struct building *b, xmlNodePtr rec)
 {
     for (size_t i = 0; i < b->checks.len; i++) {
         struct rules_check *c = b->checks.items[i];
-        if (c->op != RULES_OP_ZERO || !c->subject.bits || c->subject.depth != 1)
+        if (c->kind_id != DDI_RULE_RESERVED_ZERO || !c->subject.bits || c->subject.depth != 1)
             continue;
         xmlNodePtr f = c->subject.chain[0], w = flag_word(l, f);
         if (!w)

@@ -4,83 +4,11 @@
  * the host evaluator, and not a second time in XSLT. Also --stats. */
 #include "rules.h"
 
+#include "kinds.h"
+
 #include "../util/strbuf.h"
 
 #include <string.h>
-
-static const char *op_name(enum rules_op op)
-{
-    static const char *const names[] = {"zero", "nonzero", "align", "range", "exclusive",
-                                        "implies", "zero-when", "nonnull-iff", "known"};
-    return names[op];
-}
-
-/* The value the generated code compares: pointers through ULONG_PTR, all
- * zero-extended to unsigned long long. */
-static void value_expr(struct strbuf *sb, const struct rules_field *f)
-{
-    if (f->pointer)
-        sb_printf(sb, "(unsigned long long)(ULONG_PTR)a->%s", f->access);
-    else
-        sb_printf(sb, "(unsigned long long)a->%s", f->access);
-}
-
-static void set_expr(struct strbuf *sb, const struct rules_field *f)
-{
-    sb_append(sb, "(");
-    value_expr(sb, f);
-    sb_append(sb, " != 0)");
-}
-
-/* Condition under which the check fails. */
-static void bad_expr(struct strbuf *sb, const struct rules_check *c)
-{
-    switch (c->op) {
-    case RULES_OP_ZERO: set_expr(sb, &c->subject); break;
-    case RULES_OP_NONZERO: sb_append(sb, "!"), set_expr(sb, &c->subject); break;
-    case RULES_OP_ALIGN:
-        sb_append(sb, "(("), value_expr(sb, &c->subject);
-        sb_printf(sb, " & 0x%llXull) != 0)", c->value - 1);
-        break;
-    case RULES_OP_RANGE:
-        sb_append(sb, "(");
-        if (c->has_min && c->min) {
-            sb_append(sb, "("), value_expr(sb, &c->subject);
-            sb_printf(sb, " < %lluull)", c->min);
-        }
-        if (c->has_min && c->min && c->has_max)
-            sb_append(sb, " || ");
-        if (c->has_max) {
-            sb_append(sb, "("), value_expr(sb, &c->subject);
-            sb_printf(sb, " > %lluull)", c->max);
-        }
-        if (!(c->has_min && c->min) && !c->has_max)
-            sb_append(sb, "0");
-        sb_append(sb, ")");
-        break;
-    case RULES_OP_EXCLUSIVE:
-        sb_append(sb, "(("), set_expr(sb, &c->subject);
-        for (int i = 0; i < c->npartners; i++)
-            sb_append(sb, " + "), set_expr(sb, &c->partner[i]);
-        sb_append(sb, ") > 1)");
-        break;
-    case RULES_OP_IMPLIES:
-        sb_append(sb, "("), set_expr(sb, &c->subject), sb_append(sb, " && !(");
-        for (int i = 0; i < c->npartners; i++)
-            sb_append(sb, i ? " && " : ""), set_expr(sb, &c->partner[i]);
-        sb_append(sb, "))");
-        break;
-    case RULES_OP_ZERO_WHEN:
-    case RULES_OP_NONNULL_IFF:
-        sb_append(sb, "(("), set_expr(sb, &c->subject);
-        sb_append(sb, c->op == RULES_OP_ZERO_WHEN ? " && (" : " != (");
-        for (int i = 0; i < c->npartners; i++)
-            sb_append(sb, i ? " || " : ""), set_expr(sb, &c->partner[i]);
-        sb_append(sb, ")))");
-        break;
-    case RULES_OP_KNOWN: sb_append(sb, "0"); break; /* a switch in the template */
-    }
-}
 
 static const char *dir_name(unsigned dir)
 {
@@ -107,24 +35,24 @@ static void field_props(xmlNodePtr n, const struct rules_field *f)
 {
     struct strbuf sb = {0};
     xmlNewProp(n, BAD_CAST "field", BAD_CAST f->path);
-    value_expr(&sb, f);
+    rules_render_value(&sb, f);
     xmlNewProp(n, BAD_CAST "observed", BAD_CAST sb_str(&sb));
     sb_free(&sb);
 }
 
 static void check_xml(const struct rules_plan *plan, xmlNodePtr parent, const struct rules_check *c)
 {
-    xmlNodePtr n = xmlNewChild(parent, NULL, BAD_CAST(c->op == RULES_OP_KNOWN ? "selector" : "check"), NULL);
+    xmlNodePtr n = xmlNewChild(parent, NULL, BAD_CAST(c->kind_id == DDI_RULE_DISCRIMINATOR ? "selector" : "check"), NULL);
     xmlNewProp(n, BAD_CAST "id", BAD_CAST c->id);
     xmlNewProp(n, BAD_CAST "kind", BAD_CAST c->kind);
-    xmlNewProp(n, BAD_CAST "op", BAD_CAST op_name(c->op));
+    xmlNewProp(n, BAD_CAST "op", BAD_CAST c->how->op);
     xmlNewProp(n, BAD_CAST "dir", BAD_CAST dir_name(c->dir));
     if (c->member)
         xmlNewProp(n, BAD_CAST "member", BAD_CAST c->member);
     gating(plan, n, c->versions, c->archs);
     field_props(n, &c->subject);
     struct strbuf sb = {0};
-    bad_expr(&sb, c);
+    c->how->render(&sb, c);
     xmlNewProp(n, BAD_CAST "bad", BAD_CAST sb_str(&sb));
     sb_free(&sb);
     if (c->mask_group >= 0) {
@@ -204,25 +132,21 @@ xmlNodePtr rules_plan_xml(const struct rules_plan *plan, xmlDocPtr doc)
 
 void rules_print_stats(const struct rules_plan *plan, FILE *out)
 {
-    static const char *const kinds[] = {"reserved-zero", "align",       "range",        "nonzero",
-                                        "exclusive",     "implies",     "null-when",    "nonnull-iff",
-                                        "zero-when",     "discriminator", "requires-cap", "units",
-                                        "availability",  "optional",    "reserved",     "bit",
-                                        "union-member"};
     size_t total_checks = 0, total = 0;
-    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+    for (int k = 0; k < DDI_RULE_KIND_COUNT; k++) {
+        const char *kind = ddi_rule_kind_name((enum ddi_rule_kind)k);
         size_t checks = 0, rules = 0;
         for (size_t i = 0; i < plan->nrecords; i++) {
             const struct rules_record *r = &plan->records[i];
             for (size_t j = 0; j < r->nchecks; j++)
-                checks += strcmp(r->checks[j].kind, kinds[k]) == 0;
+                checks += strcmp(r->checks[j].kind, kind) == 0;
             for (size_t j = 0; j < r->nskips; j++)
-                rules += strcmp(r->skips[j].kind, kinds[k]) == 0;
+                rules += strcmp(r->skips[j].kind, kind) == 0;
         }
         rules += checks;
         total_checks += checks, total += rules;
         if (rules)
-            fprintf(out, "validate: %-14s %zu of %zu rules checked\n", kinds[k], checks, rules);
+            fprintf(out, "validate: %-14s %zu of %zu rules checked\n", kind, checks, rules);
     }
     fprintf(out, "validate: total          %zu of %zu rules checked in %zu records\n", total_checks, total,
             plan->nrecords);

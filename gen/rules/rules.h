@@ -7,6 +7,7 @@
 #define DDIGEN_RULES_H
 
 #include "ddi_violation.h"
+#include "model/rule_kinds.h"
 #include "model/vset.h"
 
 #include <libxml/tree.h>
@@ -20,18 +21,6 @@
 
 /* Bit 0 of flags for rules_eval, as DDI_VALIDATE_STOP_AT_FIRST in generated code. */
 #define RULES_STOP_AT_FIRST 1ul
-
-enum rules_op {
-    RULES_OP_ZERO,        /* subject == 0 (reserved-zero) */
-    RULES_OP_NONZERO,     /* subject != 0 */
-    RULES_OP_ALIGN,       /* subject % value == 0 */
-    RULES_OP_RANGE,       /* min <= subject <= max (has_min / has_max) */
-    RULES_OP_EXCLUSIVE,   /* at most one of subject and the partners is nonzero */
-    RULES_OP_IMPLIES,     /* subject != 0 -> every partner != 0 */
-    RULES_OP_ZERO_WHEN,   /* any condition != 0 -> subject == 0 (null-when, zero-when) */
-    RULES_OP_NONNULL_IFF, /* subject != 0 <-> any condition != 0 */
-    RULES_OP_KNOWN,       /* subject is one of the selector's case numbers (discriminator) */
-};
 
 /* A field operand, resolved to a chain of layout fields: the first lies
  * in the rule's record; each next one in the record named by the type of
@@ -60,8 +49,9 @@ struct rules_case {
 #define RULES_MAX_PARTNERS 8
 struct rules_check {
     const char *id;   /* stable rule ID */
-    const char *kind; /* the documented kind (stats, comments) */
-    enum rules_op op;
+    const char *kind; /* the documented kind's name (stats, comments) */
+    enum ddi_rule_kind kind_id;
+    const struct rules_kind *how; /* what the kind means: gen/rules/kinds.c */
     unsigned dir;       /* RULES_DIR_* the check belongs to */
     const char *member; /* union member (discriminator case) the check is under, or NULL */
     struct rules_field subject;
@@ -69,7 +59,7 @@ struct rules_check {
     int npartners;
     unsigned long long value, min, max; /* align bytes; range bounds */
     int has_min, has_max;
-    struct rules_case *cases; /* RULES_OP_KNOWN */
+    struct rules_case *cases; /* a discriminator's known values */
     size_t ncases;
     int mask_group;   /* reserved bit checked first through the flag word (index into masks), or -1 */
     uint64_t versions; /* where every field involved exists */

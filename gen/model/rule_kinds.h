@@ -1,0 +1,45 @@
+/* The kinds of documented rules, declared once. Each line: the enumerator
+ * suffix and the name pages, specs and generated IDs use. What a kind
+ * means to the validators (its operands, how it is lowered to a check,
+ * evaluated on the host, rendered as C, and its test example) is its row in
+ * gen/rules/kinds.c; how pages state it is gen/docs/rule_table.c. Adding a
+ * kind is a line here, a row there and a pattern with its example sentence
+ * in the page table: three files. */
+#ifndef DDIGEN_MODEL_RULE_KINDS_H
+#define DDIGEN_MODEL_RULE_KINDS_H
+
+#include <stddef.h>
+
+#define DDI_RULE_KIND_LIST(X)                                                            \
+    X(DIRECTION, "direction")                                                            \
+    X(OPTIONAL, "optional")                                                              \
+    X(RESERVED, "reserved")                                                              \
+    X(RESERVED_ZERO, "reserved-zero")                                                    \
+    X(ALIGN, "align")                                                                    \
+    X(UNITS, "units")                                                                    \
+    X(RANGE, "range")                                                                    \
+    X(NONZERO, "nonzero")                                                                \
+    X(BIT, "bit")                                                                        \
+    X(EXCLUSIVE, "exclusive")                                                            \
+    X(IMPLIES, "implies")                                                                \
+    X(NULL_WHEN, "null-when")                                                            \
+    X(NONNULL_IFF, "nonnull-iff")                                                        \
+    X(DISCRIMINATOR, "discriminator")                                                    \
+    X(REQUIRES_CAP, "requires-cap")                                                      \
+    X(AVAILABILITY, "availability")                                                      \
+    X(UNION_MEMBER, "union-member")                                                      \
+    X(ZERO_WHEN, "zero-when") /* "must not set X on the primary surface": 0 under a condition */
+
+enum ddi_rule_kind {
+#define DDI_RULE_KIND_ENUM(id, name) DDI_RULE_##id,
+    DDI_RULE_KIND_LIST(DDI_RULE_KIND_ENUM)
+#undef DDI_RULE_KIND_ENUM
+        DDI_RULE_KIND_COUNT
+};
+
+/* "reserved-zero" for DDI_RULE_RESERVED_ZERO; NULL out of range. */
+const char *ddi_rule_kind_name(enum ddi_rule_kind k);
+/* The kind of a name, or -1. */
+int ddi_rule_kind_find(const char *name);
+
+#endif

@@ -1,0 +1,67 @@
+/* What each rule kind (gen/model/rule_kinds.h) means to the validators:
+ * one row per kind in kinds.c, read by the lowering (lower.c), the host
+ * evaluator (eval.c) and the C renderer (plan_xml.c), so that a kind's
+ * meaning is written once. Internal to gen/rules. */
+#ifndef DDIGEN_RULES_KINDS_H
+#define DDIGEN_RULES_KINDS_H
+
+#include "rules.h"
+
+#include "../util/strbuf.h"
+
+/* The rule being lowered (lower.c): its page operands and field operands. */
+struct rules_lowering;
+/* A page operand of the rule ("min", "bytes"), or NULL. */
+const char *rules_operand(struct rules_lowering *lw, const char *name);
+/* Appends every field operand named name to c's partners; -1 with *reason
+ * when one did not resolve to a scalar field. */
+int rules_partners(struct rules_lowering *lw, const char *name, struct rules_check *c, const char **reason);
+/* Whether the rule's subject resolved to a field of the record. */
+int rules_has_subject(const struct rules_lowering *lw);
+
+/* Values a check reads, for the host evaluator. */
+struct rules_values {
+    unsigned long long subject;
+    unsigned long long partner[RULES_MAX_PARTNERS];
+    int npartners;
+    int version; /* DDI version index (discriminator cases) */
+};
+
+/* A worked example of a kind, run by tests/model: a check with these
+ * parameters over fields S (subject) and P0..Pn (partners) holding these
+ * values is broken or not, and renders to this C. */
+struct rules_example {
+    unsigned long long value, min, max;
+    int has_min, has_max;
+    int npartners;
+    unsigned long long subject, partner[2];
+    int broken;
+    const char *c; /* the failing condition as generated C */
+};
+
+struct rules_kind {
+    const char *op;        /* the operation in the plan ("zero" for reserved-zero) */
+    const char *unchecked; /* why a rule of this kind is never a check, or NULL */
+    /* A condition the sentence states but the rule does not carry makes it
+     * no check (the docs stage marks such rules conditional). */
+    int unconditional_only;
+    int subject_optional; /* "A, B and C are mutually exclusive" names no subject */
+    /* Fills c's parameters and partners; NULL, or why it is not a check. */
+    const char *(*lower)(struct rules_lowering *lw, struct rules_check *c);
+    /* Whether the values break the check. */
+    int (*broken)(const struct rules_check *c, const struct rules_values *v);
+    /* Appends the C condition, over the record pointer `a`, that is true
+     * when the check is broken. */
+    void (*render)(struct strbuf *sb, const struct rules_check *c);
+    struct rules_example example;
+};
+
+extern const struct rules_kind rules_kinds[DDI_RULE_KIND_COUNT];
+
+/* The value the generated code compares: pointers through ULONG_PTR, all
+ * zero-extended to unsigned long long. */
+void rules_render_value(struct strbuf *sb, const struct rules_field *f);
+/* (value != 0) */
+void rules_render_set(struct strbuf *sb, const struct rules_field *f);
+
+#endif
