@@ -6,6 +6,7 @@
 
 #include "operands.h"
 #include "text.h"
+#include "words.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -68,7 +69,7 @@ static bool has_any(const struct sentence *s, const char *const *phrases, size_t
 static size_t others(struct sentence *s, const struct match *m, char slot, const char **out)
 {
     const char *names[8];
-    size_t n = match_names(s, m, slot, names, 8), k = 0;
+    size_t n = operand_fields(s, m, slot, names, 8), k = 0;
     for (size_t i = 0; i < n; i++)
         if (strcmp(names[i], s->subject))
             out[k++] = names[i];
@@ -82,7 +83,7 @@ static void refs(struct sentence *s, struct docs_rule *r, size_t a, size_t b)
     for (size_t i = a; i < b && i < s->nt; i++) {
         const struct tok *t = &s->t[i];
         bool word = t->kind == TOK_WORD && isupper((unsigned char)t->text[0]) && i > a;
-        if ((t->kind != TOK_NAME && !word) || operand_is_constant(t->text))
+        if ((t->kind != TOK_NAME && !word) || sentence_is_constant(t->text))
             continue;
         bool named = t->field >= 0;
         for (size_t k = 0; k < 4 && !named; k++)
@@ -103,7 +104,7 @@ static void slot_refs(struct sentence *s, struct docs_rule *r, const struct matc
 static const char *target(struct sentence *s, const struct match *m, char slot)
 {
     const char *names[1];
-    if (match_has(m, slot) && match_names(s, m, slot, names, 1) == 1)
+    if (match_has(m, slot) && operand_fields(s, m, slot, names, 1) == 1)
         return names[0];
     return s->subject;
 }
@@ -152,7 +153,7 @@ static bool act_disc(struct sentence *s, const struct match *m, const struct rul
     const char *fields[8];
     char slot = match_has(m, 'L') ? 'L' : 'F';
     size_t n = others(s, m, slot, fields);
-    const char *value = rp->arg && strcmp(rp->arg, "neg") ? rp->arg : match_value(s, m, 'V');
+    const char *value = rp->arg && strcmp(rp->arg, "neg") ? rp->arg : operand_slot_value(s, m, 'V');
     if (rp->arg && !strcmp(rp->arg, "trail"))
         value = "1";
     if (value && rp->arg && !strcmp(rp->arg, "neg"))
@@ -169,7 +170,7 @@ static bool act_disc(struct sentence *s, const struct match *m, const struct rul
         return false;
     const char *selects = NULL;
     const char *sel[1];
-    if (match_has(m, 'G') && match_names(s, m, 'G', sel, 1) == 1)
+    if (match_has(m, 'G') && operand_fields(s, m, 'G', sel, 1) == 1)
         selects = sel[0];
     struct docs_rule *r = add(s, DOCS_RULE_DISCRIMINATOR, s->subject, selects);
     for (size_t i = 0; i < n; i++)
@@ -184,7 +185,7 @@ static bool act_selector(struct sentence *s, const struct match *m, const struct
 {
     (void)rp;
     const char *sel[1];
-    if (s->field < 0 || match_names(s, m, 'F', sel, 1) != 1)
+    if (s->field < 0 || operand_fields(s, m, 'F', sel, 1) != 1)
         return false;
     struct docs_rule *r = add(s, DOCS_RULE_DISCRIMINATOR, s->subject, NULL);
     op(s, r, "value", "0");
@@ -199,7 +200,7 @@ static bool act_disc_others(struct sentence *s, const struct match *m, const str
     (void)rp;
     const char *names[8];
     size_t n = others(s, m, 'L', names);
-    const char *value = match_value(s, m, 'V');
+    const char *value = operand_slot_value(s, m, 'V');
     value = value ? operand_negate(value, true) : NULL;
     if (s->field < 0 || !n || !value)
         return false;
@@ -228,7 +229,7 @@ static bool act_exclusive_set(struct sentence *s, const struct match *m, const s
 {
     (void)rp;
     const char *names[8];
-    size_t n = match_names(s, m, 'L', names, 8);
+    size_t n = operand_fields(s, m, 'L', names, 8);
     if (n < 2)
         return false;
     const char *subject = match_has(m, 'F') ? target(s, m, 'F') : parent_of(names, n);
@@ -276,7 +277,7 @@ static bool act_implies(struct sentence *s, const struct match *m, const struct 
     size_t n = others(s, m, slot, names);
     if (s->field < 0 || !n || names_capability(s, &m->slot[slot - 'A']))
         return false;
-    const char *value = match_value(s, m, 'V');
+    const char *value = operand_slot_value(s, m, 'V');
     for (size_t i = 0; i < n; i++) {
         struct docs_rule *r = add(s, DOCS_RULE_IMPLIES, s->subject, names[i]);
         op(s, r, "requires", names[i]);
@@ -294,9 +295,9 @@ static bool act_implies_named(struct sentence *s, const struct match *m, const s
 {
     (void)rp;
     const char *from[1], *names[8];
-    if (match_names(s, m, 'F', from, 1) != 1 || sentence_field_of(s, sentence_leaf(from[0])) < 0)
+    if (operand_fields(s, m, 'F', from, 1) != 1 || sentence_field_of(s, sentence_leaf(from[0])) < 0)
         return false;
-    size_t n = match_names(s, m, 'L', names, 8), made = 0;
+    size_t n = operand_fields(s, m, 'L', names, 8), made = 0;
     for (size_t i = 0; i < n; i++) {
         if (!strcmp(names[i], from[0]))
             continue;
@@ -320,9 +321,9 @@ static bool act_null_when(struct sentence *s, const struct match *m, const struc
                 return false;
     }
     const char *ref[1];
-    bool has_ref = match_has(m, 'F') && match_names(s, m, 'F', ref, 1) == 1;
+    bool has_ref = match_has(m, 'F') && operand_fields(s, m, 'F', ref, 1) == 1;
     if (rp->arg && !strcmp(rp->arg, "or")) {
-        const char *v = match_value(s, m, 'V');
+        const char *v = operand_slot_value(s, m, 'V');
         if (!v || (strcmp(v, "NULL") && !strstr(v, "_NULL")))
             return false;
     }
@@ -439,7 +440,7 @@ static bool act_must_not_set(struct sentence *s, const struct match *m, const st
 static bool act_value(struct sentence *s, const struct match *m, const struct rule_pattern *rp)
 {
     (void)rp;
-    const char *value = match_value(s, m, 'V');
+    const char *value = operand_slot_value(s, m, 'V');
     if (s->field < 0 || !value || !strcmp(value, "nonzero") || (match_has(m, 'A') && !plain_actor(s, m)))
         return false;
     const char *cond = "";
@@ -861,7 +862,7 @@ static bool act_union_member_struct(struct sentence *s, const struct match *m, c
                                              "callback",  "function"};
     for (size_t i = 0; i < s->nt; i++) {
         const char *t = s->t[i].text;
-        if (s->t[i].kind != TOK_NAME || !operand_is_constant(t))
+        if (s->t[i].kind != TOK_NAME || !sentence_is_constant(t))
             continue;
         char flat[128];
         size_t fn = 0;
@@ -1238,7 +1239,7 @@ bool docs_rule_is_modal(const struct tok *t)
 
 /* Per dictionary word, the patterns it is the key cue of; and those that
  * have no cue and are tried on every sentence. */
-static struct rule_set *key_of; /* [PATTERN_DICT_WORDS] */
+static struct rule_set *key_of; /* [WORDS_MAX] */
 static struct rule_set always;
 
 static void set_bit(struct rule_set *rs, size_t i) { rs->bits[i / 64] |= 1ull << (i % 64); }
@@ -1249,7 +1250,7 @@ static void index_cues(size_t i, const struct pattern *p)
     unsigned key = 0;
     size_t best = 0;
     for (unsigned k = 0; k < p->ncues; k++) {
-        size_t len = strlen(pattern_word_text(p->cues[k]));
+        size_t len = strlen(words_text(p->cues[k]));
         if (len > best)
             best = len, key = p->cues[k];
     }
@@ -1265,9 +1266,9 @@ static void index_cues(size_t i, const struct pattern *p)
 static void compile_all(void)
 {
     for (size_t i = 0; i < sizeof modal_words / sizeof modal_words[0]; i++)
-        modal_ids[i] = pattern_intern(modal_words[i]);
+        modal_ids[i] = words_intern(modal_words[i]);
     compiled_ok = docs_rule_pattern_count <= DOCS_RULE_MAX_PATTERNS;
-    key_of = calloc(PATTERN_DICT_WORDS, sizeof *key_of);
+    key_of = calloc(WORDS_MAX, sizeof *key_of);
     for (size_t i = 0; i < docs_rule_pattern_count && compiled_ok; i++) {
         compiled_ok &= pattern_compile(docs_rule_patterns[i].text, &compiled[i]);
         index_cues(i, &compiled[i]);
