@@ -425,6 +425,8 @@ static void write_page(struct docs_page *p, struct docs_buf *out, int depth, con
         attr(w, "kind", docs_rule_kind_name(r->kind));
         attr(w, "subject", r->subject);
         attr_u(w, "line", r->line);
+        if (r->condition)
+            attr(w, "condition", r->condition);
         for (unsigned k = 0; k < r->nops; k++) {
             xw_start(w, "operand");
             attr(w, "name", r->ops[k].name);

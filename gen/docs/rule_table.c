@@ -16,11 +16,67 @@
 
 /* ---- helpers shared by the actions --------------------------------------- */
 
-static struct docs_rule *add(struct sentence *s, enum docs_rule_kind k, const char *subject, const char *suffix)
+/* Words that open a condition: "When the driver is first called with a
+ * new paging buffer, this address is aligned on 4 KB". */
+static const struct {
+    const char *word, *then; /* then: the word that must follow, or NULL */
+} condition_cues[] = {{"when", NULL}, {"if", NULL}, {"unless", NULL}, {"only", "after"}, {"once", NULL}};
+
+/* Is a word written after token i ("if X", not "if," or "if:")? */
+static bool word_follows(const struct sentence *s, size_t i) { return s->text[s->t[i].to] == ' '; }
+
+/* Tokens a condition cue takes at i, 0 when there is none. */
+static size_t condition_cue_at(const struct sentence *s, size_t i)
+{
+    for (size_t k = 0; k < sizeof condition_cues / sizeof condition_cues[0]; k++) {
+        if (!tok_is(s, i, condition_cues[k].word) || !word_follows(s, i))
+            continue;
+        if (!condition_cues[k].then)
+            return 1;
+        if (tok_is(s, i + 1, condition_cues[k].then) && word_follows(s, i + 1))
+            return 2;
+    }
+    return 0;
+}
+
+/* Tokens that end a condition clause. */
+static bool clause_end(const struct sentence *s, size_t i)
+{
+    return tok_is(s, i, ",") || tok_is(s, i, ";") || tok_is(s, i, "(") || tok_is(s, i, ")");
+}
+
+/* The clause of the sentence that states a condition, from its first cue
+ * to the next ',', ';' or parenthesis (or the end), as written; NULL when
+ * the sentence states none. A rule without an "if" / "when" operand holds
+ * only under it (rules.c keeps it on such rules only). */
+static const char *condition_clause(const struct sentence *s)
+{
+    for (size_t i = 0; i < s->nt; i++) {
+        if (!condition_cue_at(s, i))
+            continue;
+        size_t end = i;
+        while (end + 1 < s->nt && !clause_end(s, end + 1))
+            end++;
+        while (end > i && tok_is(s, end, "."))
+            end--;
+        return sentence_span(s, i, end);
+    }
+    return NULL;
+}
+
+/* A rule the sentence states, with the sentence's condition. */
+static struct docs_rule *sentence_rule(struct sentence *s, enum docs_rule_kind k, const char *subject,
+                                       const char *suffix)
 {
     struct docs_rule *r = docs_page_add_rule(s->p, k, subject, suffix, s->line, s->text);
-    s->made++; /* a duplicate still means the sentence was understood */
+    r->condition = condition_clause(s);
     return r;
+}
+
+static struct docs_rule *add(struct sentence *s, enum docs_rule_kind k, const char *subject, const char *suffix)
+{
+    s->made++; /* a repeat still means the sentence was understood */
+    return sentence_rule(s, k, subject, suffix);
 }
 
 static void op(struct sentence *s, struct docs_rule *r, const char *name, const char *value)
@@ -248,8 +304,7 @@ static bool act_exclusive_set(struct sentence *s, const struct match *m, const s
     for (size_t i = 0; i < n; i++)
         snprintf(suffix + strlen(suffix), sizeof suffix - strlen(suffix), "%s%s", i ? "+" : "",
                  sentence_leaf(names[i]));
-    struct docs_rule *r = docs_page_add_rule(s->p, DOCS_RULE_EXCLUSIVE, subject, suffix, s->line, s->text);
-    s->made++;
+    struct docs_rule *r = add(s, DOCS_RULE_EXCLUSIVE, subject, suffix);
     for (size_t i = 0; i < n; i++)
         op(s, r, "with", names[i]);
     return true;
@@ -364,18 +419,17 @@ static bool act_optional(struct sentence *s, const struct match *m, const struct
 static struct docs_rule *zero_when(struct sentence *s, const char *subject, const char *cond, const char *strength)
 {
     bool self = !strcmp(subject, s->subject);
-    struct docs_rule *r = add(s, DOCS_RULE_ZERO_WHEN, self ? s->subject : subject, NULL);
-    if (!r) {
-        const char *id = arena_printf(&s->p->arena, "%s.%s:zero-when", s->p->name, self ? s->subject : subject);
-        for (size_t i = 0; i < s->p->rules.n && !r; i++)
-            if (!strcmp(s->p->rules.v[i].id, id))
-                r = &s->p->rules.v[i];
-        for (unsigned k = 0; r && k < r->nops; k++)
+    const char *who = self ? s->subject : subject;
+    struct docs_rule *r = docs_page_find_rule(s->p, DOCS_RULE_ZERO_WHEN, who, NULL);
+    if (r) {
+        s->made++;
+        for (unsigned k = 0; k < r->nops; k++)
             if (!strcmp(r->ops[k].name, "when") && !strcmp(r->ops[k].value, cond))
                 return NULL;
         op(s, r, "when", cond);
         return NULL;
     }
+    r = add(s, DOCS_RULE_ZERO_WHEN, who, NULL);
     op(s, r, "when", cond);
     op(s, r, "strength", strength);
     return r;
@@ -877,7 +931,10 @@ static bool act_union_member_struct(struct sentence *s, const struct match *m, c
             is_type = true;
         if (is_type || fn <= wn || strcmp(flat + fn - wn, want))
             continue;
-        struct docs_rule *r = docs_page_add_rule(s->p, DOCS_RULE_UNION_MEMBER, f->path, t, s->line, s->text);
+        /* the ID says it all (the value is the suffix): a second one is the same statement */
+        struct docs_rule *r = docs_page_find_rule(s->p, DOCS_RULE_UNION_MEMBER, f->path, t)
+                                  ? NULL
+                                  : sentence_rule(s, DOCS_RULE_UNION_MEMBER, f->path, t);
         op(s, r, "value", t);
         s->made += r != NULL;
         return true;
