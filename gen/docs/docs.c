@@ -26,7 +26,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-_Static_assert(DDIGEN_DOCS_RULE_KINDS == DOCS_RULE_KIND_COUNT, "rule kinds out of sync");
 
 const char *ddigen_docs_rule_kind_name(unsigned kind)
 {
@@ -425,6 +424,8 @@ static void write_page(struct docs_page *p, struct docs_buf *out, int depth, con
         attr(w, "kind", docs_rule_kind_name(r->kind));
         attr(w, "subject", r->subject);
         attr_u(w, "line", r->line);
+        if (r->condition)
+            attr(w, "condition", r->condition);
         for (unsigned k = 0; k < r->nops; k++) {
             xw_start(w, "operand");
             attr(w, "name", r->ops[k].name);

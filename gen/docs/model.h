@@ -122,10 +122,14 @@ struct docs_operand {
 #define DOCS_MAX_OPERANDS 6
 struct docs_rule {
     enum docs_rule_kind kind;
-    const char *id;
+    const char *id;      /* PAGE.Subject:kind[:suffix]; unique in the page once settled */
     const char *subject; /* field path, "" for the page itself */
     unsigned line;
     const char *sentence;
+    /* The clause of the sentence that makes the rule conditional ("When
+     * the driver is first called ..."), when the rule's operands do not
+     * carry it; NULL when the sentence states no condition. */
+    const char *condition;
     struct docs_operand ops[DOCS_MAX_OPERANDS];
     unsigned nops;
 };
@@ -209,7 +213,7 @@ struct docs_page {
     DOCS_VEC(struct docs_field) fields; /* fields, enum values or params */
     DOCS_VEC(struct docs_para) paras;
     DOCS_VEC(struct docs_rule) rules;
-    struct strmap rule_ids; /* the IDs in rules: a repeated rule is dropped in O(1) */
+    struct strmap rule_ids; /* rule ID as added -> 1 + index of its first rule */
     DOCS_VEC(struct docs_unextracted) unextracted;
     DOCS_VEC(struct docs_note) notes;
     DOCS_VEC(const char *) see_also;
@@ -227,10 +231,23 @@ size_t docs_page_add_field(struct docs_page *p, const struct docs_field *f);
 void docs_page_note(struct docs_page *p, unsigned line, bool warning, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Adds a rule unless one with the same ID exists; returns it or NULL. */
+/* Adds a rule with the ID PAGE.subject:kind[:id_suffix] and returns it
+ * (valid until the next rule is added). Two rules may be added with one
+ * ID: docs_page_settle_rules() tells them apart once their operands are in. */
 struct docs_rule *docs_page_add_rule(struct docs_page *p, enum docs_rule_kind kind,
                                      const char *subject, const char *id_suffix,
                                      unsigned line, const char *sentence);
+/* The first rule added with that ID, or NULL. */
+struct docs_rule *docs_page_find_rule(struct docs_page *p, enum docs_rule_kind kind, const char *subject,
+                                      const char *id_suffix);
 void docs_rule_op(struct docs_page *p, struct docs_rule *r, const char *name, const char *value);
+
+/* Makes every rule ID name one statement. Of rules added with one ID, the
+ * first keeps it; a later one that says the same (same operands) is the
+ * same statement said again and is dropped; a later one that says
+ * something else gets the ID with a suffix made of what it says (its
+ * operand values), so the ID does not move when other statements are added
+ * or removed around it. Run once, after the last rule of the page. */
+void docs_page_settle_rules(struct docs_page *p);
 
 #endif

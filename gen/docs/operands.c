@@ -15,19 +15,6 @@ const char *operand_field(const struct sentence *s, const char *name)
     return arena_strdup(&s->p->arena, strstr(name, "::") ? sentence_leaf(name) : name);
 }
 
-bool operand_is_constant(const char *text)
-{
-    bool letter = false;
-    for (const char *c = text; *c; c++) {
-        if (islower((unsigned char)*c))
-            return false;
-        if (!isupper((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '_')
-            return false;
-        letter |= isupper((unsigned char)*c) != 0;
-    }
-    return letter;
-}
-
 const char *operand_value(const struct sentence *s, const char *text)
 {
     static const struct {
@@ -45,7 +32,27 @@ const char *operand_value(const struct sentence *s, const char *text)
             return NULL;
         return v == 0 ? "0" : arena_strdup(&s->p->arena, text);
     }
-    return operand_is_constant(text) ? arena_strdup(&s->p->arena, text) : NULL;
+    return sentence_is_constant(text) ? arena_strdup(&s->p->arena, text) : NULL;
+}
+
+size_t operand_fields(const struct sentence *s, const struct match *m, char slot, const char **out, size_t max)
+{
+    size_t tok[16];
+    size_t n = match_name_tokens(s, m, slot, tok, max < 16 ? max : 16);
+    for (size_t i = 0; i < n; i++)
+        out[i] = operand_field(s, s->t[tok[i]].text);
+    return n;
+}
+
+const char *operand_slot_value(const struct sentence *s, const struct match *m, char slot)
+{
+    const struct capture *c = &m->slot[slot - 'A'];
+    if (!c->set || c->b <= c->a)
+        return NULL;
+    size_t i = c->b - 1;
+    if (tok_is(s, i, "null") && tok_is(s, i - 1, "not"))
+        return "nonzero";
+    return operand_value(s, s->t[i].text);
 }
 
 const char *operand_negate(const char *value, bool pointer)

@@ -1,8 +1,11 @@
-/* Operand resolution: turns the tokens a pattern captured into rule
- * operands (field paths, normalized values, sizes, bit ordinals). */
+/* Operand conversion: turns the tokens a pattern captured into rule
+ * operands (field paths, normalized values, sizes, bit ordinals). The only
+ * place text becomes an operand value; the matcher (pattern.h) only says
+ * which tokens a slot spans. */
 #ifndef DDIGEN_DOCS_OPERANDS_H
 #define DDIGEN_DOCS_OPERANDS_H
 
+#include "pattern.h"
 #include "sentence.h"
 
 #include <stdbool.h>
@@ -16,8 +19,13 @@ const char *operand_field(const struct sentence *s, const char *name);
  * constant name. NULL when the text is none of these. */
 const char *operand_value(const struct sentence *s, const char *text);
 
-/* ALL_CAPS_WITH_UNDERSCORES (digits allowed). */
-bool operand_is_constant(const char *text);
+/* The names of an {F} / {L} slot, resolved to field paths where the page
+ * has them (arena strings); returns how many (at most max). */
+size_t operand_fields(const struct sentence *s, const struct match *m, char slot, const char **out, size_t max);
+
+/* The value of a {V} slot, normalized as operand_value() does ("not
+ * NULL" is "nonzero"); NULL when the slot is absent or empty. */
+const char *operand_slot_value(const struct sentence *s, const struct match *m, char slot);
 
 /* The value under which a member is valid when the text says when it is
  * ignored: set -> 0, non-NULL/nonzero -> NULL/0, NULL/0 -> nonzero. */

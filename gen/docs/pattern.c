@@ -1,92 +1,19 @@
-/* The pattern engine: compiles pattern text into elements over a shared
- * word dictionary and matches it against a tokenized sentence by
+/* The pattern engine: compiles pattern text into elements over the shared
+ * word dictionary (words.h) and matches it against a tokenized sentence by
  * backtracking (depth bounded by the element count). See pattern.h. */
 #include "pattern.h"
-
-#include "operands.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- dictionary: every literal word of every pattern --------------------- */
-
-#define DICT_SLOTS 2048 /* open addressing, twice PATTERN_DICT_WORDS */
-
-static struct {
-    char *word[DICT_SLOTS];
-    unsigned id[DICT_SLOTS];
-    const char *by_id[PATTERN_DICT_WORDS];
-    unsigned n;
-} dict;
-
-static unsigned hash_word(const char *w)
-{
-    unsigned h = 2166136261u;
-    for (; *w; w++)
-        h = (h ^ (unsigned char)*w) * 16777619u;
-    return h;
-}
-
-static unsigned dict_slot(const char *w)
-{
-    unsigned i = hash_word(w) & (DICT_SLOTS - 1);
-    while (dict.word[i] && strcmp(dict.word[i], w))
-        i = (i + 1) & (DICT_SLOTS - 1);
-    return i;
-}
-
-static unsigned dict_add(const char *w, size_t n)
-{
-    char tmp[64];
-    if (n >= sizeof tmp || dict.n + 1 >= PATTERN_DICT_WORDS)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        tmp[i] = (char)tolower((unsigned char)w[i]);
-    tmp[n] = '\0';
-    unsigned i = dict_slot(tmp);
-    if (!dict.word[i]) {
-        dict.word[i] = strdup(tmp);
-        dict.id[i] = ++dict.n;
-        dict.by_id[dict.n] = dict.word[i];
-    }
-    return dict.id[i];
-}
-
-const char *pattern_word_text(unsigned id) { return id && id <= dict.n ? dict.by_id[id] : ""; }
-
-unsigned pattern_intern(const char *w) { return dict_add(w, strlen(w)); }
-
-unsigned pattern_word_id(const char *lc)
-{
-    if (!dict.n)
-        return 0;
-    unsigned i = dict_slot(lc);
-    return dict.word[i] ? dict.id[i] : 0;
-}
-
-unsigned pattern_word_id_hashed(const char *lc, unsigned hash)
-{
-    if (!dict.n)
-        return 0;
-    unsigned i = hash & (DICT_SLOTS - 1);
-    while (dict.word[i] && (dict.word[i][0] != lc[0] || strcmp(dict.word[i], lc)))
-        i = (i + 1) & (DICT_SLOTS - 1);
-    return dict.word[i] ? dict.id[i] : 0;
-}
-
 void pattern_words(const struct sentence *s, struct word_set *ws)
 {
     memset(ws, 0, sizeof *ws);
     for (size_t i = 0; i < s->nt; i++)
         if (s->t[i].word)
-            ws->bits[s->t[i].word / 64] |= 1ull << (s->t[i].word % 64);
-}
-
-static bool has_word(const struct word_set *ws, unsigned id)
-{
-    return (ws->bits[id / 64] >> (id % 64)) & 1u;
+            word_set_add(ws, s->t[i].word);
 }
 
 /* ---- compiling ----------------------------------------------------------- */
@@ -111,7 +38,7 @@ static bool literal(const char *text, const char *w, size_t n, struct pattern_el
             j++;
         if (e->nalts == PATTERN_MAX_ALTS)
             return bad(text, "too many alternatives");
-        unsigned id = dict_add(w + i, j - i);
+        unsigned id = words_intern_n(w + i, j - i);
         if (!id)
             return bad(text, "dictionary full");
         e->alts[e->nalts++] = id;
@@ -327,7 +254,7 @@ static bool is_value_word(const struct sentence *s, size_t i)
             return true;
     const struct tok *t = &s->t[i];
     return t->kind == TOK_NAME && isupper((unsigned char)t->text[0]) && strchr(t->text, '_') &&
-           operand_is_constant(t->text);
+           sentence_is_constant(t->text);
 }
 
 static size_t value_len(const struct sentence *s, size_t i)
@@ -487,12 +414,12 @@ static bool match_from(struct run *r, unsigned ei, size_t ti)
 bool pattern_match(const struct pattern *p, const struct sentence *s, const struct word_set *ws, struct match *m)
 {
     for (unsigned i = 0; i < p->ncues; i++)
-        if (!has_word(ws, p->cues[i]))
+        if (!word_set_has(ws, p->cues[i]))
             return false;
     for (unsigned i = 0; i < p->nany; i++) {
         bool one = false;
         for (unsigned k = 0; k < p->any[i]->nalts && !one; k++)
-            one = has_word(ws, p->any[i]->alts[k]);
+            one = word_set_has(ws, p->any[i]->alts[k]);
         if (!one)
             return false;
     }
@@ -513,14 +440,14 @@ bool pattern_match(const struct pattern *p, const struct sentence *s, const stru
 
 bool match_has(const struct match *m, char slot) { return m->slot[slot - 'A'].set; }
 
-size_t match_names(const struct sentence *s, const struct match *m, char slot, const char **out, size_t max)
+size_t match_name_tokens(const struct sentence *s, const struct match *m, char slot, size_t *tok, size_t max)
 {
     const struct capture *c = &m->slot[slot - 'A'];
     size_t n = 0;
     for (size_t i = c->a; i < c->b && n < max; i++) {
         if (!name_at(s, i))
             continue;
-        out[n++] = operand_field(s, s->t[i].text);
+        tok[n++] = i;
         /* "SegmentId member of Source": one name, qualified by the record */
         if (i + 2 < c->b && (word_is(s, i + 1, "member") || word_is(s, i + 1, "field")) &&
             word_is(s, i + 2, "of"))
@@ -528,17 +455,6 @@ size_t match_names(const struct sentence *s, const struct match *m, char slot, c
         i += noun_after(s, i + 1);
     }
     return n;
-}
-
-const char *match_value(const struct sentence *s, const struct match *m, char slot)
-{
-    const struct capture *c = &m->slot[slot - 'A'];
-    if (!c->set || c->b <= c->a)
-        return NULL;
-    size_t i = c->b - 1;
-    if (word_is(s, i, "null") && word_is(s, i - 1, "not"))
-        return "nonzero";
-    return operand_value(s, s->t[i].text);
 }
 
 const char *match_text(const struct sentence *s, const struct match *m, char slot)

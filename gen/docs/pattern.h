@@ -28,6 +28,7 @@
 #define DDIGEN_DOCS_PATTERN_H
 
 #include "sentence.h"
+#include "words.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,7 +46,6 @@ struct match {
 
 #define PATTERN_MAX_ELEMS 40
 #define PATTERN_MAX_ALTS 16
-#define PATTERN_DICT_WORDS 1024
 
 struct pattern_elem {
     char type;     /* 'w' literal, '^', '$', or a slot letter / '*' */
@@ -65,42 +65,24 @@ struct pattern {
 };
 
 /* Compiles text into p; false (with a message on stderr) when malformed.
- * Compilation fills the shared word dictionary; compile every pattern
- * before tokenizing sentences. */
+ * Compilation fills the shared word dictionary (words.h); compile every
+ * pattern before tokenizing sentences. */
 bool pattern_compile(const char *text, struct pattern *p);
 
-/* Adds a word to the dictionary (before any sentence is tokenized) and
- * returns its id; ids are given in order from 1. */
-unsigned pattern_intern(const char *w);
-
-/* The word a dictionary id stands for. */
-const char *pattern_word_text(unsigned id);
-
-/* Dictionary id of a lower-case word, 0 when no pattern uses it. */
-unsigned pattern_word_id(const char *lc);
-
-/* The same, with the word's FNV-1a hash (32-bit, offset 2166136261,
- * prime 16777619) computed by the caller while lower-casing it. */
-unsigned pattern_word_id_hashed(const char *lc, unsigned hash);
-
-/* Words of the sentence present, as a bitset over dictionary ids. */
-struct word_set {
-    uint64_t bits[PATTERN_DICT_WORDS / 64];
-};
+/* Words of the sentence present, as a set of dictionary ids: a pattern
+ * whose cues are not all there is not tried. */
 void pattern_words(const struct sentence *s, struct word_set *ws);
 
 /* Matches p against s; false when it does not. */
 bool pattern_match(const struct pattern *p, const struct sentence *s, const struct word_set *ws,
                    struct match *m);
 
-/* Slot helpers for the actions that turn a match into rules. */
+/* Slot helpers for the actions that turn a match into rules; turning the
+ * tokens into operand values is operands.h's. */
 bool match_has(const struct match *m, char slot);
-/* The names of an {F} / {L} slot, resolved to field paths where the page
- * has them (arena strings); returns how many (at most max). */
-size_t match_names(const struct sentence *s, const struct match *m, char slot, const char **out, size_t max);
-/* The value of a {V} slot, normalized: "0", "1", "NULL", "nonzero", a
- * number as written, or a constant name. */
-const char *match_value(const struct sentence *s, const struct match *m, char slot);
+/* The tokens of an {F} / {L} slot that are names, in order; returns how
+ * many (at most max). "X member of Y" is one name, X. */
+size_t match_name_tokens(const struct sentence *s, const struct match *m, char slot, size_t *tok, size_t max);
 /* The text a slot spans, as written. */
 const char *match_text(const struct sentence *s, const struct match *m, char slot);
 

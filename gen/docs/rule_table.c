@@ -6,6 +6,7 @@
 
 #include "operands.h"
 #include "text.h"
+#include "words.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -15,11 +16,67 @@
 
 /* ---- helpers shared by the actions --------------------------------------- */
 
-static struct docs_rule *add(struct sentence *s, enum docs_rule_kind k, const char *subject, const char *suffix)
+/* Words that open a condition: "When the driver is first called with a
+ * new paging buffer, this address is aligned on 4 KB". */
+static const struct {
+    const char *word, *then; /* then: the word that must follow, or NULL */
+} condition_cues[] = {{"when", NULL}, {"if", NULL}, {"unless", NULL}, {"only", "after"}, {"once", NULL}};
+
+/* Is a word written after token i ("if X", not "if," or "if:")? */
+static bool word_follows(const struct sentence *s, size_t i) { return s->text[s->t[i].to] == ' '; }
+
+/* Tokens a condition cue takes at i, 0 when there is none. */
+static size_t condition_cue_at(const struct sentence *s, size_t i)
+{
+    for (size_t k = 0; k < sizeof condition_cues / sizeof condition_cues[0]; k++) {
+        if (!tok_is(s, i, condition_cues[k].word) || !word_follows(s, i))
+            continue;
+        if (!condition_cues[k].then)
+            return 1;
+        if (tok_is(s, i + 1, condition_cues[k].then) && word_follows(s, i + 1))
+            return 2;
+    }
+    return 0;
+}
+
+/* Tokens that end a condition clause. */
+static bool clause_end(const struct sentence *s, size_t i)
+{
+    return tok_is(s, i, ",") || tok_is(s, i, ";") || tok_is(s, i, "(") || tok_is(s, i, ")");
+}
+
+/* The clause of the sentence that states a condition, from its first cue
+ * to the next ',', ';' or parenthesis (or the end), as written; NULL when
+ * the sentence states none. A rule without an "if" / "when" operand holds
+ * only under it (rules.c keeps it on such rules only). */
+static const char *condition_clause(const struct sentence *s)
+{
+    for (size_t i = 0; i < s->nt; i++) {
+        if (!condition_cue_at(s, i))
+            continue;
+        size_t end = i;
+        while (end + 1 < s->nt && !clause_end(s, end + 1))
+            end++;
+        while (end > i && tok_is(s, end, "."))
+            end--;
+        return sentence_span(s, i, end);
+    }
+    return NULL;
+}
+
+/* A rule the sentence states, with the sentence's condition. */
+static struct docs_rule *sentence_rule(struct sentence *s, enum docs_rule_kind k, const char *subject,
+                                       const char *suffix)
 {
     struct docs_rule *r = docs_page_add_rule(s->p, k, subject, suffix, s->line, s->text);
-    s->made++; /* a duplicate still means the sentence was understood */
+    r->condition = condition_clause(s);
     return r;
+}
+
+static struct docs_rule *add(struct sentence *s, enum docs_rule_kind k, const char *subject, const char *suffix)
+{
+    s->made++; /* a repeat still means the sentence was understood */
+    return sentence_rule(s, k, subject, suffix);
 }
 
 static void op(struct sentence *s, struct docs_rule *r, const char *name, const char *value)
@@ -68,7 +125,7 @@ static bool has_any(const struct sentence *s, const char *const *phrases, size_t
 static size_t others(struct sentence *s, const struct match *m, char slot, const char **out)
 {
     const char *names[8];
-    size_t n = match_names(s, m, slot, names, 8), k = 0;
+    size_t n = operand_fields(s, m, slot, names, 8), k = 0;
     for (size_t i = 0; i < n; i++)
         if (strcmp(names[i], s->subject))
             out[k++] = names[i];
@@ -82,7 +139,7 @@ static void refs(struct sentence *s, struct docs_rule *r, size_t a, size_t b)
     for (size_t i = a; i < b && i < s->nt; i++) {
         const struct tok *t = &s->t[i];
         bool word = t->kind == TOK_WORD && isupper((unsigned char)t->text[0]) && i > a;
-        if ((t->kind != TOK_NAME && !word) || operand_is_constant(t->text))
+        if ((t->kind != TOK_NAME && !word) || sentence_is_constant(t->text))
             continue;
         bool named = t->field >= 0;
         for (size_t k = 0; k < 4 && !named; k++)
@@ -103,7 +160,7 @@ static void slot_refs(struct sentence *s, struct docs_rule *r, const struct matc
 static const char *target(struct sentence *s, const struct match *m, char slot)
 {
     const char *names[1];
-    if (match_has(m, slot) && match_names(s, m, slot, names, 1) == 1)
+    if (match_has(m, slot) && operand_fields(s, m, slot, names, 1) == 1)
         return names[0];
     return s->subject;
 }
@@ -152,7 +209,7 @@ static bool act_disc(struct sentence *s, const struct match *m, const struct rul
     const char *fields[8];
     char slot = match_has(m, 'L') ? 'L' : 'F';
     size_t n = others(s, m, slot, fields);
-    const char *value = rp->arg && strcmp(rp->arg, "neg") ? rp->arg : match_value(s, m, 'V');
+    const char *value = rp->arg && strcmp(rp->arg, "neg") ? rp->arg : operand_slot_value(s, m, 'V');
     if (rp->arg && !strcmp(rp->arg, "trail"))
         value = "1";
     if (value && rp->arg && !strcmp(rp->arg, "neg"))
@@ -169,7 +226,7 @@ static bool act_disc(struct sentence *s, const struct match *m, const struct rul
         return false;
     const char *selects = NULL;
     const char *sel[1];
-    if (match_has(m, 'G') && match_names(s, m, 'G', sel, 1) == 1)
+    if (match_has(m, 'G') && operand_fields(s, m, 'G', sel, 1) == 1)
         selects = sel[0];
     struct docs_rule *r = add(s, DOCS_RULE_DISCRIMINATOR, s->subject, selects);
     for (size_t i = 0; i < n; i++)
@@ -184,7 +241,7 @@ static bool act_selector(struct sentence *s, const struct match *m, const struct
 {
     (void)rp;
     const char *sel[1];
-    if (s->field < 0 || match_names(s, m, 'F', sel, 1) != 1)
+    if (s->field < 0 || operand_fields(s, m, 'F', sel, 1) != 1)
         return false;
     struct docs_rule *r = add(s, DOCS_RULE_DISCRIMINATOR, s->subject, NULL);
     op(s, r, "value", "0");
@@ -199,7 +256,7 @@ static bool act_disc_others(struct sentence *s, const struct match *m, const str
     (void)rp;
     const char *names[8];
     size_t n = others(s, m, 'L', names);
-    const char *value = match_value(s, m, 'V');
+    const char *value = operand_slot_value(s, m, 'V');
     value = value ? operand_negate(value, true) : NULL;
     if (s->field < 0 || !n || !value)
         return false;
@@ -228,7 +285,7 @@ static bool act_exclusive_set(struct sentence *s, const struct match *m, const s
 {
     (void)rp;
     const char *names[8];
-    size_t n = match_names(s, m, 'L', names, 8);
+    size_t n = operand_fields(s, m, 'L', names, 8);
     if (n < 2)
         return false;
     const char *subject = match_has(m, 'F') ? target(s, m, 'F') : parent_of(names, n);
@@ -247,8 +304,7 @@ static bool act_exclusive_set(struct sentence *s, const struct match *m, const s
     for (size_t i = 0; i < n; i++)
         snprintf(suffix + strlen(suffix), sizeof suffix - strlen(suffix), "%s%s", i ? "+" : "",
                  sentence_leaf(names[i]));
-    struct docs_rule *r = docs_page_add_rule(s->p, DOCS_RULE_EXCLUSIVE, subject, suffix, s->line, s->text);
-    s->made++;
+    struct docs_rule *r = add(s, DOCS_RULE_EXCLUSIVE, subject, suffix);
     for (size_t i = 0; i < n; i++)
         op(s, r, "with", names[i]);
     return true;
@@ -276,7 +332,7 @@ static bool act_implies(struct sentence *s, const struct match *m, const struct 
     size_t n = others(s, m, slot, names);
     if (s->field < 0 || !n || names_capability(s, &m->slot[slot - 'A']))
         return false;
-    const char *value = match_value(s, m, 'V');
+    const char *value = operand_slot_value(s, m, 'V');
     for (size_t i = 0; i < n; i++) {
         struct docs_rule *r = add(s, DOCS_RULE_IMPLIES, s->subject, names[i]);
         op(s, r, "requires", names[i]);
@@ -294,9 +350,9 @@ static bool act_implies_named(struct sentence *s, const struct match *m, const s
 {
     (void)rp;
     const char *from[1], *names[8];
-    if (match_names(s, m, 'F', from, 1) != 1 || sentence_field_of(s, sentence_leaf(from[0])) < 0)
+    if (operand_fields(s, m, 'F', from, 1) != 1 || sentence_field_of(s, sentence_leaf(from[0])) < 0)
         return false;
-    size_t n = match_names(s, m, 'L', names, 8), made = 0;
+    size_t n = operand_fields(s, m, 'L', names, 8), made = 0;
     for (size_t i = 0; i < n; i++) {
         if (!strcmp(names[i], from[0]))
             continue;
@@ -320,9 +376,9 @@ static bool act_null_when(struct sentence *s, const struct match *m, const struc
                 return false;
     }
     const char *ref[1];
-    bool has_ref = match_has(m, 'F') && match_names(s, m, 'F', ref, 1) == 1;
+    bool has_ref = match_has(m, 'F') && operand_fields(s, m, 'F', ref, 1) == 1;
     if (rp->arg && !strcmp(rp->arg, "or")) {
-        const char *v = match_value(s, m, 'V');
+        const char *v = operand_slot_value(s, m, 'V');
         if (!v || (strcmp(v, "NULL") && !strstr(v, "_NULL")))
             return false;
     }
@@ -363,18 +419,17 @@ static bool act_optional(struct sentence *s, const struct match *m, const struct
 static struct docs_rule *zero_when(struct sentence *s, const char *subject, const char *cond, const char *strength)
 {
     bool self = !strcmp(subject, s->subject);
-    struct docs_rule *r = add(s, DOCS_RULE_ZERO_WHEN, self ? s->subject : subject, NULL);
-    if (!r) {
-        const char *id = arena_printf(&s->p->arena, "%s.%s:zero-when", s->p->name, self ? s->subject : subject);
-        for (size_t i = 0; i < s->p->rules.n && !r; i++)
-            if (!strcmp(s->p->rules.v[i].id, id))
-                r = &s->p->rules.v[i];
-        for (unsigned k = 0; r && k < r->nops; k++)
+    const char *who = self ? s->subject : subject;
+    struct docs_rule *r = docs_page_find_rule(s->p, DOCS_RULE_ZERO_WHEN, who, NULL);
+    if (r) {
+        s->made++;
+        for (unsigned k = 0; k < r->nops; k++)
             if (!strcmp(r->ops[k].name, "when") && !strcmp(r->ops[k].value, cond))
                 return NULL;
         op(s, r, "when", cond);
         return NULL;
     }
+    r = add(s, DOCS_RULE_ZERO_WHEN, who, NULL);
     op(s, r, "when", cond);
     op(s, r, "strength", strength);
     return r;
@@ -439,7 +494,7 @@ static bool act_must_not_set(struct sentence *s, const struct match *m, const st
 static bool act_value(struct sentence *s, const struct match *m, const struct rule_pattern *rp)
 {
     (void)rp;
-    const char *value = match_value(s, m, 'V');
+    const char *value = operand_slot_value(s, m, 'V');
     if (s->field < 0 || !value || !strcmp(value, "nonzero") || (match_has(m, 'A') && !plain_actor(s, m)))
         return false;
     const char *cond = "";
@@ -861,7 +916,7 @@ static bool act_union_member_struct(struct sentence *s, const struct match *m, c
                                              "callback",  "function"};
     for (size_t i = 0; i < s->nt; i++) {
         const char *t = s->t[i].text;
-        if (s->t[i].kind != TOK_NAME || !operand_is_constant(t))
+        if (s->t[i].kind != TOK_NAME || !sentence_is_constant(t))
             continue;
         char flat[128];
         size_t fn = 0;
@@ -876,7 +931,10 @@ static bool act_union_member_struct(struct sentence *s, const struct match *m, c
             is_type = true;
         if (is_type || fn <= wn || strcmp(flat + fn - wn, want))
             continue;
-        struct docs_rule *r = docs_page_add_rule(s->p, DOCS_RULE_UNION_MEMBER, f->path, t, s->line, s->text);
+        /* the ID says it all (the value is the suffix): a second one is the same statement */
+        struct docs_rule *r = docs_page_find_rule(s->p, DOCS_RULE_UNION_MEMBER, f->path, t)
+                                  ? NULL
+                                  : sentence_rule(s, DOCS_RULE_UNION_MEMBER, f->path, t);
         op(s, r, "value", t);
         s->made += r != NULL;
         return true;
@@ -1238,7 +1296,7 @@ bool docs_rule_is_modal(const struct tok *t)
 
 /* Per dictionary word, the patterns it is the key cue of; and those that
  * have no cue and are tried on every sentence. */
-static struct rule_set *key_of; /* [PATTERN_DICT_WORDS] */
+static struct rule_set *key_of; /* [WORDS_MAX] */
 static struct rule_set always;
 
 static void set_bit(struct rule_set *rs, size_t i) { rs->bits[i / 64] |= 1ull << (i % 64); }
@@ -1249,7 +1307,7 @@ static void index_cues(size_t i, const struct pattern *p)
     unsigned key = 0;
     size_t best = 0;
     for (unsigned k = 0; k < p->ncues; k++) {
-        size_t len = strlen(pattern_word_text(p->cues[k]));
+        size_t len = strlen(words_text(p->cues[k]));
         if (len > best)
             best = len, key = p->cues[k];
     }
@@ -1265,9 +1323,9 @@ static void index_cues(size_t i, const struct pattern *p)
 static void compile_all(void)
 {
     for (size_t i = 0; i < sizeof modal_words / sizeof modal_words[0]; i++)
-        modal_ids[i] = pattern_intern(modal_words[i]);
+        modal_ids[i] = words_intern(modal_words[i]);
     compiled_ok = docs_rule_pattern_count <= DOCS_RULE_MAX_PATTERNS;
-    key_of = calloc(PATTERN_DICT_WORDS, sizeof *key_of);
+    key_of = calloc(WORDS_MAX, sizeof *key_of);
     for (size_t i = 0; i < docs_rule_pattern_count && compiled_ok; i++) {
         compiled_ok &= pattern_compile(docs_rule_patterns[i].text, &compiled[i]);
         index_cues(i, &compiled[i]);

@@ -201,6 +201,19 @@ static void bit_conflicts(struct docs_page *p)
     }
 }
 
+/* A rule that carries its condition as an operand ("if", "when") holds
+ * under it by its own terms; the sentence's condition stays only on the
+ * rules that do not, where it says the rule is not unconditional. */
+static void carried_conditions(struct docs_page *p)
+{
+    for (size_t i = 0; i < p->rules.n; i++) {
+        struct docs_rule *r = &p->rules.v[i];
+        for (unsigned k = 0; k < r->nops && r->condition; k++)
+            if (!strcmp(r->ops[k].name, "if") || !strcmp(r->ops[k].name, "when"))
+                r->condition = NULL;
+    }
+}
+
 void docs_extract_rules(struct docs_page *p)
 {
     if (!docs_rule_patterns_ready())
@@ -221,5 +234,7 @@ void docs_extract_rules(struct docs_page *p)
     }
     sentence_free(&work);
     field_index_free(&fx);
+    carried_conditions(p);
+    docs_page_settle_rules(p);
     bit_conflicts(p);
 }

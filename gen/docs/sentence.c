@@ -2,20 +2,14 @@
  * fields (see sentence.h). */
 #include "sentence.h"
 
-#include "pattern.h"
 #include "text.h"
+#include "words.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-static size_t hash_name(const char *s, size_t n)
-{
-    size_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
-}
+static size_t hash_name(const char *s, size_t n) { return words_hash(s, n); }
 
 static void index_put(struct field_index *fx, const char *key, size_t n, int field)
 {
@@ -159,14 +153,14 @@ bool sentence_tokenize(struct sentence *s)
         /* one pass: lower case (a typographic apostrophe as '\''), and
          * the shape codeish() would compute */
         size_t m = 0;
-        unsigned h = 2166136261u; /* of the lower case, for the dictionary */
+        unsigned h = WORDS_HASH_SEED; /* of the lower case, for the dictionary */
         bool lower = true, seen_lower = false, camel = false, underscore = false;
         for (size_t j = 0; j < len; j++) {
             unsigned char b = (unsigned char)k.text[j];
             if (b == 0xE2 && j + 2 < len && (unsigned char)k.text[j + 1] == 0x80 &&
                 (unsigned char)k.text[j + 2] == 0x99) {
                 w[m++] = '\'';
-                h = (h ^ (unsigned char)'\'') * 16777619u;
+                h = words_hash_byte(h, (unsigned char)'\'');
                 j += 2;
                 continue;
             }
@@ -176,7 +170,7 @@ bool sentence_tokenize(struct sentence *s)
             seen_lower |= lo;
             underscore |= b == '_';
             w[m] = up ? (char)(b + 32) : (char)b;
-            h = (h ^ (unsigned char)w[m++]) * 16777619u;
+            h = words_hash_byte(h, (unsigned char)w[m++]);
         }
         w[m] = '\0';
         k.lc = w;
@@ -191,7 +185,7 @@ bool sentence_tokenize(struct sentence *s)
                 k.kind = TOK_NAME;
         }
         /* dictionary words are short lower-case literals: no path or constant is one */
-        k.word = path || underscore || m > 16 ? 0 : pattern_word_id_hashed(k.lc, h);
+        k.word = path || underscore || m > 16 ? 0 : words_id_hashed(k.lc, h);
         if (s->nt == s->tcap) {
             s->tcap = s->tcap ? s->tcap * 2 : 64;
             s->t = realloc(s->t, s->tcap * sizeof *s->t);
@@ -242,6 +236,19 @@ int sentence_field_of(const struct sentence *s, const char *name)
         sl--;
     }
     return s->fx ? field_named(s->fx, name, n) : -1;
+}
+
+bool sentence_is_constant(const char *text)
+{
+    bool letter = false;
+    for (const char *c = text; *c; c++) {
+        if (islower((unsigned char)*c))
+            return false;
+        if (!isupper((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '_')
+            return false;
+        letter |= isupper((unsigned char)*c) != 0;
+    }
+    return letter;
 }
 
 const char *sentence_span(const struct sentence *s, size_t a, size_t b)

@@ -25,7 +25,7 @@ struct tok {
     const char *lc;   /* lower case (arena) */
     size_t from, to;  /* byte span in the sentence text, for quoting */
     int field;        /* index of the page field it names, or -1 */
-    unsigned word;    /* dictionary id of lc (pattern.h), 0 if none */
+    unsigned word;    /* dictionary id of lc (words.h), 0 if none */
 };
 
 #define SENTENCE_MAX_TOKENS 512
@@ -71,6 +71,10 @@ int sentence_field_of(const struct sentence *s, const char *name);
 
 /* The last segment of a dotted or Type::Member name. */
 const char *sentence_leaf(const char *name);
+
+/* Is the text written as a constant: ALL_CAPS_WITH_UNDERSCORES (digits
+ * allowed, at least one letter)? */
+bool sentence_is_constant(const char *text);
 
 /* Text of tokens [a, b] as written in the sentence (arena copy). */
 const char *sentence_span(const struct sentence *s, size_t a, size_t b);

@@ -12,9 +12,7 @@
 #include <libxml/xpath.h>
 #include <libxml/xpathInternals.h>
 #include <stdlib.h>
-#include <ctype.h>
 #include <string.h>
-#include <strings.h>
 
 struct lower {
     struct rules_plan *plan;
@@ -251,30 +249,6 @@ static const char *docs_operand(struct lower *l, xmlNodePtr docs_rule, const cha
     return NULL;
 }
 
-/* Whether the rule's sentence makes it conditional in words the rule does
- * not carry: "When the driver is first called with a new paging buffer,
- * this address is aligned on 4 KB" gives an align rule without its "when".
- * Checked unconditionally it would refuse the calls the condition exempts
- * (every multipass continuation), so such a rule is not a check. */
-static int conditional_sentence(xmlNodePtr docs_rule)
-{
-    static const char *const cues[] = {"when ", "if ", "unless ", "only after ", "once "};
-    for (xmlNodePtr n = docs_rule ? docs_rule->children : NULL; n; n = n->next) {
-        if (!is_elem(n, "sentence"))
-            continue;
-        xmlChar *text = xmlNodeGetContent(n);
-        int conditional = 0;
-        for (const char *t = (const char *)text; t && *t && !conditional; t++) {
-            if (t != (const char *)text && (isalnum((unsigned char)t[-1]) || t[-1] == '_'))
-                continue; /* cues start a word */
-            for (size_t i = 0; i < sizeof cues / sizeof *cues && !conditional; i++)
-                conditional = strncasecmp(t, cues[i], strlen(cues[i])) == 0;
-        }
-        xmlFree(text);
-        return conditional;
-    }
-    return 0;
-}
 
 /* Field operands of a merge rule with the given name; -1 (and the reason)
  * when one did not resolve or is not a scalar. */
@@ -341,7 +315,11 @@ static const char *lower_rule(struct lower *l, xmlNodePtr rec, xmlNodePtr mrule,
     const struct rules_kind *how = k >= 0 ? &rules_kinds[k] : NULL;
     if (how && how->unchecked)
         return how->unchecked;
-    if (how && how->unconditional_only && conditional_sentence(drule))
+    /* The docs stage marks a rule whose sentence states a condition its
+     * operands do not carry ("When the driver is first called with a new
+     * paging buffer, this address is aligned on 4 KB"): checked
+     * unconditionally it would refuse the calls the condition exempts. */
+    if (how && how->unconditional_only && prop(l, drule, "condition"))
         return "the sentence states a condition the rule does not carry";
     int set_rule = how && how->subject_optional && !field;
     if (!field && !set_rule)

@@ -356,6 +356,43 @@ static void test_rules_zero_of_another_member(void **state)
     free(xml);
 }
 
+static size_t count_of(const char *xml, const char *needle)
+{
+    size_t n = 0;
+    for (const char *c = strstr(xml, needle); c; c = strstr(c + 1, needle))
+        n++;
+    return n;
+}
+
+/* Issue 25: a rule ID names one statement. Two range statements on one
+ * field are two rules (the second's ID says what it states); the same
+ * statement said again stays one rule. */
+static void test_rules_two_ranges_one_field(void **state)
+{
+    (void)state;
+    char *xml = md_xml("### -field Lanes\n\nThe number of lanes the widget drives. Lanes must be at least 1. "
+                       "Lanes must not exceed 16.\n\nAs said above, Lanes must be at least 1.\n\n");
+    assert_has(xml, "id=\"T.Lanes:range\"");
+    assert_has(xml, "name=\"min\" value=\"1\"");
+    assert_has(xml, "id=\"T.Lanes:range:max=16\"");
+    assert_has(xml, "name=\"max\" value=\"16\"");
+    assert_int_equal(count_of(xml, "kind=\"range\""), 2);
+    free(xml);
+}
+
+/* Issue 25: a rule whose sentence states a condition its operands do not
+ * carry is marked with that condition; one that carries it ("when") is not. */
+static void test_rules_condition_mark(void **state)
+{
+    (void)state;
+    char *xml = md_xml("### -field pRing\n\nWhen the widget is first started, this address is aligned on 4 KB.\n\n"
+                       "### -field Spin\n\nSpin must be set to 0 when WIDGET_MODE_IDLE is used.\n\n");
+    assert_has(xml, "kind=\"align\" subject=\"pRing\" line=\"10\" condition=\"When the widget is first started\"");
+    assert_has(xml, "T.Spin:zero-when");
+    assert_has(xml, "kind=\"zero-when\" subject=\"Spin\" line=\"14\">"); /* no condition= */
+    free(xml);
+}
+
 static void test_rules_enum_do_not_use(void **state)
 {
     (void)state;
@@ -571,6 +608,8 @@ int main(void)
         cmocka_unit_test(test_rules_table_row_and_direction_conflict),
         cmocka_unit_test(test_rules_enum_do_not_use),
         cmocka_unit_test(test_rules_ordinal_bits),
+        cmocka_unit_test(test_rules_two_ranges_one_field),
+        cmocka_unit_test(test_rules_condition_mark),
         cmocka_unit_test(test_rules_zero_of_another_member),
         cmocka_unit_test(test_unterminated_front_matter),
         cmocka_unit_test(test_bad_yaml),
