@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # best is read by the scripts that source this
 # Timing helpers the shell benchmarks source: best of N runs of a command,
 # wall and CPU (user + system of the command and its children) in ms.
 # The machine is shared: wall time moves with the load, CPU time much less,

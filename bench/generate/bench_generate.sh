@@ -18,6 +18,7 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/timing.sh
 source "$here/../timing.sh"
 
 # Once, checked: every command works (a failing run would measure nothing).

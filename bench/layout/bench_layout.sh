@@ -9,6 +9,7 @@ ddigen=$1 clang=$2 kit=$3 runs=${4:-3}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/timing.sh
 source "$here/../timing.sh"
 
 "$ddigen" layout --wdk "$kit" -q -o "$work/spec.xml" # also warms the file cache
