@@ -43,7 +43,8 @@ struct diag_line {
 
 struct job {
     enum ddi_arch arch;
-    int version;            /* index into the layout's versions, or -1 for a PCH build */
+    int version;            /* index into the layout's versions, or -1 for a PCH build or discovery */
+    int discovery;          /* the DDI versions and SAL index, parsed beside the PCH builds */
     const char *pch_in;     /* prefix to use */
     const char *pch_out;    /* prefix to build */
     struct cfg_model model;
@@ -69,6 +70,9 @@ struct run {
     pthread_t threads[64];
     int nthreads;
     const struct ddi_layout *layout;
+    struct ddi_layout *discovered; /* where discovery stores the versions */
+    const struct vec *requested;   /* --ddi-version names */
+    int discovery_rc;
     struct sal_index sal;    /* raw tokens of the headers in scope */
     struct prefix_names prefix[DDI_ARCH_COUNT]; /* names in each arch's PCH */
     int skip_prefix;         /* configurations do not walk the PCH's declarations */
@@ -333,6 +337,19 @@ static void run_config_job(struct run *r, CXIndex index, struct job *job)
     clang_disposeTranslationUnit(tu);
 }
 
+/* The versions decide the configurations, so they are found before any
+ * configuration is parsed; the PCH builds need no version and run beside. */
+static void run_discovery_job(struct run *r)
+{
+    struct arena a = {0};
+    struct vec args = {0};
+    build_clang_args(&a, &r->setup, DDI_ARCH_X64, NULL, NULL, 0, &args);
+    r->discovery_rc = discover_versions(MAIN_FILE, r->main_text, &args, r->requested, &r->scope, &r->sal,
+                                        r->discovered);
+    vec_free(&args);
+    arena_free(&a);
+}
+
 static void *worker(void *arg)
 {
     struct run *r = arg;
@@ -346,7 +363,9 @@ static void *worker(void *arg)
         if (i >= r->njobs)
             break;
         struct job *job = &r->jobs[i];
-        if (job->pch_out)
+        if (job->discovery)
+            run_discovery_job(r);
+        else if (job->pch_out)
             run_pch_job(r, index, job);
         else
             run_config_job(r, index, job);
@@ -479,42 +498,63 @@ static int check_required(const struct header_input *in, const struct ddi_layout
     return rc;
 }
 
-static int parse_all(struct run *r, const struct header_input *in, struct ddi_layout *out)
+static int worker_count(const struct header_input *in)
 {
-    int nthreads = in->jobs > 0 ? in->jobs : count_cores();
-    unsigned narch = 0;
-    for (int a = 0; a < DDI_ARCH_COUNT; a++)
-        narch += (in->arch_mask >> a) & 1;
-    size_t nconfig = (size_t)narch * out->nversions;
-    struct job *pch = calloc(DDI_ARCH_COUNT, sizeof *pch);
-    struct job *jobs = calloc(nconfig, sizeof *jobs);
-    size_t npch = 0, n = 0;
-    const char *pch_path[DDI_ARCH_COUNT] = {0};
+    return in->jobs > 0 ? in->jobs : count_cores();
+}
+
+/* Discovery and the per-architecture PCH builds, on the worker threads
+ * together: discovery first, as its parse is the longest. On success
+ * pch_path[arch] names each usable PCH (the caller removes them). */
+static int discover_and_precompile(struct run *r, const struct header_input *in, struct ddi_layout *out,
+                                   const char *pch_path[DDI_ARCH_COUNT])
+{
+    struct job *jobs = calloc(DDI_ARCH_COUNT + 1, sizeof *jobs);
+    size_t npch = 0;
+    r->discovered = out;
+    r->requested = &in->versions;
+    jobs[0].discovery = 1;
+    jobs[0].version = -1;
     for (int a = 0; a < DDI_ARCH_COUNT; a++) {
         if (!((in->arch_mask >> a) & 1))
             continue;
         if (r->prefix_text && !in->no_pch) {
-            pch[npch].arch = (enum ddi_arch)a;
-            pch[npch].version = -1;
-            pch[npch].pch_out = arena_printf(&r->arena, "%s/prefix-%s.pch", r->tmpdir, ddi_arch_name(a));
-            npch++;
+            struct job *j = &jobs[1 + npch++];
+            j->arch = (enum ddi_arch)a;
+            j->version = -1;
+            j->pch_out = arena_printf(&r->arena, "%s/prefix-%s.pch", r->tmpdir, ddi_arch_name(a));
         }
     }
-    start_jobs(r, pch, npch, nthreads);
+    start_jobs(r, jobs, npch + 1, worker_count(in));
     join_jobs(r);
     r->skip_prefix = npch > 0;
-    for (size_t i = 0; i < npch; i++) {
+    for (size_t k = 1; k <= npch; k++) {
+        struct job *j = &jobs[k];
+        if (!j->pch_failed)
+            pch_path[j->arch] = j->pch_out;
+        if (r->discovery_rc == 0 && j->pch_failed)
+            ddigen_note(NULL, 0, "%s: the prefix could not be precompiled; parsing without it",
+                        ddi_arch_name(j->arch));
         /* Only when every prefix was precompiled and declares nothing in
          * scope: then its declarations are only ever reached by reference. */
-        if (pch[i].pch_failed || r->prefix[pch[i].arch].declares_scope)
+        if (j->pch_failed || r->prefix[j->arch].declares_scope)
             r->skip_prefix = 0;
-        if (!pch[i].pch_failed)
-            pch_path[pch[i].arch] = pch[i].pch_out;
-        else
-            ddigen_note(NULL, 0, "%s: the prefix could not be precompiled; parsing without it",
-                        ddi_arch_name(pch[i].arch));
-        cfg_model_free(&pch[i].model);
+        cfg_model_free(&j->model);
     }
+    free(jobs);
+    return r->discovery_rc;
+}
+
+static int parse_all(struct run *r, const struct header_input *in, struct ddi_layout *out,
+                     const char *const pch_path[DDI_ARCH_COUNT])
+{
+    int nthreads = worker_count(in);
+    unsigned narch = 0;
+    for (int a = 0; a < DDI_ARCH_COUNT; a++)
+        narch += (in->arch_mask >> a) & 1;
+    size_t nconfig = (size_t)narch * out->nversions;
+    struct job *jobs = calloc(nconfig, sizeof *jobs);
+    size_t n = 0;
     for (int a = 0; a < DDI_ARCH_COUNT; a++)
         for (unsigned v = 0; v < out->nversions && ((in->arch_mask >> a) & 1); v++, n++) {
             jobs[n].arch = (enum ddi_arch)a;
@@ -540,11 +580,7 @@ static int parse_all(struct run *r, const struct header_input *in, struct ddi_la
     join_jobs(r);
     strmap_free(&seen);
     arena_free(&scratch);
-    for (int a = 0; a < DDI_ARCH_COUNT; a++)
-        if (pch_path[a])
-            unlink(pch_path[a]);
     free(jobs);
-    free(pch);
     if (rc == 0)
         merge_finish(out);
     return rc;
@@ -558,14 +594,14 @@ int header_ingest(const struct header_input *in, struct ddi_layout *out)
     int rc = setup_run(&r, in);
     out->arch_mask = in->arch_mask;
     r.layout = out;
-    if (rc == 0) {
-        struct vec args = {0};
-        build_clang_args(&r.arena, &r.setup, DDI_ARCH_X64, NULL, NULL, 0, &args);
-        rc = discover_versions(MAIN_FILE, r.main_text, &args, &in->versions, &r.scope, &r.sal, out);
-        vec_free(&args);
-    }
+    const char *pch_path[DDI_ARCH_COUNT] = {0};
     if (rc == 0)
-        rc = parse_all(&r, in, out);
+        rc = discover_and_precompile(&r, in, out, pch_path);
+    if (rc == 0)
+        rc = parse_all(&r, in, out, pch_path);
+    for (int a = 0; a < DDI_ARCH_COUNT; a++)
+        if (pch_path[a])
+            unlink(pch_path[a]);
     if (rc == 0)
         rc = check_required(in, out);
     if (r.setup.overlay_path)
