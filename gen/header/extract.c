@@ -362,24 +362,39 @@ static unsigned scalar_of(CXType canonical)
         integer = clang_getCanonicalType(integer);
         return (integer.kind == CXType_Enum ? DDI_SCALAR_NONE : scalar_of(integer)) | DDI_TYPE_ENUM;
     }
-    case CXType_Bool: case CXType_Char_U: case CXType_UChar: case CXType_Char16: case CXType_Char32:
-    case CXType_UShort: case CXType_UInt: case CXType_ULong: case CXType_ULongLong: case CXType_UInt128:
+    case CXType_Bool:
+    case CXType_Char_U:
+    case CXType_UChar:
+    case CXType_Char16:
+    case CXType_Char32:
+    case CXType_UShort:
+    case CXType_UInt:
+    case CXType_ULong:
+    case CXType_ULongLong:
+    case CXType_UInt128:
     case CXType_WChar: /* libclang gives no signedness: unsigned short on every MSVC target */
         return DDI_SCALAR_UNSIGNED;
-    case CXType_Char_S: case CXType_SChar: case CXType_Short: case CXType_Int: case CXType_Long:
-    case CXType_LongLong: case CXType_Int128:
-        return DDI_SCALAR_SIGNED;
-    case CXType_Float: case CXType_Double: case CXType_LongDouble: case CXType_Float128: case CXType_Half:
-    case CXType_Float16: case CXType_BFloat16: case CXType_Ibm128:
-        return DDI_SCALAR_FLOAT;
-    case CXType_Pointer:
-        return pointer_scalar(canonical);
-    case CXType_BlockPointer: case CXType_MemberPointer: case CXType_NullPtr:
-        return DDI_SCALAR_POINTER;
-    case CXType_Record:
-        return DDI_SCALAR_RECORD;
-    default:
-        return DDI_SCALAR_NONE;
+    case CXType_Char_S:
+    case CXType_SChar:
+    case CXType_Short:
+    case CXType_Int:
+    case CXType_Long:
+    case CXType_LongLong:
+    case CXType_Int128: return DDI_SCALAR_SIGNED;
+    case CXType_Float:
+    case CXType_Double:
+    case CXType_LongDouble:
+    case CXType_Float128:
+    case CXType_Half:
+    case CXType_Float16:
+    case CXType_BFloat16:
+    case CXType_Ibm128: return DDI_SCALAR_FLOAT;
+    case CXType_Pointer: return pointer_scalar(canonical);
+    case CXType_BlockPointer:
+    case CXType_MemberPointer:
+    case CXType_NullPtr: return DDI_SCALAR_POINTER;
+    case CXType_Record: return DDI_SCALAR_RECORD;
+    default: return DDI_SCALAR_NONE;
     }
 }
 
