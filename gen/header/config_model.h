@@ -3,11 +3,18 @@
 #ifndef DDIGEN_CONFIG_MODEL_H
 #define DDIGEN_CONFIG_MODEL_H
 
+#include "../spec/layout.h"
 #include "../util/arena.h"
 
 #include <stdint.h>
 
 struct cfg_record;
+
+/* A type as the target compiler sees it (clang's canonical type). */
+struct cfg_type_facts {
+    uint64_t bytes;  /* DDI_BYTES_UNKNOWN when clang cannot say (incomplete) */
+    unsigned scalar; /* enum ddi_scalar, | DDI_TYPE_ENUM, | pointee << DDI_POINTEE_SHIFT */
+};
 
 struct cfg_field {
     const char *name, *path, *type, *canonical, *sal, *array;
@@ -16,6 +23,7 @@ struct cfg_field {
     unsigned line;
     unsigned source_offset;    /* where it is declared: fixes the order */
     uint64_t offset_bits;      /* from the top-level record */
+    struct cfg_type_facts facts; /* of the declared type; of one element for an array */
     struct cfg_record *nested; /* inline record type, or NULL */
 };
 
@@ -44,6 +52,7 @@ struct cfg_enum {
 struct cfg_typedef {
     const char *name, *type, *canonical, *file;
     unsigned line;
+    struct cfg_type_facts facts;
 };
 
 struct cfg_param {

@@ -337,6 +337,76 @@ static CXType strip_arrays(struct walker *w, CXType t, const char **extents)
     return t;
 }
 
+static unsigned scalar_of(CXType canonical);
+
+/* A pointer's class, with the class of the type under all its pointer
+ * levels (T for T **): the marshallers follow a _Field_size_ pointer only
+ * when that type is a scalar or a record the spec lays out. */
+static unsigned pointer_scalar(CXType canonical)
+{
+    CXType base = canonical;
+    for (int depth = 0; base.kind == CXType_Pointer && depth < MAX_NESTING; depth++)
+        base = clang_getCanonicalType(clang_getPointeeType(base));
+    unsigned base_class = base.kind == CXType_Pointer ? DDI_SCALAR_NONE : scalar_of(base) & 0xff;
+    return DDI_SCALAR_POINTER | base_class << DDI_POINTEE_SHIFT;
+}
+
+/* How a canonical type's bytes read as a value, as clang says for this
+ * target: the kind of a builtin type is its signedness on the target (plain
+ * char is Char_S under MSVC), an enum reads as its integer type. */
+static unsigned scalar_of(CXType canonical)
+{
+    switch (canonical.kind) {
+    case CXType_Enum: {
+        CXType integer = clang_getEnumDeclIntegerType(clang_getTypeDeclaration(canonical));
+        integer = clang_getCanonicalType(integer);
+        return (integer.kind == CXType_Enum ? DDI_SCALAR_NONE : scalar_of(integer)) | DDI_TYPE_ENUM;
+    }
+    case CXType_Bool:
+    case CXType_Char_U:
+    case CXType_UChar:
+    case CXType_Char16:
+    case CXType_Char32:
+    case CXType_UShort:
+    case CXType_UInt:
+    case CXType_ULong:
+    case CXType_ULongLong:
+    case CXType_UInt128:
+    case CXType_WChar: /* libclang gives no signedness: unsigned short on every MSVC target */
+        return DDI_SCALAR_UNSIGNED;
+    case CXType_Char_S:
+    case CXType_SChar:
+    case CXType_Short:
+    case CXType_Int:
+    case CXType_Long:
+    case CXType_LongLong:
+    case CXType_Int128: return DDI_SCALAR_SIGNED;
+    case CXType_Float:
+    case CXType_Double:
+    case CXType_LongDouble:
+    case CXType_Float128:
+    case CXType_Half:
+    case CXType_Float16:
+    case CXType_BFloat16:
+    case CXType_Ibm128: return DDI_SCALAR_FLOAT;
+    case CXType_Pointer: return pointer_scalar(canonical);
+    case CXType_BlockPointer:
+    case CXType_MemberPointer:
+    case CXType_NullPtr: return DDI_SCALAR_POINTER;
+    case CXType_Record: return DDI_SCALAR_RECORD;
+    default: return DDI_SCALAR_NONE;
+    }
+}
+
+/* Size and scalar class of a type on this configuration's target. */
+static struct cfg_type_facts type_facts(CXType t)
+{
+    CXType canonical = clang_getCanonicalType(t);
+    long long size = clang_Type_getSizeOf(canonical);
+    struct cfg_type_facts f = {size >= 0 ? (uint64_t)size : DDI_BYTES_UNKNOWN, scalar_of(canonical)};
+    return f;
+}
+
 /* Queues a record referenced by a field so that the spec has its layout too. */
 static void want_type(struct walker *w, CXType t)
 {
@@ -395,6 +465,7 @@ static void add_field(struct record_ctx *ctx, CXCursor c)
     f->sal = decl_sal(w, c);
 
     CXType t = strip_arrays(w, clang_getCursorType(c), &f->array);
+    f->facts = type_facts(t);
     CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(t));
     if (is_inline_record(w, decl) && ctx->depth < MAX_NESTING) {
         /* Named like the docs do: Top.Member.Sub, anonymous levels skipped. */
@@ -476,6 +547,7 @@ static struct cfg_field *add_unnamed_member(struct record_ctx *ctx, CXCursor dec
     f->source_offset = source_offset(where);
     f->offset_bits = offset_bits;
     f->bit_width = -1;
+    f->facts = type_facts(clang_getCursorType(decl));
     if (ctx->depth < MAX_NESTING) {
         const char *name = arena_concat(w->a, ctx->rec->name, ".", label, NULL);
         f->nested = extract_record(w, decl, name, ctx->top, ctx->path_prefix, f->offset_bits, ctx->depth + 1);
@@ -756,6 +828,7 @@ static void extract_typedef(struct walker *w, CXCursor td)
     t->name = name;
     t->type = type_spelling(w, under);
     t->canonical = type_spelling(w, canon);
+    t->facts = type_facts(canon);
     struct file_info *fi = file_of(w, td, &t->line);
     t->file = fi ? fi->relative : "";
     vec_push(&w->m->typedefs, t);

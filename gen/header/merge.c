@@ -107,6 +107,7 @@ static void merge_fields(struct ddi_layout *l, struct ddi_record *dr, const stru
         if (!df->canonical[arch])
             df->canonical[arch] = copy(l, f->canonical);
         ddi_values_add(&l->arena, &df->offsets, arch, version, f->offset_bits, 0);
+        ddi_values_add(&l->arena, &df->type_facts, arch, version, f->facts.bytes, f->facts.scalar);
         if (f->nested)
             merge_record(l, df->nested, f->nested, arch, version);
     }
@@ -188,6 +189,7 @@ static void merge_typedefs(struct ddi_layout *l, enum ddi_arch arch, unsigned ve
         mark(&dt->where, arch, version);
         if (!dt->canonical[arch])
             dt->canonical[arch] = copy(l, t->canonical);
+        ddi_values_add(&l->arena, &dt->type_facts, arch, version, t->facts.bytes, t->facts.scalar);
     }
 }
 

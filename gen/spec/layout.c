@@ -24,6 +24,12 @@ int ddi_arch_parse(const char *name, enum ddi_arch *arch)
     return -1;
 }
 
+const char *ddi_scalar_name(enum ddi_scalar s)
+{
+    static const char *const names[DDI_SCALAR_COUNT] = {NULL, "signed", "unsigned", "pointer", "float", "record"};
+    return s < DDI_SCALAR_COUNT ? names[s] : NULL;
+}
+
 void ddi_values_add(struct arena *a, struct ddi_values *v, enum ddi_arch arch, unsigned version, uint64_t x,
                     uint64_t y)
 {

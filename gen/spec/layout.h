@@ -26,7 +26,34 @@ struct ddi_version {
     const char *aliases; /* other names with the same value, space-separated, or NULL */
 };
 
-/* One measured value (offset in bits, or size+align in bytes) and where. */
+/* What a field's or typedef's type is to the target compiler (asked of
+ * clang, never guessed from a spelling): how its bytes read as a value.
+ * Every target is *-pc-windows-msvc: plain char is signed, wchar_t is
+ * unsigned short, an enum's integer type is int. */
+enum ddi_scalar {
+    DDI_SCALAR_NONE,     /* none of the below (incomplete, vector...): not written */
+    DDI_SCALAR_SIGNED,   /* signed integer, or an enum whose integer type is signed */
+    DDI_SCALAR_UNSIGNED, /* unsigned integer (bool, wchar_t), or such an enum */
+    DDI_SCALAR_POINTER,  /* a pointer (unsigned, pointer-sized) */
+    DDI_SCALAR_FLOAT,    /* floating point */
+    DDI_SCALAR_RECORD,   /* a struct or union: no signedness */
+    DDI_SCALAR_COUNT
+};
+/* A type-facts value packs the scalar class, DDI_TYPE_ENUM when the type
+ * is an enumeration (its scalar is then its integer type's), and for a
+ * pointer the scalar class of the type under all its pointer levels (T for
+ * T **; DDI_SCALAR_NONE for void or a function), shifted by
+ * DDI_POINTEE_SHIFT. */
+#define DDI_TYPE_ENUM 0x100u
+#define DDI_POINTEE_SHIFT 16
+/* A type size clang could not give (an incomplete type). */
+#define DDI_BYTES_UNKNOWN UINT64_MAX
+
+/* "signed", "unsigned"...; NULL for DDI_SCALAR_NONE. */
+const char *ddi_scalar_name(enum ddi_scalar s);
+
+/* One measured value (offset in bits, size+align in bytes, or a type's
+ * size and scalar class) and where. */
 struct ddi_value {
     enum ddi_arch arch;
     uint64_t versions;
@@ -51,6 +78,10 @@ struct ddi_field {
     unsigned line;
     struct ddi_where where;
     struct ddi_values offsets; /* a = bit offset from the top-level record */
+    /* a = bytes of its type (of one element for an array; DDI_BYTES_UNKNOWN),
+     * b = scalar, enum and pointee packed (DDI_TYPE_ENUM). Apart from offsets: a record
+     * member's size changes by version where its offset does not. */
+    struct ddi_values type_facts;
     struct ddi_record *nested; /* inline (unnamed-type) record, or NULL */
 };
 
@@ -91,6 +122,7 @@ struct ddi_typedef {
     const char *file;
     unsigned line;
     struct ddi_where where;
+    struct ddi_values type_facts; /* as a field's */
 };
 
 struct ddi_param {

@@ -104,6 +104,49 @@ static void write_canonical(struct writer *w, xmlNodePtr n, const char *const ca
         }
 }
 
+/* scalar="signed" (enum="true", pointee-base="...") from a type-facts value's b. */
+static void set_scalar(xmlNodePtr n, uint64_t packed)
+{
+    set(n, "scalar", ddi_scalar_name((enum ddi_scalar)(packed & 0xff)));
+    if (packed & DDI_TYPE_ENUM)
+        set(n, "enum", "true");
+    set(n, "pointee-base", ddi_scalar_name((enum ddi_scalar)(packed >> DDI_POINTEE_SHIFT & 0xff)));
+}
+
+static void set_type_bytes(xmlNodePtr n, uint64_t bytes)
+{
+    if (bytes != DDI_BYTES_UNKNOWN)
+        set_u64(n, "type-bytes", bytes);
+}
+
+/* The size and the scalar class of a type are each said once, on the
+ * field or typedef, when the same on every architecture and version (an
+ * UINT; a pointer's class); what differs goes on one <type-size> per arch
+ * and versions, exact sets like offsets (a pointer's size, a record that
+ * grows by version). */
+static void write_type_facts(struct writer *w, xmlNodePtr n, const struct ddi_values *v)
+{
+    int same_bytes = v->len > 0, same_scalar = v->len > 0;
+    for (size_t i = 1; i < v->len; i++) {
+        same_bytes &= v->items[i].a == v->items[0].a;
+        same_scalar &= v->items[i].b == v->items[0].b;
+    }
+    if (same_bytes)
+        set_type_bytes(n, v->items[0].a);
+    if (same_scalar)
+        set_scalar(n, v->items[0].b);
+    if (same_bytes && same_scalar)
+        return;
+    for (size_t i = 0; i < v->len; i++) {
+        xmlNodePtr s = child(n, "type-size");
+        set_value_where(w, s, &v->items[i]);
+        if (!same_bytes)
+            set_type_bytes(s, v->items[i].a);
+        if (!same_scalar)
+            set_scalar(s, v->items[i].b);
+    }
+}
+
 static void write_record(struct writer *w, xmlNodePtr parent, const struct ddi_record *r, int depth);
 
 static void write_field(struct writer *w, xmlNodePtr parent, const struct ddi_field *f, int depth)
@@ -124,6 +167,7 @@ static void write_field(struct writer *w, xmlNodePtr parent, const struct ddi_fi
     set_where(w, n, &f->where);
     if (!f->nested)
         write_canonical(w, n, f->canonical);
+    write_type_facts(w, n, &f->type_facts);
     for (size_t i = 0; i < f->offsets.len; i++) {
         xmlNodePtr o = child(n, "offset");
         set_value_where(w, o, &f->offsets.items[i]);
@@ -187,6 +231,7 @@ static void write_typedef(struct writer *w, xmlNodePtr parent, const struct ddi_
     set_u64(n, "line", t->line);
     set_where(w, n, &t->where);
     write_canonical(w, n, t->canonical);
+    write_type_facts(w, n, &t->type_facts);
 }
 
 static void write_functype(struct writer *w, xmlNodePtr parent, const struct ddi_functype *f)

@@ -57,6 +57,7 @@
     X(clang_getDiagnosticSeverity) \
     X(clang_getDiagnosticSpelling) \
     X(clang_getEnumConstantDeclValue) \
+    X(clang_getEnumDeclIntegerType) \
     X(clang_getExpansionLocation) \
     X(clang_getFieldDeclBitWidth) \
     X(clang_getFileContents) \
@@ -140,6 +141,7 @@ const struct ddigen_clang_api *ddigen_clang(void);
 #define clang_getDiagnosticSeverity (ddigen_clang()->clang_getDiagnosticSeverity)
 #define clang_getDiagnosticSpelling (ddigen_clang()->clang_getDiagnosticSpelling)
 #define clang_getEnumConstantDeclValue (ddigen_clang()->clang_getEnumConstantDeclValue)
+#define clang_getEnumDeclIntegerType (ddigen_clang()->clang_getEnumDeclIntegerType)
 #define clang_getExpansionLocation (ddigen_clang()->clang_getExpansionLocation)
 #define clang_getFieldDeclBitWidth (ddigen_clang()->clang_getFieldDeclBitWidth)
 #define clang_getFileContents (ddigen_clang()->clang_getFileContents)

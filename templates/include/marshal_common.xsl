@@ -3,7 +3,8 @@
      own: emit renders only top-level *.xsl). Decides, once, how each field
      of a DDI record is put on the wire, so the encoder, the decoder and the
      map-size count can never disagree:
-       u / s   unsigned / signed CBOR integer (enums are signed, as MSVC's)
+       u / s   unsigned / signed CBOR integer, as the layout stage's scalar
+               facts say (enums are signed, as MSVC's int)
        ptr     an address (uint), or, with a SAL size rule naming a sibling
                field, the pointee bytes (follow)
        rec     a map: another DDI record of the spec, by its own field IDs
@@ -11,7 +12,7 @@
                discriminator stay members, so this is for opaque types,
                floats, kernel records and arrays that are not 1-D)
        arr     a CBOR array, one item per element (1-D arrays of u/s/rec)
-       bytes   a byte string (1-D arrays of 1-byte integers)  -->
+       bytes   a byte string (1-D arrays of 1-byte integers, type-bytes 1)  -->
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:d="urn:ddigen:xslt"
@@ -59,17 +60,18 @@
     </xsl:choose>
   </xsl:template>
 
-  <!-- Scalar class of a canonical type: u, s, ptr, rec, raw. -->
+  <!-- Class of a type from the facts the layout stage asked of clang
+       (scalar: signed, unsigned, pointer, float, record): u, s, ptr, rec
+       (a record the spec gives marshallers, found by its canonical
+       spelling c), raw. An enum reads as its integer type (int: s). -->
   <xsl:template name="m-scalar-class">
+    <xsl:param name="scalar"/>
     <xsl:param name="c"/>
     <xsl:choose>
-      <xsl:when test="contains($c, '*') or contains($c, '(')">ptr</xsl:when>
-      <xsl:when test="starts-with($c, 'enum ')">s</xsl:when>
-      <xsl:when test="$c = 'float' or $c = 'double' or $c = 'long double'">raw</xsl:when>
-      <xsl:when test="starts-with($c, 'unsigned ') or $c = '_Bool' or $c = 'bool' or $c = 'wchar_t'">u</xsl:when>
-      <xsl:when test="$c = 'char' or $c = 'signed char' or $c = 'short' or $c = 'int' or $c = 'long' or $c = 'long long' or $c = '__int64'">s</xsl:when>
-      <xsl:when test="(starts-with($c, 'struct ') or starts-with($c, 'union ')) and count(key('m-record-by-type', $c)) = 1">rec</xsl:when>
-      <xsl:when test="count(key('m-record-by-name', $c)) = 1">rec</xsl:when>
+      <xsl:when test="$scalar = 'pointer'">ptr</xsl:when>
+      <xsl:when test="$scalar = 'signed'">s</xsl:when>
+      <xsl:when test="$scalar = 'unsigned'">u</xsl:when>
+      <xsl:when test="$scalar = 'record' and (count(key('m-record-by-type', $c)) = 1 or count(key('m-record-by-name', $c)) = 1)">rec</xsl:when>
       <xsl:otherwise>raw</xsl:otherwise>
     </xsl:choose>
   </xsl:template>
@@ -88,12 +90,19 @@
     <xsl:param name="f" select="."/>
     <xsl:param name="in-union" select="0"/>
     <xsl:variable name="c"><xsl:call-template name="m-canonical"><xsl:with-param name="f" select="$f"/></xsl:call-template></xsl:variable>
-    <xsl:variable name="sc"><xsl:call-template name="m-scalar-class"><xsl:with-param name="c" select="$c"/></xsl:call-template></xsl:variable>
+    <!-- The type facts: on the field, else on its first <type-size> (they
+         differ by arch in width only: SIZE_T, pointers). -->
+    <xsl:variable name="facts" select="($f | $f/type-size)[@scalar][1]"/>
+    <xsl:variable name="type-bytes" select="($f | $f/type-size)[@type-bytes][1]/@type-bytes"/>
+    <xsl:if test="not($facts) and $f/@name != ''">
+      <xsl:message terminate="yes"><xsl:value-of select="concat('field ', $f/@path, ' of ', $f/ancestor::record[last()]/@name, ' has no scalar type facts: the spec predates them; write it again with this ddigen (ddigen layout, ddigen spec)')"/></xsl:message>
+    </xsl:if>
+    <xsl:variable name="sc"><xsl:call-template name="m-scalar-class"><xsl:with-param name="scalar" select="$facts/@scalar"/><xsl:with-param name="c" select="$c"/></xsl:call-template></xsl:variable>
     <xsl:choose>
       <xsl:when test="$f/@name = ''">skip</xsl:when>
       <xsl:when test="$f/@array = 'flexible' or contains($f/@array, 'flexible')">skip</xsl:when>
       <xsl:when test="$f/@array and contains($f/@array, ' ')">raw</xsl:when>
-      <xsl:when test="$f/@array and ($c = 'unsigned char' or $c = 'char' or $c = 'signed char')">bytes</xsl:when>
+      <xsl:when test="$f/@array and ($sc = 'u' or $sc = 's') and not($facts/@enum) and $type-bytes = 1">bytes</xsl:when>
       <xsl:when test="$f/@array and ($sc = 'u' or $sc = 's' or $sc = 'rec')"><xsl:value-of select="concat('arr-', $sc)"/></xsl:when>
       <xsl:when test="$f/@array">raw</xsl:when>
       <xsl:when test="$f/@bits">
@@ -108,15 +117,14 @@
           <xsl:call-template name="m-parent-prefix"><xsl:with-param name="path" select="$f/@path"/></xsl:call-template>
         </xsl:variable>
         <!-- An element count needs the pointee's size: a scalar or a record
-             the spec lays out (a pointer to an incomplete type stays an address). -->
+             the spec lays out (a pointer to an incomplete type stays an
+             address). As always, T ** is judged by T (pointee-base). -->
         <xsl:variable name="pointee" select="normalize-space(substring-before(concat(substring-after($c, 'const '), substring($c, 1, number(not(starts-with($c, 'const '))) * string-length($c))), '*'))"/>
-        <xsl:variable name="pointee-class"><xsl:call-template name="m-scalar-class"><xsl:with-param name="c" select="$pointee"/></xsl:call-template></xsl:variable>
-        <xsl:variable name="pointee-complete" select="number($pointee-class = 'u' or $pointee-class = 's' or $pointee-class = 'rec'
-                                                            or count(/ddi-spec/layout/record[concat(@kind, ' ', @tag) = $pointee]) &gt; 0)"/>
+        <xsl:variable name="pointee-complete" select="number($facts/@pointee-base = 'signed' or $facts/@pointee-base = 'unsigned'
+                                                            or ($facts/@pointee-base = 'record' and count(/ddi-spec/layout/record[concat(@kind, ' ', @tag) = $pointee]) &gt; 0))"/>
         <xsl:choose>
           <xsl:when test="(starts-with($f/@sal, '_Field_size_bytes_(') or starts-with($f/@sal, '_Field_size_bytes_opt_(')
                            or ((starts-with($f/@sal, '_Field_size_(') or starts-with($f/@sal, '_Field_size_opt_('))
-                               and not(starts-with($c, 'void ')) and not(starts-with($c, 'const void '))
                                and $pointee-complete = 1))
                           and translate($size-field, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_', '') = ''
                           and $f/../field[@path = concat($prefix, $size-field) and not(@array) and not(record)]">follow</xsl:when>

@@ -304,6 +304,68 @@ static void callback_pointer_typedefs(void **state)
     assert_false(functype("PUNITDDI_BUILD")->pointer);
 }
 
+/* A field's type facts on one configuration: bytes and the packed scalar. */
+static const struct ddi_value *facts_on(const struct ddi_values *v, enum ddi_arch arch, unsigned version)
+{
+    for (size_t i = 0; i < v->len; i++)
+        if (v->items[i].arch == arch && ((v->items[i].versions >> version) & 1))
+            return &v->items[i];
+    fail_msg("no type facts on arch %d version %u", arch, version);
+    return NULL;
+}
+
+static void expect_facts(const char *path, uint64_t bytes_x86, uint64_t bytes_x64, unsigned scalar)
+{
+    const struct ddi_field *f = find_field(record("UNIT_SCALARS"), path, -2);
+    assert_non_null(f);
+    for (unsigned version = 0; version < 3; version++) {
+        assert_int_equal(facts_on(&f->type_facts, DDI_ARCH_X86, version)->a, bytes_x86);
+        assert_int_equal(facts_on(&f->type_facts, DDI_ARCH_X64, version)->a, bytes_x64);
+        assert_int_equal(facts_on(&f->type_facts, DDI_ARCH_ARM64, version)->a, bytes_x64);
+        for (int arch = 0; arch < DDI_ARCH_COUNT; arch++)
+            assert_int_equal(facts_on(&f->type_facts, (enum ddi_arch)arch, version)->b, scalar);
+    }
+}
+
+static void type_facts_from_clang(void **state)
+{
+    (void)state;
+    expect_facts("Plain", 1, 1, DDI_SCALAR_SIGNED);
+    expect_facts("Short", 2, 2, DDI_SCALAR_UNSIGNED);
+    expect_facts("Flag", 1, 1, DDI_SCALAR_UNSIGNED);
+    expect_facts("Long", 4, 4, DDI_SCALAR_SIGNED);
+    expect_facts("Ratio", 4, 4, DDI_SCALAR_FLOAT);
+    expect_facts("Precise", 8, 8, DDI_SCALAR_FLOAT);
+    expect_facts("Operation", 4, 4, DDI_SCALAR_SIGNED | DDI_TYPE_ENUM);
+    expect_facts("Anonymous", 4, 4, DDI_SCALAR_SIGNED | DDI_TYPE_ENUM);
+    expect_facts("Bits", 4, 4, DDI_SCALAR_UNSIGNED);
+    expect_facts("Bytes", 1, 1, DDI_SCALAR_UNSIGNED);
+    expect_facts("Address", 4, 8, DDI_SCALAR_POINTER);
+    expect_facts("ppPacked", 4, 8, DDI_SCALAR_POINTER | DDI_SCALAR_RECORD << DDI_POINTEE_SHIFT);
+    expect_facts("Quad", 8, 8, DDI_SCALAR_UNSIGNED);
+    expect_facts("Flags", 4, 4, DDI_SCALAR_RECORD);
+    /* A record member that grows by version: its type's size per version. */
+    const struct ddi_field *grown = NULL;
+    const struct ddi_record *args = record("UNIT_ARGS");
+    for (size_t i = 0; i < args->fields.len && !grown; i++)
+        if (((struct ddi_field *)args->fields.items[i])->nested)
+            grown = args->fields.items[i];
+    assert_non_null(grown);
+    assert_int_equal(facts_on(&grown->type_facts, DDI_ARCH_X64, 1)->a, size_on(grown->nested, DDI_ARCH_X64, 1));
+    assert_int_equal(facts_on(&grown->type_facts, DDI_ARCH_X64, 2)->a, 32);
+    /* Typedefs: HANDLE is a pointer, UINT an unsigned int. */
+    for (size_t i = 0; i < layout.typedefs.len; i++) {
+        const struct ddi_typedef *t = layout.typedefs.items[i];
+        if (!strcmp(t->name, "HANDLE")) {
+            assert_int_equal(facts_on(&t->type_facts, DDI_ARCH_X86, 0)->a, 4);
+            assert_int_equal(facts_on(&t->type_facts, DDI_ARCH_ARM64, 0)->a, 8);
+            assert_int_equal(facts_on(&t->type_facts, DDI_ARCH_ARM64, 0)->b, DDI_SCALAR_POINTER);
+        }
+        if (!strcmp(t->name, "UINT"))
+            assert_int_equal(facts_on(&t->type_facts, DDI_ARCH_X86, 0)->b, DDI_SCALAR_UNSIGNED);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -321,6 +383,7 @@ int main(void)
         cmocka_unit_test(tag_declared_inside_an_unnamed_union),
         cmocka_unit_test(enumerator_value_per_version),
         cmocka_unit_test(callback_pointer_typedefs),
+        cmocka_unit_test(type_facts_from_clang),
     };
     return cmocka_run_group_tests_name("header_units", tests, ingest, release);
 }

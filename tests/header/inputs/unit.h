@@ -166,3 +166,24 @@ typedef _Check_return_ NTSTATUS (APIENTRY CALLBACK *PFNUNIT_QUERY)(
     _Out_writes_bytes_(Size) void *pOut,
     _In_ UINT Size
     );
+
+/* The size and scalar class of each field's type, as the MSVC targets have
+ * them: plain char signed, long 4 bytes, an enum int, a bit-field its
+ * declared type, an array one element, T ** judged by T. */
+typedef enum { UNIT_ANON_LOW = -1, UNIT_ANON_HIGH = 1 } UNIT_ANON_ENUM;
+typedef struct _UNIT_SCALARS {
+    char Plain;
+    unsigned short Short;
+    _Bool Flag;
+    long Long;
+    float Ratio;
+    double Precise;
+    UNIT_OPERATION Operation;
+    UNIT_ANON_ENUM Anonymous;
+    UINT Bits : 3;
+    UCHAR Bytes[6];
+    void *Address;
+    UNIT_PACKED **ppPacked;
+    UINT64 Quad;
+    UNIT_FLAGS Flags;
+} UNIT_SCALARS;
