@@ -5,6 +5,8 @@
 
 #include "kinds.h"
 
+#include "../model/type_facts.h"
+
 #include "../util/arena.h"
 #include "../util/diag.h"
 #include "../util/strmap.h"
@@ -97,35 +99,21 @@ static xmlNodePtr type_record(struct lower *l, xmlNodePtr field)
     return r;
 }
 
-static int scalar_width(const char *type, const char *canon, int arch_ptr_bytes, int *pointer, int *quad)
+/* Bytes of a field's value on one architecture as the layout measured
+ * it (0 when it is not an integer, enum or pointer); LARGE_INTEGER, a
+ * union, is read through its QuadPart. */
+static int scalar_width(struct lower *l, xmlNodePtr field, size_t arch, int *pointer, int *quad)
 {
-    static const char *const ptr_sized[] = {"SIZE_T", "ULONG_PTR", "UINT_PTR", "SSIZE_T", "LONG_PTR", "INT_PTR",
-                                            "DWORD_PTR"};
-    *pointer = *quad = 0;
-    const char *t = canon ? canon : type ? type : "";
-    if (strchr(t, '*') || streq(type, "HANDLE") || streq(type, "PVOID")) {
-        *pointer = 1;
-        return arch_ptr_bytes;
-    }
-    if (!canon) {
-        for (size_t i = 0; i < sizeof ptr_sized / sizeof *ptr_sized; i++)
-            if (streq(type, ptr_sized[i]))
-                return arch_ptr_bytes;
-        return 0;
-    }
-    if (strstr(t, "LARGE_INTEGER")) {
+    const char *canon = prop(l, field, "canonical");
+    if (canon && strstr(canon, "LARGE_INTEGER") && !strchr(canon, '*')) {
         *quad = 1;
         return 8;
     }
-    if (strstr(t, "long long") || strstr(t, "__int64"))
-        return 8;
-    if (strncmp(t, "enum ", 5) == 0 || strstr(t, "int") || strstr(t, "long"))
-        return strstr(t, "short") ? 2 : 4;
-    if (strstr(t, "short"))
-        return 2;
-    if (strstr(t, "char") || strstr(t, "_Bool") || strstr(t, "bool"))
-        return 1;
-    return 0;
+    struct ddi_type_fact f = ddi_type_fact_at(&l->plan->where, field, l->plan->where.arch[arch], -1);
+    if (!ddi_type_is_integer(&f))
+        return 0;
+    *pointer = f.cls == DDI_TYPE_POINTER;
+    return (int)f.bytes;
 }
 
 /* Intersects the versions and archs of a field and of every field and
@@ -177,13 +165,10 @@ static int resolve(struct lower *l, xmlNodePtr rec, const char *path, struct rul
     }
     xmlNodePtr last = f->chain[f->depth - 1];
     const char *bits = prop(l, last, "bits");
-    const char *type = prop(l, last, "type"), *canon = prop(l, last, "canonical");
     int quad = 0;
     f->bits = bits ? atoi(bits) : 0;
-    for (size_t i = 0; i < l->plan->where.narchs; i++) {
-        int ptr_bytes = streq(l->plan->where.arch[i], "x86") ? 4 : 8;
-        f->width[i] = f->bits ? (f->bits + 7) / 8 : scalar_width(type, canon, ptr_bytes, &f->pointer, &quad);
-    }
+    for (size_t i = 0; i < l->plan->where.narchs; i++)
+        f->width[i] = f->bits ? (f->bits + 7) / 8 : scalar_width(l, last, i, &f->pointer, &quad);
     if (f->bits)
         f->pointer = 0;
     f->access = quad ? arena_concat(l->a, path, ".QuadPart", NULL) : f->path;

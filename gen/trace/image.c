@@ -1,6 +1,7 @@
 /* Rebuilding a record's bytes from the spec's layout (see image.h). */
 #include "image.h"
 
+#include "model/type_facts.h"
 #include "spec/specxml.h"
 #include "util/diag.h"
 
@@ -76,55 +77,15 @@ long trace_field_offset(const struct trace_layout *l, xmlNodePtr field)
     return value_for(l, field, "offset", "bits");
 }
 
-/* Width of a canonical C type on a Windows target (LLP64). */
-static unsigned type_width(const char *c, const char *arch)
-{
-    if (!strncmp(c, "const ", 6))
-        c += 6;
-    if (!strncmp(c, "volatile ", 9))
-        c += 9;
-    if (strchr(c, '*') || strchr(c, '('))
-        return strcmp(arch, "x86") ? 64 : 32;
-    if (!strncmp(c, "enum ", 5))
-        return 32;
-    if (!strncmp(c, "unsigned ", 9))
-        c += 9;
-    if (!strcmp(c, "char") || !strcmp(c, "signed char") || !strcmp(c, "_Bool") || !strcmp(c, "bool"))
-        return 8;
-    if (!strcmp(c, "short") || !strcmp(c, "wchar_t"))
-        return 16;
-    if (!strcmp(c, "int") || !strcmp(c, "long") || !strcmp(c, "unsigned"))
-        return 32;
-    if (!strcmp(c, "long long") || !strcmp(c, "__int64"))
-        return 64;
-    return 0;
-}
-
 unsigned trace_field_width(const struct trace_layout *l, xmlNodePtr field)
 {
-    char *bits = attr(field, "bits");
-    if (bits) {
-        unsigned w = (unsigned)strtoul(bits, NULL, 10);
-        xmlFree(bits);
-        return w;
-    }
-    char *array = attr(field, "array");
-    if (array) {
-        xmlFree(array);
+    const char *bits = sx_get(field, "bits");
+    if (bits)
+        return (unsigned)strtoul(bits, NULL, 10);
+    if (sx_get(field, "array"))
         return 0;
-    }
-    char *c = attr(field, "canonical");
-    if (!c) /* per-arch canonical types (SIZE_T) */
-        for (xmlNodePtr k = field->children; k && !c; k = k->next)
-            if (k->type == XML_ELEMENT_NODE && !strcmp((const char *)k->name, "canonical")) {
-                char *arch = attr(k, "arch");
-                if (arch && !strcmp(arch, l->arch))
-                    c = attr(k, "type");
-                xmlFree(arch);
-            }
-    unsigned w = c ? type_width(c, l->arch) : 0;
-    xmlFree(c);
-    return w;
+    struct ddi_type_fact f = ddi_type_fact_at(&l->versions, field, l->arch, l->version);
+    return ddi_type_is_integer(&f) ? f.bytes * 8 : 0;
 }
 
 void trace_image_put(uint8_t *image, size_t size, long bit, unsigned width, uint64_t value)
