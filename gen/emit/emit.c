@@ -331,7 +331,8 @@ static int render_all(const struct emit_options *opt, struct emit_shared *shared
         if (render_paths(&run.jobs[i], opt) != 0)
             rc = 1;
     }
-    if (rc == 0) {
+    int ready = rc == 0;
+    if (ready) {
         exsltRegisterAll();
         emit_register_extensions();
         xsltSetGenericErrorFunc(NULL, xslt_error);
@@ -343,7 +344,7 @@ static int render_all(const struct emit_options *opt, struct emit_shared *shared
     for (size_t i = 0; run.jobs && i < run.njobs; i++) {
         struct render_job *job = &run.jobs[i];
         ddigen_diag_print_held(&job->msgs);
-        int one = rc == 0 ? finish_one(opt, job) : -1;
+        int one = ready ? finish_one(opt, job) : -1;
         if (one == 3 && rc == 0)
             rc = 3;
         else if (one != 0 && one != 3)
