@@ -8,7 +8,9 @@
 #include "emit/emit.h"
 #include "emit/skeleton_opts.h"
 #include "header/header.h"
+#include "spec/layout.h"
 #include "spec/lint.h"
+#include "spec/semantic.h"
 #include "spec/schema.h"
 #include "spec/spec.h"
 #include "util/cli.h"
@@ -21,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char usage[] =
@@ -35,22 +38,41 @@ static const char usage[] =
     "  --ddi-version LIST  also: the skeleton is for the newest of them (--param ddi-version=V for another)\n"
     SKELETON_USAGE;
 
-/* The docs pages read into OUT/spec/docs.xml; NULL after reporting. */
+/* -v: the wall time of each stage, so a slow stage shows without perf. */
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void stage_done(const char *stage, double *since)
+{
+    double now = seconds_now();
+    if (ddigen_diag_global.verbose)
+        ddigen_progress("time: %s %.3f s", stage, now - *since);
+    *since = now;
+}
+
+/* The docs pages read into OUT/spec/docs.xml; NULL after reporting. The
+ * text is written as the docs stage made it (each page was checked
+ * against the schema while it was written; when that check could not run,
+ * the whole text is validated here) and parsed into the tree the spec takes
+ * its <docs> from, the same tree ddigen_docs_build() gives. */
 static xmlDocPtr read_docs(struct vec *docs, const char *spec_dir, struct arena *a)
 {
     const char *docs_path = arena_printf(a, "%s/docs.xml", spec_dir);
-    xmlDocPtr docs_doc = NULL;
-    int ok = ddigen_docs_build((const char *const *)docs->items, docs->len, &docs_doc) == 0;
+    struct ddigen_docs_stats st = {0};
     char *data = NULL;
     size_t len = 0;
-    if (ok)
-        ok = ddigen_docs_serialize(docs_doc, &data, &len) == 0 && spec_write_text(docs_path, data, len) == 0;
-    free(data);
+    int ok = ddigen_docs_build_mem((const char *const *)docs->items, docs->len, NULL, &data, &len, &st) == 0;
     ddigen_docs_shutdown();
-    if (!ok) {
-        xmlFreeDoc(docs_doc);
-        return NULL;
-    }
+    if (ok)
+        ok = (st.output_checked ? ddigen_write_file(docs_path, data, len) : spec_write_text(docs_path, data, len)) == 0;
+    xmlDocPtr docs_doc = ok ? xmlReadMemory(data, (int)len, "docs.xml", NULL,
+                                            XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_HUGE)
+                            : NULL;
+    free(data);
     return docs_doc;
 }
 
@@ -74,27 +96,73 @@ struct spec_paths {
     const char *shown_spec, *shown_lint;     /* named in messages: in OUT */
 };
 
-static int build_spec(const struct spec_paths *p, struct vec *docs, const char *overrides, const char *previous,
-                      int werror, const char *const *params, struct arena *a)
+/* The spec (with docs: merged and linted) from the layout document, which
+ * it empties; written to p->spec and returned, or NULL after reporting. */
+static xmlDocPtr build_spec(const struct spec_paths *p, xmlDocPtr layout, struct vec *docs, const char *overrides,
+                            const char *previous, int werror, const char *const *params, struct arena *a)
 {
+    double t = seconds_now();
     xmlDocPtr docs_doc = docs->len ? read_docs(docs, p->dir, a) : NULL;
-    xmlDocPtr layout = spec_load(p->layout);
+    stage_done("docs", &t);
     struct spec_build_options opt = {overrides, previous};
-    xmlDocPtr spec = layout && (docs_doc || !docs->len) ? spec_build(layout, docs_doc, &opt) : NULL;
+    xmlDocPtr spec = docs_doc || !docs->len ? spec_build(layout, docs_doc, &opt) : NULL;
+    stage_done("spec", &t);
     /* The skeleton's --ddi-list/--driver-kind/--ddi-version are checked
      * against the new spec before it replaces the old one. */
     int rc = spec && skeleton_check_params(spec, p->shown_spec, params) == 0 && spec_write(spec, p->spec) == 0 ? 0 : 1;
+    stage_done("spec write", &t);
     if (rc == 0 && docs_doc) {
         int errors = lint_to_file(spec, p->lint, p->shown_lint);
         if (errors < 0 || (werror && errors > 0))
             rc = 1;
         if (werror && errors > 0)
             ddigen_error(p->shown_lint, 0, "%d error-level lint findings (--werror)", errors);
+        stage_done("lint", &t);
     }
-    xmlFreeDoc(spec);
-    xmlFreeDoc(layout);
     xmlFreeDoc(docs_doc);
-    return rc;
+    if (rc != 0) {
+        xmlFreeDoc(spec);
+        return NULL;
+    }
+    return spec;
+}
+
+/* The layout as the document the spec is built from, validated and
+ * written to path; NULL after reporting. */
+static xmlDocPtr write_layout(const struct ddi_layout *layout, const char *path)
+{
+    xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
+    xmlNodePtr root = xmlNewNode(NULL, BAD_CAST "ddi-spec");
+    xmlDocSetRootElement(doc, root);
+    xmlSetProp(root, BAD_CAST "version", BAD_CAST "1");
+    ddi_layout_to_xml(layout, root);
+    if (spec_write(doc, path) != 0) {
+        xmlFreeDoc(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+/* The semantic checks emit relies on (spec_load runs them on every spec it
+ * reads), here on the spec in memory, which was never parsed and so has no
+ * line numbers: on a failure the written spec is loaded to report it at
+ * its line. 0 or -1. */
+static int check_semantics(xmlDocPtr spec, const char *path)
+{
+    struct ddigen_diag_held quiet = {0};
+    ddigen_diag_hold(&quiet);
+    unsigned errors = ddigen_diag_global.errors;
+    int rc = spec_check_semantics(spec, path);
+    ddigen_diag_hold(NULL);
+    free(quiet.text);
+    if (quiet.stream)
+        fclose(quiet.stream);
+    if (rc == 0)
+        return 0;
+    ddigen_diag_global.errors = errors; /* reported again, with its line */
+    xmlDocPtr reread = spec_load(path);
+    xmlFreeDoc(reread);
+    return -1;
 }
 
 /* The inputs named on the command line; headers, pages and templates are
@@ -261,18 +329,24 @@ int ddigen_cmd_generate(int argc, char **argv)
     ddigen_output_keep_unchanged(paths.spec); /* the staging folder holds links to the set's files */
     char *include_dir = arena_printf(&a, "%s/include", root);
     struct ddi_layout layout = {0};
-    rc = ddigen_make_dirs(paths.dir) == 0 && header_ingest(&in, &layout) == 0 &&
-                 ddi_layout_write_xml(&layout, paths.layout) == 0
-             ? 0
-             : 1;
+    double t = seconds_now();
+    rc = ddigen_make_dirs(paths.dir) == 0 && header_ingest(&in, &layout) == 0 ? 0 : 1;
+    stage_done("layout", &t);
+    xmlDocPtr layout_doc = rc == 0 ? write_layout(&layout, paths.layout) : NULL;
     ddi_layout_free(&layout);
-    if (rc == 0)
-        rc = build_spec(&paths, &docs, overrides, previous, werror, (const char *const *)params.items, &a);
+    stage_done("layout write", &t);
+    xmlDocPtr spec = layout_doc ? build_spec(&paths, layout_doc, &docs, overrides, previous, werror,
+                                             (const char *const *)params.items, &a)
+                                : NULL;
+    xmlFreeDoc(layout_doc);
+    rc = spec && check_semantics(spec, paths.spec) == 0 ? 0 : 1;
     if (rc == 0) {
         struct emit_options eo = {.spec_path = paths.spec, .templates_dir = templates, .out_dir = include_dir,
-                                  .params = (const char *const *)params.items, .outputs = outputs};
-        rc = emit_run(&eo);
+                                  .params = (const char *const *)params.items, .outputs = outputs, .jobs = in.jobs};
+        rc = emit_render(&eo, spec);
+        stage_done("emit", &t);
     }
+    xmlFreeDoc(spec);
     /* The depfile names the spec where it will be, and is written before
      * the switch: a depfile newer than its outputs only costs a rebuild. */
     if (rc == 0 && depfile)

@@ -179,6 +179,11 @@ static __inline const char *ddi_layout_bitfield_failure(void)
     <xsl:variable name="type"><xsl:call-template name="ctype"/></xsl:variable>
     <xsl:variable name="label"><xsl:call-template name="label"/></xsl:variable>
     <xsl:variable name="id" select="d:c-ident(@name)"/>
+    <!-- Starts a new text node in the output (the text method does not
+         write comments): after a variable is built, libxslt appends to the
+         output's last text node by strlen and copy, quadratic in the file's
+         size (this template took 0.6 s on a real kit, 0.25 s without). -->
+    <xsl:comment/>
     <xsl:if test="size[@arch = $arch]">
       <xsl:value-of select="concat('&#10;/* ', @name, ' (', @file, ':', @line, ') */&#10;')"/>
     </xsl:if>
@@ -223,6 +228,7 @@ static __inline const char *ddi_layout_bitfield_failure(void)
     <xsl:param name="arch"/>
     <xsl:variable name="type"><xsl:call-template name="ctype"/></xsl:variable>
     <xsl:variable name="label"><xsl:call-template name="label"/></xsl:variable>
+    <xsl:comment/> <!-- a new text node: see mode asserts -->
     <xsl:value-of select="concat('static __inline const char *ddi_layout_bitfields_', d:c-ident(@name), '(void)&#10;{&#10;')"/>
     <!-- A record that exists only in some versions has no type in others. -->
     <xsl:if test="@versions">

@@ -9,7 +9,8 @@
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:d="urn:ddigen:xslt"
-                exclude-result-prefixes="d">
+                xmlns:exsl="http://exslt.org/common"
+                exclude-result-prefixes="d exsl">
   <xsl:import href="include/marshal_common.xsl"/>
   <xsl:include href="lib/wdk_includes.xsl"/>
   <xsl:output method="text" encoding="UTF-8"/>
@@ -321,16 +322,22 @@ const ddi_marshal_type ddi_marshal_types[] = {
     </xsl:choose>
   </xsl:template>
 
-  <xsl:template name="leaf">
+  <!-- How each named field goes on the wire, decided once: the six passes
+       over a record (count, put, decl, fast, get, missing) read it here
+       instead of deciding it again each time (the marshaller took 2.7 s on
+       a real kit, most of it deciding). Found by generate-id through a key
+       on the facts' own document. -->
+  <xsl:variable name="m-facts-rtf">
+    <xsl:for-each select="$m-records//field[@name != '']">
+      <xsl:call-template name="m-fact"><xsl:with-param name="f" select="."/></xsl:call-template>
+    </xsl:for-each>
+  </xsl:variable>
+  <xsl:variable name="m-facts" select="exsl:node-set($m-facts-rtf)"/>
+  <xsl:key name="m-fact" match="m-fact" use="@g"/>
+
+  <xsl:template name="m-fact">
     <xsl:param name="f"/>
-    <xsl:param name="mode"/>
-    <xsl:param name="fl"/>
-    <xsl:param name="in-disc" select="0"/>
     <xsl:variable name="top" select="$f/ancestor::record[last()]"/>
-    <xsl:variable name="cid" select="d:c-ident($top/@name)"/>
-    <xsl:variable name="rid" select="concat($top/@id, 'u')"/>
-    <xsl:variable name="id" select="$f/@id"/>
-    <xsl:variable name="p" select="$f/@path"/>
     <xsl:variable name="cls">
       <xsl:choose>
         <xsl:when test="$f/record">nest</xsl:when>
@@ -338,20 +345,6 @@ const ddi_marshal_type ddi_marshal_types[] = {
       </xsl:choose>
     </xsl:variable>
     <xsl:variable name="canon"><xsl:call-template name="m-canonical"><xsl:with-param name="f" select="$f"/></xsl:call-template></xsl:variable>
-    <xsl:variable name="rec2"><xsl:call-template name="m-record-of"><xsl:with-param name="c" select="$canon"/></xsl:call-template></xsl:variable>
-    <xsl:variable name="key"><xsl:call-template name="m-key-args"><xsl:with-param name="id" select="$id"/></xsl:call-template></xsl:variable>
-    <xsl:variable name="obj">
-      <xsl:choose>
-        <xsl:when test="$mode = 'put'">a</xsl:when>
-        <xsl:otherwise>out</xsl:otherwise>
-      </xsl:choose>
-    </xsl:variable>
-    <xsl:variable name="elem">
-      <xsl:choose>
-        <xsl:when test="contains($f/@sal, '_bytes_')">1</xsl:when>
-        <xsl:otherwise><xsl:value-of select="concat('sizeof(*', $obj, '->', $p, ')')"/></xsl:otherwise>
-      </xsl:choose>
-    </xsl:variable>
     <!-- A const member (const UINT, void *const) is written through its
          mutable type: the decoder fills an object it owns. -->
     <xsl:variable name="t0" select="normalize-space($f/@type)"/>
@@ -363,66 +356,66 @@ const ddi_marshal_type ddi_marshal_types[] = {
         <xsl:otherwise><xsl:value-of select="$t0"/></xsl:otherwise>
       </xsl:choose>
     </xsl:variable>
-    <xsl:variable name="lv">
-      <xsl:choose>
-        <xsl:when test="$t1 != $t0"><xsl:value-of select="concat('*(', $t1, ' *)&amp;out->', $p)"/></xsl:when>
-        <xsl:otherwise><xsl:value-of select="concat('out->', $p)"/></xsl:otherwise>
-      </xsl:choose>
-    </xsl:variable>
-    <xsl:variable name="size-path"><xsl:call-template name="m-size-path"><xsl:with-param name="f" select="$f"/></xsl:call-template></xsl:variable>
+    <m-fact g="{generate-id($f)}" cls="{$cls}" cid="{d:c-ident($top/@name)}" rid="{concat($top/@id, 'u')}" t1="{$t1}">
+      <xsl:attribute name="rec2"><xsl:call-template name="m-record-of"><xsl:with-param name="c" select="$canon"/></xsl:call-template></xsl:attribute>
+      <xsl:attribute name="key"><xsl:call-template name="m-key-args"><xsl:with-param name="id" select="$f/@id"/></xsl:call-template></xsl:attribute>
+      <xsl:attribute name="lv">
+        <xsl:choose>
+          <xsl:when test="$t1 != $t0"><xsl:value-of select="concat('*(', $t1, ' *)&amp;out->', $f/@path)"/></xsl:when>
+          <xsl:otherwise><xsl:value-of select="concat('out->', $f/@path)"/></xsl:otherwise>
+        </xsl:choose>
+      </xsl:attribute>
+      <xsl:attribute name="size-path"><xsl:call-template name="m-size-path"><xsl:with-param name="f" select="$f"/></xsl:call-template></xsl:attribute>
+    </m-fact>
+  </xsl:template>
+
+  <xsl:template name="leaf">
+    <xsl:param name="f"/>
+    <xsl:param name="mode"/>
+    <xsl:param name="fl"/>
+    <xsl:param name="in-disc" select="0"/>
+    <xsl:variable name="g" select="generate-id($f)"/>
+    <xsl:for-each select="$m-facts">
+      <xsl:call-template name="leaf-code">
+        <xsl:with-param name="f" select="$f"/>
+        <xsl:with-param name="x" select="key('m-fact', $g)"/>
+        <xsl:with-param name="mode" select="$mode"/>
+        <xsl:with-param name="fl" select="$fl"/>
+        <xsl:with-param name="in-disc" select="$in-disc"/>
+      </xsl:call-template>
+    </xsl:for-each>
+  </xsl:template>
+
+  <xsl:template name="leaf-code">
+    <xsl:param name="f"/>
+    <xsl:param name="x"/>
+    <xsl:param name="mode"/>
+    <xsl:param name="fl"/>
+    <xsl:param name="in-disc"/>
+    <xsl:variable name="cls" select="string($x/@cls)"/>
+    <xsl:variable name="cid" select="string($x/@cid)"/>
+    <xsl:variable name="rid" select="string($x/@rid)"/>
+    <xsl:variable name="id" select="$f/@id"/>
+    <xsl:variable name="p" select="$f/@path"/>
+    <xsl:variable name="rec2" select="string($x/@rec2)"/>
+    <xsl:variable name="key" select="string($x/@key)"/>
+    <xsl:variable name="t1" select="string($x/@t1)"/>
+    <xsl:variable name="lv" select="string($x/@lv)"/>
+    <xsl:variable name="size-path" select="string($x/@size-path)"/>
     <!-- The decoder of the value (the reader at it), for the keyed loop and
-         the fast path's nested maps and arrays. -->
+         the fast path's nested maps and arrays; only those two passes
+         build it (every variable is built where it is declared). -->
     <xsl:variable name="getbody">
       <xsl:if test="$mode = 'get' or $mode = 'fast'">
-        <xsl:choose>
-          <xsl:when test="$cls = 'nest'">
-            <xsl:value-of select="concat('            if (!ddi_mget_', $cid, '__', d:c-ident($p), '(c, out))&#10;                return 0;&#10;')"/>
-          </xsl:when>
-          <xsl:when test="$cls = 'u'">
-            <xsl:value-of select="concat('            uint64_t v;&#10;            const uint8_t *at = c->r.pos;&#10;            if (!ddi_mrt_get_u(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
-              '            ', $lv, ' = (', $t1, ')v;&#10;',
-              '            if ((uint64_t)out->', $p, ' != v) {&#10;                c->r.pos = at;&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;            }&#10;')"/>
-          </xsl:when>
-          <xsl:when test="$cls = 's'">
-            <xsl:value-of select="concat('            int64_t v;&#10;            const uint8_t *at = c->r.pos;&#10;            if (!ddi_mrt_get_s(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
-              '            ', $lv, ' = (', $t1, ')v;&#10;',
-              '            if ((int64_t)out->', $p, ' != v) {&#10;                c->r.pos = at;&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;            }&#10;')"/>
-          </xsl:when>
-          <xsl:when test="$cls = 'ptr'">
-            <xsl:value-of select="concat('            uintptr_t v;&#10;            if (!ddi_mrt_get_ptr(c, ', $rid, ', ', $id, 'u, &amp;v))&#10;                return 0;&#10;',
-              '            ', $lv, ' = (', $t1, ')v;&#10;')"/>
-          </xsl:when>
-          <xsl:when test="$cls = 'follow'">
-            <xsl:value-of select="concat('            uintptr_t v;&#10;            if (!ddi_mrt_get_follow(c, ', $rid, ', ', $id, 'u, &amp;v, &amp;fb_', $id, '))&#10;                return 0;&#10;',
-              '            ', $lv, ' = (', $t1, ')v;&#10;')"/>
-          </xsl:when>
-          <xsl:when test="$cls = 'rec'">
-            <xsl:value-of select="concat('            if (!ddi_marshal_get_', d:c-ident($rec2), '(c, &amp;out->', $p, '))&#10;                return 0;&#10;')"/>
-          </xsl:when>
-          <xsl:when test="$cls = 'raw' or $cls = 'bytes'">
-            <xsl:value-of select="concat('            if (!ddi_mrt_get_raw(c, ', $rid, ', ', $id, 'u, &amp;out->', $p, ', sizeof(out->', $p, ')))&#10;                return 0;&#10;')"/>
-          </xsl:when>
-          <xsl:when test="starts-with($cls, 'arr-')">
-            <xsl:value-of select="concat('            unsigned j;&#10;            if (!ddi_mrt_get_array(c, ', $rid, ', ', $id, 'u, ', $f/@array, 'u))&#10;                return 0;&#10;',
-              '            for (j = 0; j &lt; ', $f/@array, 'u; j++) {&#10;')"/>
-            <xsl:choose>
-              <xsl:when test="$cls = 'arr-u'">
-                <xsl:value-of select="concat('                uint64_t v;&#10;                const uint8_t *at = c->r.pos;&#10;                if (!ddi_mrt_get_u(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
-                  '                out->', $p, '[j] = (', $f/@type, ')v;&#10;',
-                  '                if ((uint64_t)out->', $p, '[j] != v) {&#10;                    c->r.pos = at;&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;                }&#10;')"/>
-              </xsl:when>
-              <xsl:when test="$cls = 'arr-s'">
-                <xsl:value-of select="concat('                int64_t v;&#10;                const uint8_t *at = c->r.pos;&#10;                if (!ddi_mrt_get_s(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
-                  '                out->', $p, '[j] = (', $f/@type, ')v;&#10;',
-                  '                if ((int64_t)out->', $p, '[j] != v) {&#10;                    c->r.pos = at;&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;                }&#10;')"/>
-              </xsl:when>
-              <xsl:otherwise>
-                <xsl:value-of select="concat('                if (!ddi_marshal_get_', d:c-ident($rec2), '(c, &amp;out->', $p, '[j]))&#10;                    return 0;&#10;')"/>
-              </xsl:otherwise>
-            </xsl:choose>
-            <xsl:text>            }&#10;            ddi_mrt_leave(c);&#10;</xsl:text>
-          </xsl:when>
-        </xsl:choose>
+        <xsl:call-template name="get-body">
+          <xsl:with-param name="f" select="$f"/>
+          <xsl:with-param name="cls" select="$cls"/>
+          <xsl:with-param name="cid" select="$cid"/>
+          <xsl:with-param name="rid" select="$rid"/>
+          <xsl:with-param name="rec2" select="$rec2"/>
+          <xsl:with-param name="t1" select="$t1"/>
+          <xsl:with-param name="lv" select="$lv"/>
+        </xsl:call-template>
       </xsl:if>
     </xsl:variable>
     <xsl:choose>
@@ -433,6 +426,7 @@ const ddi_marshal_type ddi_marshal_types[] = {
       </xsl:when>
       <xsl:when test="$mode = 'missing'">
         <xsl:if test="$cls = 'follow'">
+          <xsl:variable name="elem"><xsl:call-template name="elem-size"><xsl:with-param name="f" select="$f"/><xsl:with-param name="obj" select="'out'"/></xsl:call-template></xsl:variable>
           <xsl:value-of select="concat('    if (fb_', $id, ' != ~(size_t)0 &amp;&amp; (fb_', $id, ' % ', $elem, ' != 0 || (uint64_t)(fb_', $id, ' / ', $elem,
             ') != (uint64_t)out->', $size-path, '))&#10;        return ddi_mrt_fail(c, DDI_MARSHAL_SIZE_MISMATCH, ', $rid, ', ', $id, 'u);&#10;')"/>
         </xsl:if>
@@ -446,6 +440,7 @@ const ddi_marshal_type ddi_marshal_types[] = {
           <xsl:when test="$cls = 's'"><xsl:value-of select="concat('    ddi_mrt_wc_ks(&amp;wc, w, ', $key, ', (int64_t)a->', $p, ');&#10;')"/></xsl:when>
           <xsl:when test="$cls = 'ptr'"><xsl:value-of select="concat('    ddi_mrt_wc_kh(&amp;wc, w, ', $key, ', 0x00, (uint64_t)(uintptr_t)a->', $p, ');&#10;')"/></xsl:when>
           <xsl:when test="$cls = 'follow'">
+            <xsl:variable name="elem"><xsl:call-template name="elem-size"><xsl:with-param name="f" select="$f"/><xsl:with-param name="obj" select="'a'"/></xsl:call-template></xsl:variable>
             <xsl:value-of select="concat('    ddi_mrt_wc_kfollow(&amp;wc, w, ', $key, ', (const void *)a->', $p, ', (uint64_t)a->', $size-path, ', ', $elem, ', ', $fl, ');&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 'raw' or $cls = 'bytes'"><xsl:value-of select="concat('    ddi_mrt_wc_kraw(&amp;wc, w, ', $key, ', &amp;a->', $p, ', sizeof(a->', $p, '));&#10;')"/></xsl:when>
@@ -505,6 +500,77 @@ const ddi_marshal_type ddi_marshal_types[] = {
         <xsl:value-of select="concat('        case ', $id, ': {&#10;')"/>
         <xsl:value-of select="$getbody"/>
         <xsl:text>            break;&#10;        }&#10;</xsl:text>
+      </xsl:when>
+    </xsl:choose>
+  </xsl:template>
+  <!-- The size of one pointee of a followed pointer, as C. -->
+  <xsl:template name="elem-size">
+    <xsl:param name="f"/>
+    <xsl:param name="obj"/>
+    <xsl:choose>
+      <xsl:when test="contains($f/@sal, '_bytes_')">1</xsl:when>
+      <xsl:otherwise><xsl:value-of select="concat('sizeof(*', $obj, '->', $f/@path, ')')"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- The decoder of a field's value, the reader at it (see leaf-code). -->
+  <xsl:template name="get-body">
+    <xsl:param name="f"/>
+    <xsl:param name="cls"/>
+    <xsl:param name="cid"/>
+    <xsl:param name="rid"/>
+    <xsl:param name="rec2"/>
+    <xsl:param name="t1"/>
+    <xsl:param name="lv"/>
+    <xsl:variable name="id" select="$f/@id"/>
+    <xsl:variable name="p" select="$f/@path"/>
+    <xsl:choose>
+      <xsl:when test="$cls = 'nest'">
+        <xsl:value-of select="concat('            if (!ddi_mget_', $cid, '__', d:c-ident($p), '(c, out))&#10;                return 0;&#10;')"/>
+      </xsl:when>
+      <xsl:when test="$cls = 'u'">
+        <xsl:value-of select="concat('            uint64_t v;&#10;            const uint8_t *at = c->r.pos;&#10;            if (!ddi_mrt_get_u(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
+          '            ', $lv, ' = (', $t1, ')v;&#10;',
+          '            if ((uint64_t)out->', $p, ' != v) {&#10;                c->r.pos = at;&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;            }&#10;')"/>
+      </xsl:when>
+      <xsl:when test="$cls = 's'">
+        <xsl:value-of select="concat('            int64_t v;&#10;            const uint8_t *at = c->r.pos;&#10;            if (!ddi_mrt_get_s(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
+          '            ', $lv, ' = (', $t1, ')v;&#10;',
+          '            if ((int64_t)out->', $p, ' != v) {&#10;                c->r.pos = at;&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;            }&#10;')"/>
+      </xsl:when>
+      <xsl:when test="$cls = 'ptr'">
+        <xsl:value-of select="concat('            uintptr_t v;&#10;            if (!ddi_mrt_get_ptr(c, ', $rid, ', ', $id, 'u, &amp;v))&#10;                return 0;&#10;',
+          '            ', $lv, ' = (', $t1, ')v;&#10;')"/>
+      </xsl:when>
+      <xsl:when test="$cls = 'follow'">
+        <xsl:value-of select="concat('            uintptr_t v;&#10;            if (!ddi_mrt_get_follow(c, ', $rid, ', ', $id, 'u, &amp;v, &amp;fb_', $id, '))&#10;                return 0;&#10;',
+          '            ', $lv, ' = (', $t1, ')v;&#10;')"/>
+      </xsl:when>
+      <xsl:when test="$cls = 'rec'">
+        <xsl:value-of select="concat('            if (!ddi_marshal_get_', d:c-ident($rec2), '(c, &amp;out->', $p, '))&#10;                return 0;&#10;')"/>
+      </xsl:when>
+      <xsl:when test="$cls = 'raw' or $cls = 'bytes'">
+        <xsl:value-of select="concat('            if (!ddi_mrt_get_raw(c, ', $rid, ', ', $id, 'u, &amp;out->', $p, ', sizeof(out->', $p, ')))&#10;                return 0;&#10;')"/>
+      </xsl:when>
+      <xsl:when test="starts-with($cls, 'arr-')">
+        <xsl:value-of select="concat('            unsigned j;&#10;            if (!ddi_mrt_get_array(c, ', $rid, ', ', $id, 'u, ', $f/@array, 'u))&#10;                return 0;&#10;',
+          '            for (j = 0; j &lt; ', $f/@array, 'u; j++) {&#10;')"/>
+        <xsl:choose>
+          <xsl:when test="$cls = 'arr-u'">
+            <xsl:value-of select="concat('                uint64_t v;&#10;                const uint8_t *at = c->r.pos;&#10;                if (!ddi_mrt_get_u(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
+              '                out->', $p, '[j] = (', $f/@type, ')v;&#10;',
+              '                if ((uint64_t)out->', $p, '[j] != v) {&#10;                    c->r.pos = at;&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;                }&#10;')"/>
+          </xsl:when>
+          <xsl:when test="$cls = 'arr-s'">
+            <xsl:value-of select="concat('                int64_t v;&#10;                const uint8_t *at = c->r.pos;&#10;                if (!ddi_mrt_get_s(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
+              '                out->', $p, '[j] = (', $f/@type, ')v;&#10;',
+              '                if ((int64_t)out->', $p, '[j] != v) {&#10;                    c->r.pos = at;&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;                }&#10;')"/>
+          </xsl:when>
+          <xsl:otherwise>
+            <xsl:value-of select="concat('                if (!ddi_marshal_get_', d:c-ident($rec2), '(c, &amp;out->', $p, '[j]))&#10;                    return 0;&#10;')"/>
+          </xsl:otherwise>
+        </xsl:choose>
+        <xsl:text>            }&#10;            ddi_mrt_leave(c);&#10;</xsl:text>
       </xsl:when>
     </xsl:choose>
   </xsl:template>

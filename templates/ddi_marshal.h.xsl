@@ -87,6 +87,7 @@ extern const ddi_marshal_type ddi_marshal_types[];
       <xsl:variable name="cid" select="d:c-ident(@name)"/>
       <xsl:variable name="type"><xsl:call-template name="m-ctype"/></xsl:variable>
       <xsl:variable name="cond"><xsl:call-template name="m-cond"/></xsl:variable>
+      <xsl:comment/>
       <xsl:text>&#10;</xsl:text>
       <xsl:if test="$cond != ''"><xsl:value-of select="concat('#if ', $cond, '&#10;')"/></xsl:if>
       <xsl:value-of select="concat(
@@ -102,6 +103,7 @@ extern const ddi_marshal_type ddi_marshal_types[];
       <xsl:for-each select=".//field[@name != '']">
         <!-- Alternatives of one field in other versions have other IDs. -->
         <xsl:variable name="fc"><xsl:call-template name="m-cond-chain"><xsl:with-param name="f" select="."/></xsl:call-template></xsl:variable>
+        <xsl:comment/> <!-- a new text node: see m-wrap in ddi_marshal.c.xsl -->
         <xsl:if test="$fc != ''"><xsl:value-of select="concat('#if ', $fc, '&#10;')"/></xsl:if>
         <xsl:value-of select="concat('#define DDI_MARSHAL_FIELD_', $cid, '_', d:c-ident(@path), ' ', @id, 'u&#10;')"/>
         <xsl:if test="$fc != ''"><xsl:text>#endif&#10;</xsl:text></xsl:if>

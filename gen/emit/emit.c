@@ -15,14 +15,18 @@
 
 #include <dirent.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <libexslt/exslt.h>
 #include <libxslt/transform.h>
 #include <libxslt/variables.h>
 #include <libxslt/xsltInternals.h>
 #include <libxslt/xsltutils.h>
+#include <libxml/xpath.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define TEMPLATE_SUFFIX ".xsl"
 
@@ -53,9 +57,13 @@ static int list_templates(const char *dir, struct vec *names)
     return names->len ? 0 : -1;
 }
 
+/* The template a thread compiles or renders: libxslt's generic error
+ * handler is one for the process, so it finds the name here. */
+static _Thread_local const char *current_template;
+
 static void xslt_error(void *ctx, const char *fmt, ...)
 {
-    const char *name = ctx;
+    const char *name = ctx ? ctx : current_template;
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -147,51 +155,209 @@ static void record_stylesheet_deps(xsltStylesheetPtr sheet)
     }
 }
 
-static int render_one(const struct emit_options *opt, xmlDocPtr spec, const char *name)
-{
+/* One template: compiled on the calling thread, transformed on a worker,
+ * its output written (or compared) and its messages printed in template
+ * order once every transform is done. */
+struct render_job {
+    const char *name;
     char *xsl_path, *out_path;
-    if (asprintf(&xsl_path, "%s/%s", opt->templates_dir, name) < 0)
-        return -1;
-    size_t base_len = strlen(name) - strlen(TEMPLATE_SUFFIX);
-    if (asprintf(&out_path, "%s/%.*s", opt->out_dir, (int)base_len, name) < 0) {
-        free(xsl_path);
-        return -1;
+    xsltStylesheetPtr sheet;
+    xmlChar *bytes; /* the rendered text, when rendered */
+    int len;
+    int rendered;
+    struct ddigen_diag_held msgs;
+};
+
+/* What every transform shares: read only while the workers run, except
+ * the job counter and the plan cache, which have their locks. */
+struct render_run {
+    xmlDocPtr spec;
+    const char **params;
+    struct emit_shared *shared;
+    struct render_job *jobs;
+    size_t njobs, next;
+    pthread_mutex_t lock;
+};
+
+static int render_paths(struct render_job *job, const struct emit_options *opt)
+{
+    size_t base_len = strlen(job->name) - strlen(TEMPLATE_SUFFIX);
+    return asprintf(&job->xsl_path, "%s/%s", opt->templates_dir, job->name) < 0 ||
+                   asprintf(&job->out_path, "%s/%.*s", opt->out_dir, (int)base_len, job->name) < 0
+               ? -1
+               : 0;
+}
+
+static void compile_one(struct render_job *job)
+{
+    ddigen_diag_hold(&job->msgs);
+    current_template = job->xsl_path;
+    job->sheet = xsltParseStylesheetFile(BAD_CAST job->xsl_path);
+    current_template = NULL;
+    if (job->sheet)
+        record_stylesheet_deps(job->sheet);
+    else
+        ddigen_error(job->xsl_path, 0, "not a valid XSLT stylesheet");
+    ddigen_diag_hold(NULL);
+}
+
+/* libxml2's own messages (an XPath error) go to the job's messages: its
+ * handler is per thread, so it is set on the worker. */
+static void libxml_error(void *ctx, const char *fmt, ...)
+{
+    (void)ctx;
+    va_list ap;
+    va_start(ap, fmt);
+    ddigen_diag_held_raw(fmt, ap);
+    va_end(ap);
+}
+
+static void transform_one(struct render_run *run, struct render_job *job)
+{
+    ddigen_diag_hold(&job->msgs);
+    current_template = job->xsl_path;
+    xmlSetGenericErrorFunc(NULL, libxml_error);
+    xsltTransformContextPtr tctx = xsltNewTransformContext(job->sheet, run->spec);
+    xmlDocPtr result = NULL;
+    if (tctx) {
+        tctx->_private = run->shared; /* d:validation-plan's cache */
+        xsltSetTransformErrorFunc(tctx, job->xsl_path, xslt_error);
+        if (xsltQuoteUserParams(tctx, run->params) == 0)
+            result = xsltApplyStylesheetUser(job->sheet, run->spec, NULL, NULL, NULL, tctx);
     }
-    xsltSetGenericErrorFunc(xsl_path, xslt_error);
-    xsltStylesheetPtr sheet = xsltParseStylesheetFile(BAD_CAST xsl_path);
+    xsltFreeTransformContext(tctx);
+    job->rendered = result && xsltSaveResultToString(&job->bytes, &job->len, result, job->sheet) == 0;
+    if (!job->rendered)
+        ddigen_error(job->xsl_path, 0, "the template failed to render");
+    xmlFreeDoc(result);
+    xmlSetGenericErrorFunc(NULL, NULL);
+    current_template = NULL;
+    ddigen_diag_hold(NULL);
+}
+
+static void *render_worker(void *arg)
+{
+    struct render_run *run = arg;
+    for (;;) {
+        pthread_mutex_lock(&run->lock);
+        size_t i = run->next++;
+        pthread_mutex_unlock(&run->lock);
+        if (i >= run->njobs)
+            return NULL;
+        if (run->jobs[i].sheet)
+            transform_one(run, &run->jobs[i]);
+    }
+}
+
+/* Longest first: the template file's size stands for its cost, so the
+ * marshaller (the largest) does not start last and finish alone. */
+static int by_cost(const void *a, const void *b)
+{
+    const struct render_job *x = *(struct render_job *const *)a, *y = *(struct render_job *const *)b;
+    struct stat sx, sy;
+    off_t cx = stat(x->xsl_path, &sx) == 0 ? sx.st_size : 0, cy = stat(y->xsl_path, &sy) == 0 ? sy.st_size : 0;
+    return cx < cy ? 1 : cx > cy ? -1 : strcmp(x->name, y->name);
+}
+
+static int worker_count(const struct emit_options *opt, size_t njobs)
+{
+    long n = opt->jobs > 0 ? opt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        n = 1;
+    return (int)(n > (long)njobs ? (long)njobs : n > 64 ? 64 : n);
+}
+
+/* The transforms on a pool of threads, the largest first. The spec's
+ * document order is set here, on this thread: libxslt would otherwise set
+ * it in the first transform, writing to the shared document. */
+static void transform_all(struct render_run *run, const struct emit_options *opt)
+{
+    struct render_job **order = calloc(run->njobs, sizeof *order);
+    struct render_job *sorted = calloc(run->njobs, sizeof *sorted);
+    struct render_job *jobs = run->jobs;
+    xmlXPathOrderDocElems(run->spec);
+    if (order && sorted) {
+        for (size_t i = 0; i < run->njobs; i++)
+            order[i] = &jobs[i];
+        qsort(order, run->njobs, sizeof *order, by_cost);
+        for (size_t i = 0; i < run->njobs; i++)
+            sorted[i] = *order[i];
+        run->jobs = sorted;
+    }
+    pthread_t threads[64];
+    int started = 0, want = worker_count(opt, run->njobs);
+    for (int i = 1; i < want; i++) /* this thread is a worker too */
+        if (pthread_create(&threads[started], NULL, render_worker, run) == 0)
+            started++;
+    render_worker(run);
+    for (int i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    if (order && sorted) {
+        for (size_t i = 0; i < run->njobs; i++)
+            *order[i] = sorted[i];
+        run->jobs = jobs;
+    }
+    free(order);
+    free(sorted);
+}
+
+/* Prints a job's messages and writes (or compares) its output: 0, 3
+ * stale, -1 failed. */
+static int finish_one(const struct emit_options *opt, struct render_job *job)
+{
     int rc = -1;
-    if (sheet) {
-        record_stylesheet_deps(sheet);
-        struct arena a = {0};
-        xsltTransformContextPtr tctx = xsltNewTransformContext(sheet, spec);
-        xmlDocPtr result = NULL;
-        if (tctx && xsltQuoteUserParams(tctx, stylesheet_params(opt, &a)) == 0)
-            result = xsltApplyStylesheetUser(sheet, spec, NULL, NULL, NULL, tctx);
-        xsltFreeTransformContext(tctx);
-        arena_free(&a);
-        xmlChar *bytes = NULL;
-        int len = 0;
-        if (result && xsltSaveResultToString(&bytes, &len, result, sheet) == 0) {
-            if (opt->check) {
-                rc = ddigen_file_has(out_path, bytes, (size_t)len) ? 0 : 3;
-                if (rc)
-                    ddigen_error(out_path, 0, "stale: regenerating from %s gives different content",
-                                 opt->spec_path);
-            } else {
-                rc = ddigen_write_file_if_changed(out_path, bytes ? (const char *)bytes : "", (size_t)len);
-            }
+    if (job->rendered) {
+        if (opt->check) {
+            rc = ddigen_file_has(job->out_path, job->bytes, (size_t)job->len) ? 0 : 3;
+            if (rc)
+                ddigen_error(job->out_path, 0, "stale: regenerating from %s gives different content", opt->spec_path);
         } else {
-            ddigen_error(xsl_path, 0, "the template failed to render");
+            rc = ddigen_write_file_if_changed(job->out_path, job->bytes ? (const char *)job->bytes : "", (size_t)job->len);
         }
-        xmlFree(bytes);
-        xmlFreeDoc(result);
-        xsltFreeStylesheet(sheet);
-    } else {
-        ddigen_error(xsl_path, 0, "not a valid XSLT stylesheet");
     }
-    xsltSetGenericErrorFunc(NULL, NULL);
-    free(xsl_path);
-    free(out_path);
+    return rc;
+}
+
+static int render_all(const struct emit_options *opt, struct emit_shared *shared, struct vec *names)
+{
+    struct arena a = {0};
+    struct render_run run = {
+        .spec = shared->spec, .params = stylesheet_params(opt, &a), .shared = shared, .njobs = names->len};
+    pthread_mutex_init(&run.lock, NULL);
+    run.jobs = calloc(names->len ? names->len : 1, sizeof *run.jobs);
+    int rc = run.jobs ? 0 : 1;
+    for (size_t i = 0; rc == 0 && i < run.njobs; i++) {
+        run.jobs[i].name = names->items[i];
+        if (render_paths(&run.jobs[i], opt) != 0)
+            rc = 1;
+    }
+    int ready = rc == 0;
+    if (ready) {
+        exsltRegisterAll();
+        emit_register_extensions();
+        xsltSetGenericErrorFunc(NULL, xslt_error);
+        for (size_t i = 0; i < run.njobs; i++)
+            compile_one(&run.jobs[i]);
+        transform_all(&run, opt);
+        xsltSetGenericErrorFunc(NULL, NULL);
+    }
+    for (size_t i = 0; run.jobs && i < run.njobs; i++) {
+        struct render_job *job = &run.jobs[i];
+        ddigen_diag_print_held(&job->msgs);
+        int one = ready ? finish_one(opt, job) : -1;
+        if (one == 3 && rc == 0)
+            rc = 3;
+        else if (one != 0 && one != 3)
+            rc = 1;
+        xmlFree(job->bytes);
+        if (job->sheet)
+            xsltFreeStylesheet(job->sheet);
+        free(job->xsl_path);
+        free(job->out_path);
+    }
+    free(run.jobs);
+    pthread_mutex_destroy(&run.lock);
+    arena_free(&a);
     return rc;
 }
 
@@ -237,7 +403,7 @@ static int list_outputs(const struct emit_options *opt)
     return 0;
 }
 
-int emit_run(const struct emit_options *opt)
+int emit_render(const struct emit_options *opt, xmlDocPtr spec)
 {
     if (emit_check_param_conflicts(opt->params) != 0)
         return 1;
@@ -245,32 +411,39 @@ int emit_run(const struct emit_options *opt)
     if (select_templates(opt, &names) != 0)
         return 1;
     ddigen_deps_add(opt->templates_dir); /* a template added to the folder */
-    xmlDocPtr spec = spec_load(opt->spec_path);
-    int rc = spec ? 0 : 1;
-    if (spec && skeleton_check_params(spec, opt->spec_path, opt->params) != 0)
+    int rc = 0;
+    if (skeleton_check_params(spec, opt->spec_path, opt->params) != 0)
         rc = 1;
     if (rc == 0 && !opt->check && ddigen_make_dirs(opt->out_dir) != 0)
         rc = 1;
+    struct emit_shared shared;
+    emit_shared_init(&shared, spec);
     if (rc == 0 && opt->stats) {
-        struct rules_plan *plan = rules_lower(spec);
+        const struct rules_plan *plan = emit_shared_plan(&shared);
         if (plan)
             rules_print_stats(plan, stdout);
-        rules_plan_free(plan);
     }
-    if (rc == 0) {
-        exsltRegisterAll();
-        emit_register_extensions();
-        for (size_t i = 0; i < names.len; i++) {
-            int one = render_one(opt, spec, names.items[i]);
-            if (one == 3 && rc == 0)
-                rc = 3;
-            else if (one != 0 && one != 3)
-                rc = 1;
-        }
-    }
+    if (rc == 0)
+        rc = render_all(opt, &shared, &names);
+    emit_shared_free(&shared);
     for (size_t i = 0; i < names.len; i++)
         free(names.items[i]);
     vec_free(&names);
+    return rc;
+}
+
+int emit_run(const struct emit_options *opt)
+{
+    if (emit_check_param_conflicts(opt->params) != 0)
+        return 1;
+    struct vec names = {0};
+    if (select_templates(opt, &names) != 0)
+        return 1;
+    for (size_t i = 0; i < names.len; i++)
+        free(names.items[i]);
+    vec_free(&names);
+    xmlDocPtr spec = spec_load(opt->spec_path);
+    int rc = spec ? emit_render(opt, spec) : 1;
     xmlFreeDoc(spec);
     return rc;
 }

@@ -5,6 +5,9 @@
 
 #include "../util/datadir.h"
 
+#include <libxml/tree.h>
+#include <pthread.h>
+
 /* The templates folder when no --templates is given: found from the
  * executable (installed: PREFIX/share/ddigen/templates). */
 #define DDIGEN_DEFAULT_TEMPLATES ddigen_data_dir("templates")
@@ -17,6 +20,7 @@ struct emit_options {
     const char *const *params; /* NAME=VALUE template parameters, NULL-terminated, or NULL */
     int stats; /* print per rule kind how many rules the validators check */
     const char *outputs; /* --outputs family list (families.h), or NULL for every template */
+    int jobs; /* transforms run at once; 0: one per core */
 };
 
 /* Checks the --outputs list against the templates folder without writing
@@ -32,11 +36,30 @@ int emit_check_param_conflicts(const char *const *params);
 
 /* 0 ok; 1 errors (reported); 3 with check: outputs are stale. */
 int emit_run(const struct emit_options *opt);
+/* The same over a spec already in memory (valid, semantically checked:
+ * what spec_load gives, or what `generate` built and wrote); opt->spec_path
+ * names it in messages. The document is not changed, except that its
+ * XPath document order is set. */
+int emit_render(const struct emit_options *opt, xmlDocPtr spec);
 int ddigen_cmd_emit(int argc, char **argv);
 
 /* Registers the ddigen XSLT extension functions (urn:ddigen:xslt). */
 void emit_register_extensions(void);
 /* d:validation-plan() (xslt_rules.c): the lowered rules for the validators. */
 void emit_register_rule_extensions(void);
+
+/* What the transforms of one emit share (a transform context's _private):
+ * the spec and its validation plan, lowered once on first use whatever
+ * the number of templates and threads that ask for it. */
+struct rules_plan;
+struct emit_shared {
+    xmlDocPtr spec;
+    pthread_mutex_t lock;
+    int lowered;
+    struct rules_plan *plan; /* NULL after lowering: it failed */
+};
+void emit_shared_init(struct emit_shared *s, xmlDocPtr spec);
+void emit_shared_free(struct emit_shared *s);
+const struct rules_plan *emit_shared_plan(struct emit_shared *s);
 
 #endif

@@ -19,10 +19,16 @@ static void fn_validation_plan(xmlXPathParserContextPtr ctxt, int nargs)
     }
     xsltTransformContextPtr tctxt = xsltXPathGetTransformContext(ctxt);
     xmlDocPtr spec = ctxt->context->doc;
-    struct rules_plan *plan = spec ? rules_lower(spec) : NULL;
+    struct emit_shared *shared = tctxt ? tctxt->_private : NULL;
+    struct rules_plan *own = NULL;
+    const struct rules_plan *plan = NULL;
+    if (shared && shared->spec == spec)
+        plan = emit_shared_plan(shared);
+    else if (spec)
+        plan = own = rules_lower(spec);
     if (!tctxt || !plan) {
         xsltTransformError(tctxt, NULL, NULL, "validation-plan: cannot lower the rules\n");
-        rules_plan_free(plan);
+        rules_plan_free(own);
         valuePush(ctxt, xmlXPathNewNodeSet(NULL));
         return;
     }
@@ -31,7 +37,7 @@ static void fn_validation_plan(xmlXPathParserContextPtr ctxt, int nargs)
     xsltRegisterPersistRVT(tctxt, container);
     xmlNodePtr root = rules_plan_xml(plan, container);
     xmlAddChild((xmlNodePtr)container, root);
-    rules_plan_free(plan);
+    rules_plan_free(own);
     valuePush(ctxt, xmlXPathNewNodeSet(root));
 }
 
@@ -59,6 +65,32 @@ static void fn_c_string(xmlXPathParserContextPtr ctxt, int nargs)
     valuePush(ctxt, xmlXPathNewString(BAD_CAST sb_str(&sb)));
     sb_free(&sb);
     xmlFree(s);
+}
+
+void emit_shared_init(struct emit_shared *s, xmlDocPtr spec)
+{
+    s->spec = spec;
+    s->lowered = 0;
+    s->plan = NULL;
+    pthread_mutex_init(&s->lock, NULL);
+}
+
+void emit_shared_free(struct emit_shared *s)
+{
+    rules_plan_free(s->plan);
+    s->plan = NULL;
+    pthread_mutex_destroy(&s->lock);
+}
+
+const struct rules_plan *emit_shared_plan(struct emit_shared *s)
+{
+    pthread_mutex_lock(&s->lock);
+    if (!s->lowered) {
+        s->plan = rules_lower(s->spec);
+        s->lowered = 1;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return s->plan;
 }
 
 void emit_register_rule_extensions(void)

@@ -13,6 +13,14 @@ struct ddigen_diag ddigen_diag_global;
 /* Stages run configurations on worker threads; keep lines whole. */
 static pthread_mutex_t diag_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Where this thread's messages go: stderr, or the buffer of a hold. */
+static _Thread_local FILE *held_stream;
+
+static FILE *sink(void)
+{
+    return held_stream ? held_stream : stderr;
+}
+
 /* Code points a terminal acts on or that reorder what is shown: C0, DEL,
  * C1, and the bidi embeddings, overrides and isolates. */
 static int unsafe_code_point(uint32_t cp)
@@ -119,19 +127,19 @@ static void vput_escaped(const char *fmt, va_list ap)
     if ((size_t)n >= sizeof small) {
         text = malloc((size_t)n + 1);
         if (!text) {
-            fputs("(out of memory formatting a message)", stderr);
+            fputs("(out of memory formatting a message)", sink());
             return;
         }
         vsnprintf(text, (size_t)n + 1, fmt, ap);
     }
-    ddigen_escape(text, (size_t)n, put_file, stderr);
+    ddigen_escape(text, (size_t)n, put_file, sink());
     if (text != small)
         free(text);
 }
 
 static void put_escaped(const char *s)
 {
-    ddigen_escape(s, strlen(s), put_file, stderr);
+    ddigen_escape(s, strlen(s), put_file, sink());
 }
 
 static const char *severity_name(enum ddigen_severity sev)
@@ -155,17 +163,18 @@ void ddigen_vreport(enum ddigen_severity sev, const char *file, unsigned line,
         d->warnings++;
     /* Errors always print; notes and warnings only when asked (-v). */
     if (sev == DDIGEN_ERROR || d->verbose) {
+        FILE *out = sink();
         if (file) {
             put_escaped(file);
             if (line)
-                fprintf(stderr, ":%u", line);
-            fputs(": ", stderr);
+                fprintf(out, ":%u", line);
+            fputs(": ", out);
         } else {
-            fputs("ddigen: ", stderr);
+            fputs("ddigen: ", out);
         }
-        fprintf(stderr, "%s: ", severity_name(sev));
+        fprintf(out, "%s: ", severity_name(sev));
         vput_escaped(fmt, ap);
-        fputc('\n', stderr);
+        fputc('\n', out);
     }
     pthread_mutex_unlock(&diag_lock);
 }
@@ -182,16 +191,17 @@ void ddigen_report_foreign(enum ddigen_severity sev, const char *label, const ch
     else if (sev == DDIGEN_WARNING)
         d->warnings++;
     if (sev == DDIGEN_ERROR || d->verbose) {
+        FILE *out = sink();
         put_escaped(file ? file : "ddigen");
         if (file && line && col)
-            fprintf(stderr, ":%u:%u", line, col);
+            fprintf(out, ":%u:%u", line, col);
         else if (file && line)
-            fprintf(stderr, ":%u", line);
-        fputs(": ", stderr);
+            fprintf(out, ":%u", line);
+        fputs(": ", out);
         put_escaped(label);
-        fputs(": ", stderr);
+        fputs(": ", out);
         vput_escaped(fmt, ap);
-        fputc('\n', stderr);
+        fputc('\n', out);
     }
     pthread_mutex_unlock(&diag_lock);
     va_end(ap);
@@ -213,9 +223,39 @@ void ddigen_progress(const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     pthread_mutex_lock(&diag_lock);
-    fputs("ddigen: ", stderr);
+    fputs("ddigen: ", sink());
     vput_escaped(fmt, ap);
-    fputc('\n', stderr);
+    fputc('\n', sink());
     pthread_mutex_unlock(&diag_lock);
     va_end(ap);
+}
+
+void ddigen_diag_hold(struct ddigen_diag_held *h)
+{
+    if (h && !h->stream)
+        h->stream = open_memstream(&h->text, &h->len);
+    held_stream = h ? h->stream : NULL;
+}
+
+void ddigen_diag_held_raw(const char *fmt, va_list ap)
+{
+    pthread_mutex_lock(&diag_lock);
+    vfprintf(sink(), fmt, ap);
+    pthread_mutex_unlock(&diag_lock);
+}
+
+void ddigen_diag_print_held(struct ddigen_diag_held *h)
+{
+    if (held_stream == h->stream)
+        held_stream = NULL;
+    if (h->stream)
+        fclose(h->stream);
+    h->stream = NULL;
+    pthread_mutex_lock(&diag_lock);
+    if (h->len)
+        fwrite(h->text, 1, h->len, sink());
+    pthread_mutex_unlock(&diag_lock);
+    free(h->text);
+    h->text = NULL;
+    h->len = 0;
 }

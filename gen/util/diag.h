@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 enum ddigen_severity { DDIGEN_NOTE, DDIGEN_WARNING, DDIGEN_ERROR };
 
@@ -31,6 +32,25 @@ void ddigen_report_foreign(enum ddigen_severity sev, const char *label, const ch
                            unsigned col, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* A progress line on stderr unless quiet. */
 void ddigen_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Holding back messages: after ddigen_diag_hold(h) every message and
+ * progress line of the calling thread goes into h (counted at once, as
+ * usual) instead of stderr, until ddigen_diag_hold(NULL); a task may be
+ * held on one thread and then another. ddigen_diag_print_held(h) prints
+ * what h holds and frees it. A stage that runs tasks on worker threads
+ * prints each task's messages in the tasks' order, whatever thread
+ * finished first. Zero-initialise h; without memory for it the messages
+ * go to stderr as they come. */
+struct ddigen_diag_held {
+    char *text;
+    size_t len;
+    FILE *stream;
+};
+void ddigen_diag_hold(struct ddigen_diag_held *h);
+void ddigen_diag_print_held(struct ddigen_diag_held *h);
+/* Text another library prints itself (libxml2's generic errors), written
+ * unchanged to stderr or the thread's hold. */
+void ddigen_diag_held_raw(const char *fmt, va_list ap);
 
 /* Input quoted in a message (a file's text, an option value, a name from a
  * page or header) goes through these: at most DDIGEN_QUOTE_MAX bytes of it,

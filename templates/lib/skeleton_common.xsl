@@ -22,6 +22,7 @@
   <xsl:key name="typedef" match="/ddi-spec/layout/typedef" use="@name"/>
   <xsl:key name="record-by-tag" match="/ddi-spec/layout/record" use="@tag"/>
   <xsl:key name="record" match="/ddi-spec/layout/record" use="@name"/>
+  <xsl:key name="page-with-irql" match="/ddi-spec/docs/page[@irql]" use="@name"/>
 
   <xsl:variable name="chosen-short">
     <xsl:choose>
@@ -87,7 +88,7 @@
        '' when neither says. -->
   <xsl:template name="irql">
     <xsl:param name="role"/>
-    <xsl:variable name="page" select="/ddi-spec/docs/page[@name = $role][@irql][1]"/>
+    <xsl:variable name="page" select="key('page-with-irql', $role)[1]"/>
     <xsl:variable name="sal" select="key('fn', $role)[1]/@sal"/>
     <xsl:choose>
       <xsl:when test="$page"><xsl:value-of select="normalize-space($page/@irql)"/></xsl:when>
