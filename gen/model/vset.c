@@ -85,15 +85,27 @@ static ddi_vset span(int first, int last)
     return hi & ~(((ddi_vset)1 << first) - 1);
 }
 
+/* The next space-separated token at or after *p: its start, and its length
+ * in *len; NULL at the end. *p moves past it. */
+static const char *next_token(const char **p, size_t *len)
+{
+    if (!*p)
+        return NULL;
+    while (**p == ' ')
+        ++*p;
+    *len = strcspn(*p, " ");
+    if (!*len)
+        return NULL;
+    const char *token = *p;
+    *p += *len;
+    return token;
+}
+
 int ddi_vset_parse(const struct ddi_versions *v, const char *text, ddi_vset *out, struct ddi_vset_error *err)
 {
     *out = text ? 0 : ddi_vset_all(v);
-    for (const char *p = text; p && *p;) {
-        while (*p == ' ')
-            p++;
-        size_t len = strcspn(p, " ");
-        if (!len)
-            break;
+    size_t len;
+    for (const char *at = text, *p; (p = next_token(&at, &len)) != NULL;) {
         const char *dash = memchr(p, '-', len);
         size_t head = dash ? (size_t)(dash - p) : len;
         int first = ddi_version_find_short(v, p, head);
@@ -108,7 +120,6 @@ int ddi_vset_parse(const struct ddi_versions *v, const char *text, ddi_vset *out
                 return fail(err, "reversed version range", text, p, len);
         }
         *out |= span(first, last);
-        p += len;
     }
     return 0;
 }
@@ -116,17 +127,12 @@ int ddi_vset_parse(const struct ddi_versions *v, const char *text, ddi_vset *out
 int ddi_archset_parse(const struct ddi_versions *v, const char *text, ddi_archset *out, struct ddi_vset_error *err)
 {
     *out = text ? 0 : ddi_archset_all(v);
-    for (const char *p = text; p && *p;) {
-        while (*p == ' ')
-            p++;
-        size_t len = strcspn(p, " ");
-        if (!len)
-            break;
+    size_t len;
+    for (const char *at = text, *p; (p = next_token(&at, &len)) != NULL;) {
         int a = ddi_arch_find(v, p, len);
         if (a < 0)
             return fail(err, "unknown architecture", text, p, len);
         *out |= 1u << a;
-        p += len;
     }
     return 0;
 }
@@ -137,12 +143,8 @@ ddi_vset ddi_vset_of(const struct ddi_versions *v, const char *text)
     if (!text)
         return ddi_vset_all(v);
     ddi_vset set = 0;
-    for (const char *p = text; *p;) {
-        while (*p == ' ')
-            p++;
-        size_t len = strcspn(p, " ");
-        if (!len)
-            break;
+    size_t len;
+    for (const char *at = text, *p; (p = next_token(&at, &len)) != NULL;) {
         ddi_vset one;
         char token[256];
         if (len < sizeof token) {
@@ -151,7 +153,6 @@ ddi_vset ddi_vset_of(const struct ddi_versions *v, const char *text)
             if (ddi_vset_parse(v, token, &one, NULL) == 0)
                 set |= one;
         }
-        p += len;
     }
     return set;
 }
