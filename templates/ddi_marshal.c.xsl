@@ -328,8 +328,12 @@ const ddi_marshal_type ddi_marshal_types[] = {
        a real kit, most of it deciding). Found by generate-id through a key
        on the facts' own document. -->
   <xsl:variable name="m-facts-rtf">
-    <xsl:for-each select="$m-records//field[@name != '']">
-      <xsl:call-template name="m-fact"><xsl:with-param name="f" select="."/></xsl:call-template>
+    <!-- Record by record: libxml2 merges the fields of a path over many
+         records with a duplicate check, quadratic in their number. -->
+    <xsl:for-each select="$m-records">
+      <xsl:for-each select=".//field[@name != '']">
+        <xsl:call-template name="m-fact"><xsl:with-param name="f" select="."/></xsl:call-template>
+      </xsl:for-each>
     </xsl:for-each>
   </xsl:variable>
   <xsl:variable name="m-facts" select="exsl:node-set($m-facts-rtf)"/>
