@@ -10,8 +10,8 @@
 #include "header/header.h"
 #include "spec/layout.h"
 #include "spec/lint.h"
-#include "spec/semantic.h"
 #include "spec/schema.h"
+#include "spec/semantic.h"
 #include "spec/spec.h"
 #include "util/cli.h"
 #include "util/deps.h"
@@ -35,8 +35,8 @@ static const char usage[] =
     "  --param NAME=VALUE  template parameter (scope=all: also assert the kernel records the DDI refers to)\n"
     "  --outputs LIST      generate only these families: asserts validate marshal dispatch skeleton\n"
     "  --depfile FILE      write a Makefile rule OUT/spec/ddi.xml: every header, page and template read\n"
-    "  --ddi-version LIST  also: the skeleton is for the newest of them (--param ddi-version=V for another)\n"
-    SKELETON_USAGE;
+    "  --ddi-version LIST  also: the skeleton is for the newest of them (--param ddi-version=V for "
+    "another)\n" SKELETON_USAGE;
 
 /* -v: the wall time of each stage, so a slow stage shows without perf. */
 static double seconds_now(void)
@@ -69,9 +69,9 @@ static xmlDocPtr read_docs(struct vec *docs, const char *spec_dir, struct arena 
     ddigen_docs_shutdown();
     if (ok)
         ok = (st.output_checked ? ddigen_write_file(docs_path, data, len) : spec_write_text(docs_path, data, len)) == 0;
-    xmlDocPtr docs_doc = ok ? xmlReadMemory(data, (int)len, "docs.xml", NULL,
-                                            XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_HUGE)
-                            : NULL;
+    xmlDocPtr docs_doc =
+        ok ? xmlReadMemory(data, (int)len, "docs.xml", NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_HUGE)
+           : NULL;
     free(data);
     return docs_doc;
 }
@@ -83,8 +83,8 @@ static int lint_to_file(xmlDocPtr spec, const char *lint_path, const char *shown
     struct lint_result res;
     lint_run(spec, NULL, &res);
     int errors = lint_write_text_file(&res, lint_path) == 0 ? (int)res.counts[LINT_ERROR] : -1;
-    ddigen_progress("lint: %u errors, %u warnings, %u notes (%s)", res.counts[LINT_ERROR],
-                    res.counts[LINT_WARNING], res.counts[LINT_NOTE], shown);
+    ddigen_progress("lint: %u errors, %u warnings, %u notes (%s)", res.counts[LINT_ERROR], res.counts[LINT_WARNING],
+                    res.counts[LINT_NOTE], shown);
     lint_result_free(&res);
     return errors;
 }
@@ -93,7 +93,7 @@ static int lint_to_file(xmlDocPtr spec, const char *lint_path, const char *shown
  * when there are docs. */
 struct spec_paths {
     const char *dir, *layout, *spec, *lint; /* written: in the staging folder */
-    const char *shown_spec, *shown_lint;     /* named in messages: in OUT */
+    const char *shown_spec, *shown_lint;    /* named in messages: in OUT */
 };
 
 /* The spec (with docs: merged and linted) from the layout document, which
@@ -219,8 +219,7 @@ static const char *below(const char *path, const char *dir)
 /* Where the depfile is written: inside OUT (ddigen_generate() puts it at
  * OUT/ddigen.d) it goes into the staging folder and switches in with the
  * set; anywhere else it is written just before the switch. */
-static const char *depfile_path(const struct output_set *set, const char *out, const char *depfile,
-                                struct arena *a)
+static const char *depfile_path(const struct output_set *set, const char *out, const char *depfile, struct arena *a)
 {
     char *abs_out = absolute_path(out), *abs_dep = absolute_path(depfile);
     const char *rest = NULL;
@@ -232,22 +231,35 @@ static const char *depfile_path(const struct output_set *set, const char *out, c
     return path;
 }
 
+/* generate's own options; 256..299 are the header stage's, 400.. the skeleton's. */
+enum {
+    GEN_OPT_DOCS = 300,
+    GEN_OPT_OVERRIDES,
+    GEN_OPT_PREVIOUS,
+    GEN_OPT_WERROR,
+    GEN_OPT_PARAM,
+    GEN_OPT_OUTPUTS,
+    GEN_OPT_DEPFILE
+};
+
 int ddigen_cmd_generate(int argc, char **argv)
 {
     static const struct option options[] = {
-        {"wdk", required_argument, NULL, 256},       {"header", required_argument, NULL, 257},
-        {"include", required_argument, NULL, 258},   {"scope", required_argument, NULL, 259},
-        {"arch", required_argument, NULL, 260},      {"ddi-version", required_argument, NULL, 261},
-        {"record", required_argument, NULL, 262},    {"no-pch", no_argument, NULL, 263},
-        {"allow-header-error", required_argument, NULL, 264},
-        {"allow-header-errors", required_argument, NULL, 265},
-        {"templates", required_argument, NULL, 't'}, {"output", required_argument, NULL, 'o'},
-        {"jobs", required_argument, NULL, 'j'},      {"verbose", no_argument, NULL, 'v'},
-        {"quiet", no_argument, NULL, 'q'},           {"help", no_argument, NULL, 'h'},
-        {"docs", required_argument, NULL, 300},      {"overrides", required_argument, NULL, 301},
-        {"previous", required_argument, NULL, 302},   {"werror", no_argument, NULL, 303},
-        {"param", required_argument, NULL, 304},   {"outputs", required_argument, NULL, 305},
-        {"depfile", required_argument, NULL, 306},   SKELETON_LONG_OPTIONS,
+        HEADER_LONG_OPTIONS,
+        {"templates", required_argument, NULL, 't'},
+        {"output", required_argument, NULL, 'o'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {"docs", required_argument, NULL, GEN_OPT_DOCS},
+        {"overrides", required_argument, NULL, GEN_OPT_OVERRIDES},
+        {"previous", required_argument, NULL, GEN_OPT_PREVIOUS},
+        {"werror", no_argument, NULL, GEN_OPT_WERROR},
+        {"param", required_argument, NULL, GEN_OPT_PARAM},
+        {"outputs", required_argument, NULL, GEN_OPT_OUTPUTS},
+        {"depfile", required_argument, NULL, GEN_OPT_DEPFILE},
+        SKELETON_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     struct header_input in = {.arch_mask = 7};
@@ -262,23 +274,22 @@ int ddigen_cmd_generate(int argc, char **argv)
             out = optarg;
         else if (c == 't')
             templates = optarg;
-        else if (c == 300)
+        else if (c == GEN_OPT_DOCS)
             vec_push(&docs, optarg);
-        else if (c == 301)
+        else if (c == GEN_OPT_OVERRIDES)
             overrides = optarg;
-        else if (c == 302)
+        else if (c == GEN_OPT_PREVIOUS)
             previous = optarg;
-        else if (c == 303)
+        else if (c == GEN_OPT_WERROR)
             werror = 1;
-        else if (c == 305)
+        else if (c == GEN_OPT_OUTPUTS)
             outputs = optarg;
-        else if (c == 306)
+        else if (c == GEN_OPT_DEPFILE)
             depfile = optarg;
-        else if (c == 304) {
+        else if (c == GEN_OPT_PARAM) {
             rc = emit_check_param(optarg) == 0 ? 0 : 2;
             vec_push(&params, optarg);
-        }
-        else if (c == SKELETON_OPT_DDI_LIST || c == SKELETON_OPT_ALL || c == SKELETON_OPT_DRIVER_KIND)
+        } else if (c == SKELETON_OPT_DDI_LIST || c == SKELETON_OPT_ALL || c == SKELETON_OPT_DRIVER_KIND)
             rc = skeleton_option(c, optarg, &params, &a);
         else if (c == 'h') {
             fputs(usage, stdout);
@@ -341,8 +352,12 @@ int ddigen_cmd_generate(int argc, char **argv)
     xmlFreeDoc(layout_doc);
     rc = spec && check_semantics(spec, paths.spec) == 0 ? 0 : 1;
     if (rc == 0) {
-        struct emit_options eo = {.spec_path = paths.spec, .templates_dir = templates, .out_dir = include_dir,
-                                  .params = (const char *const *)params.items, .outputs = outputs, .jobs = in.jobs};
+        struct emit_options eo = {.spec_path = paths.spec,
+                                  .templates_dir = templates,
+                                  .out_dir = include_dir,
+                                  .params = (const char *const *)params.items,
+                                  .outputs = outputs,
+                                  .jobs = in.jobs};
         rc = emit_render(&eo, spec);
         stage_done("emit", &t);
     }

@@ -20,22 +20,8 @@ static const char usage[] =
     "  Any clang error in the headers is fatal (clang recovers by guessing layouts), except the\n"
     "  ones listed: dispmprt.h's static_assert(FIELD_OFFSET(...)) is listed by default.\n";
 
-enum {
-    OPT_WDK = 256, OPT_HEADER, OPT_INCLUDE, OPT_SCOPE, OPT_ARCH, OPT_VERSION, OPT_RECORD, OPT_NO_PCH,
-    OPT_ALLOW_ERROR, OPT_ALLOW_ERRORS
-};
-
 static const struct option options[] = {
-    {"wdk", required_argument, NULL, OPT_WDK},
-    {"header", required_argument, NULL, OPT_HEADER},
-    {"include", required_argument, NULL, OPT_INCLUDE},
-    {"scope", required_argument, NULL, OPT_SCOPE},
-    {"arch", required_argument, NULL, OPT_ARCH},
-    {"ddi-version", required_argument, NULL, OPT_VERSION},
-    {"record", required_argument, NULL, OPT_RECORD},
-    {"no-pch", no_argument, NULL, OPT_NO_PCH},
-    {"allow-header-error", required_argument, NULL, OPT_ALLOW_ERROR},
-    {"allow-header-errors", required_argument, NULL, OPT_ALLOW_ERRORS},
+    HEADER_LONG_OPTIONS,
     {"output", required_argument, NULL, 'o'},
     {"jobs", required_argument, NULL, 'j'},
     {"verbose", no_argument, NULL, 'v'},
@@ -49,26 +35,26 @@ static const struct option options[] = {
 int header_parse_option(int opt, const char *arg, struct header_input *in, struct arena *a)
 {
     switch (opt) {
-    case OPT_WDK: in->wdk_root = arg; return 0;
-    case OPT_HEADER: in->header = arg; return 0;
+    case HEADER_OPT_WDK: in->wdk_root = arg; return 0;
+    case HEADER_OPT_HEADER: in->header = arg; return 0;
     case 'I': vec_push(&in->include_dirs, (void *)arg); return 0;
     case 'D': vec_push(&in->defines, (void *)arg); return 0;
-    case OPT_INCLUDE: vec_push(&in->pre_includes, (void *)arg); return 0;
-    case OPT_SCOPE: cli_split_list(a, arg, &in->scope_files); return 0;
-    case OPT_ARCH: return cli_parse_archs(arg, &in->arch_mask);
-    case OPT_VERSION:
+    case HEADER_OPT_INCLUDE: vec_push(&in->pre_includes, (void *)arg); return 0;
+    case HEADER_OPT_SCOPE: cli_split_list(a, arg, &in->scope_files); return 0;
+    case HEADER_OPT_ARCH: return cli_parse_archs(arg, &in->arch_mask);
+    case HEADER_OPT_VERSION:
         if (cli_check_names("--ddi-version", arg, 1) != 0)
             return -1;
         cli_split_list(a, arg, &in->versions);
         return 0;
-    case OPT_RECORD:
+    case HEADER_OPT_RECORD:
         if (cli_check_names("--record", arg, 1) != 0)
             return -1;
         cli_split_list(a, arg, &in->required);
         return 0;
-    case OPT_NO_PCH: in->no_pch = 1; return 0;
-    case OPT_ALLOW_ERROR: vec_push(&in->known_errors, (void *)arg); return 0;
-    case OPT_ALLOW_ERRORS: vec_push(&in->known_error_lists, (void *)arg); return 0;
+    case HEADER_OPT_NO_PCH: in->no_pch = 1; return 0;
+    case HEADER_OPT_ALLOW_ERROR: vec_push(&in->known_errors, (void *)arg); return 0;
+    case HEADER_OPT_ALLOW_ERRORS: vec_push(&in->known_error_lists, (void *)arg); return 0;
     case 'j': in->jobs = atoi(arg); return in->jobs > 0 ? 0 : -1;
     case 'v': ddigen_diag_global.verbose = 1; return 0;
     case 'q': ddigen_diag_global.quiet = 1; return 0;
@@ -130,8 +116,10 @@ done:
 int ddigen_cmd_overlay(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"wdk", required_argument, NULL, OPT_WDK}, {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+        {"wdk", required_argument, NULL, HEADER_OPT_WDK},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     struct arena a = {0};
     struct vec dirs = {0};
@@ -139,7 +127,7 @@ int ddigen_cmd_overlay(int argc, char **argv)
     int c, rc = 0;
     optind = 1;
     while ((c = cli_getopt(argc, argv, "I:o:h", opts)) != -1) {
-        if (c == OPT_WDK) {
+        if (c == HEADER_OPT_WDK) {
             static const char *const parts[] = {"km", "km/crt", "shared", "um", "ucrt"};
             for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
                 vec_push(&dirs, arena_printf(&a, "%s/%s", optarg, parts[i]));

@@ -12,7 +12,7 @@
 #include "clang_args.h"
 #include "config_model.h"
 #include "extract.h"
-#include "merge.h"
+#include "merge_configs.h"
 #include "versions.h"
 
 #include "../util/clang_api.h"

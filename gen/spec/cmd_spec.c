@@ -5,7 +5,7 @@
 
 #include "ids.h"
 #include "lint.h"
-#include "merge.h"
+#include "merge_docs.h"
 #include "overrides.h"
 #include "schema.h"
 #include "specxml.h"

@@ -151,7 +151,7 @@ struct ddi_layout {
     unsigned nversions;
     struct vec records;              /* top-level struct ddi_record*, sorted by name */
     struct vec enums, typedefs, functypes; /* sorted by name */
-    /* Identity -> entry while configurations are merged (header/merge.c);
+    /* Identity -> entry while configurations are merged (header/merge_configs.c);
      * emptied by merge_finish. */
     struct strmap merge_index;
     struct arena merge_arena;

@@ -1,7 +1,7 @@
 /* Merging configurations: one entry per distinct fact, with the set of
  * configurations it holds in, so a field present in every version is said
  * once and a field renamed by version shows as two alternatives. */
-#include "merge.h"
+#include "merge_configs.h"
 
 #include "../util/strbuf.h"
 

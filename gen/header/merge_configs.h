@@ -1,8 +1,8 @@
 /* Merges one configuration's findings into the layout model. Called in a
  * fixed order (arch, then version ascending), which fixes the field order
  * when versions add fields. */
-#ifndef DDIGEN_MERGE_H
-#define DDIGEN_MERGE_H
+#ifndef DDIGEN_HEADER_MERGE_CONFIGS_H
+#define DDIGEN_HEADER_MERGE_CONFIGS_H
 
 #include "../spec/layout.h"
 #include "config_model.h"

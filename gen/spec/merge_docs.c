@@ -3,7 +3,7 @@
  * header field, and each rule with its subject and field operands resolved;
  * then the discriminators (enum field -> union member) and the overrides
  * with their status. lint.c turns this part into findings. */
-#include "merge.h"
+#include "merge_docs.h"
 
 #include "index.h"
 #include "specxml.h"

@@ -3,8 +3,8 @@
  * attached to the fields they constrain with field operands resolved,
  * discriminators (an enum field that selects a union member), and the
  * overrides applied. The result is the <merge> part of the spec. */
-#ifndef DDIGEN_MERGE_H
-#define DDIGEN_MERGE_H
+#ifndef DDIGEN_SPEC_MERGE_DOCS_H
+#define DDIGEN_SPEC_MERGE_DOCS_H
 
 #include "overrides.h"
 
