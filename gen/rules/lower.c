@@ -102,7 +102,7 @@ static xmlNodePtr type_record(struct lower *l, xmlNodePtr field)
 /* Bytes of a field's value on one architecture as the layout measured
  * it (0 when it is not an integer, enum or pointer); LARGE_INTEGER, a
  * union, is read through its QuadPart. */
-static int scalar_width(struct lower *l, xmlNodePtr field, size_t arch, int *pointer, int *quad)
+static int scalar_width(struct lower *l, xmlNodePtr field, size_t arch, int *pointer, int *is_signed, int *quad)
 {
     const char *canon = prop(l, field, "canonical");
     if (canon && strstr(canon, "LARGE_INTEGER") && !strchr(canon, '*')) {
@@ -113,6 +113,7 @@ static int scalar_width(struct lower *l, xmlNodePtr field, size_t arch, int *poi
     if (!ddi_type_is_integer(&f))
         return 0;
     *pointer = f.cls == DDI_TYPE_POINTER;
+    *is_signed |= f.cls == DDI_TYPE_SIGNED;
     return (int)f.bytes;
 }
 
@@ -168,7 +169,7 @@ static int resolve(struct lower *l, xmlNodePtr rec, const char *path, struct rul
     int quad = 0;
     f->bits = bits ? atoi(bits) : 0;
     for (size_t i = 0; i < l->plan->where.narchs; i++)
-        f->width[i] = f->bits ? (f->bits + 7) / 8 : scalar_width(l, last, i, &f->pointer, &quad);
+        f->width[i] = f->bits ? (f->bits + 7) / 8 : scalar_width(l, last, i, &f->pointer, &f->is_signed, &quad);
     if (f->bits)
         f->pointer = 0;
     f->access = quad ? arena_concat(l->a, path, ".QuadPart", NULL) : f->path;

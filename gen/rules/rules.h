@@ -33,6 +33,7 @@ struct rules_field {
     int depth;
     int bits;        /* bitfield width, 0 when not a bitfield */
     int pointer;     /* a pointer or handle: observed through ULONG_PTR */
+    int is_signed;   /* a signed integer or enum (read zero-extended: compare with care) */
     int width[3];    /* bytes per arch (x86, x64, arm64), 0 when not a scalar */
     uint64_t versions; /* DDI versions where the field exists (bit per version index) */
     unsigned archs;    /* architectures where it exists (bit per arch index) */

@@ -5,6 +5,8 @@
 
 #include "ids.h"
 
+#include "../model/rule_kinds.h"
+#include "../model/type_facts.h"
 #include "../model/vset.h"
 
 #include "../util/arena.h"
@@ -101,11 +103,6 @@ static int arch_index(const struct check *c, const char *name)
     return name ? ddi_arch_find(&c->where, name, strlen(name)) : -1;
 }
 
-static unsigned pointer_bytes(const char *arch)
-{
-    return arch && !strcmp(arch, "x86") ? 4 : 8;
-}
-
 /* Checks arch= (one) or archs= (a list) name architectures of the layout. */
 static void check_archs(struct check *c, xmlNodePtr n)
 {
@@ -141,29 +138,7 @@ static const char *skip_word(const char *s, const char *word)
     return !strncmp(s, word, n) && (s[n] == ' ' || !s[n]) ? s + n + (s[n] == ' ') : NULL;
 }
 
-/* Bytes of a canonical scalar type under the MSVC ABI; 0 when not a scalar. */
-static unsigned scalar_bytes(const char *type, const char *arch)
-{
-    size_t len = strlen(type);
-    if (len && (type[len - 1] == '*' || strstr(type, "(*)")))
-        return pointer_bytes(arch);
-    for (const char *q; (q = skip_word(type, "const")) || (q = skip_word(type, "volatile")) ||
-                        (q = skip_word(type, "signed")) || (q = skip_word(type, "unsigned"));)
-        type = q;
-    static const struct {
-        const char *name;
-        unsigned bytes;
-    } scalars[] = {{"", 4},          {"char", 1},      {"_Bool", 1}, {"bool", 1},        {"short", 2},
-                   {"short int", 2}, {"int", 4},       {"long", 4},  {"long int", 4},    {"long long", 8},
-                   {"long long int", 8}, {"float", 4}, {"double", 8}, {"long double", 8}, {"__int64", 8},
-                   {"wchar_t", 2}};
-    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
-        if (!strcmp(type, scalars[i].name))
-            return scalars[i].bytes;
-    return skip_word(type, "enum") ? 4 : 0;
-}
-
-/* The canonical spelling of field's type on arch. */
+/* The canonical spelling of field's type on arch (for a record's tag). */
 static const char *canonical_type(xmlNodePtr field, const char *arch)
 {
     for (xmlNodePtr k = field->children; k; k = k->next)
@@ -171,6 +146,15 @@ static const char *canonical_type(xmlNodePtr field, const char *arch)
             return attr(k, "type");
     const char *t = attr(field, "canonical");
     return t ? t : attr(field, "type");
+}
+
+/* The first version of a set, for the type facts of that version. */
+static int first_version(ddi_vset want)
+{
+    for (int i = 0; i < DDI_VSET_MAX; i++)
+        if (ddi_vset_has(want, i))
+            return i;
+    return -1;
 }
 
 /* Bits one element of field occupies on arch in versions want; UNKNOWN_BITS
@@ -182,10 +166,12 @@ static uint64_t element_bits(struct check *c, xmlNodePtr field, const char *arch
             xmlNodePtr s = size_for(c, k, arch, want);
             return s ? sat_mul(number(attr(s, "bytes")), 8) : UNKNOWN_BITS;
         }
+    /* The size clang measured (type-bytes): a spec written before the
+     * layout stage recorded it says nothing of a scalar's size. */
+    struct ddi_type_fact fact = ddi_type_fact_at(&c->where, field, arch, first_version(want));
+    if (fact.bytes)
+        return (uint64_t)fact.bytes * 8;
     const char *type = canonical_type(field, arch);
-    unsigned bytes = scalar_bytes(type, arch);
-    if (bytes)
-        return (uint64_t)bytes * 8;
     const char *tag = skip_word(type, "struct");
     tag = tag ? tag : skip_word(type, "union");
     xmlNodePtr record = tag ? strmap_get(&c->records, tag) : NULL;
@@ -252,7 +238,8 @@ static void check_sizes(struct check *c, xmlNodePtr record)
     }
 }
 
-/* A bitfield is an integer of at most its declared type's width. */
+/* A bitfield is an integer of at most its declared type's width (as the
+ * layout stage measured it; nothing to check in a spec without it). */
 static void check_bit_width(struct check *c, xmlNodePtr field)
 {
     const char *bits = attr(field, "bits");
@@ -260,7 +247,7 @@ static void check_bit_width(struct check *c, xmlNodePtr field)
         return;
     uint64_t width = number(bits), limit = 64;
     for (size_t i = 0; i < c->where.narchs; i++) {
-        unsigned bytes = scalar_bytes(canonical_type(field, c->where.arch[i]), c->where.arch[i]);
+        unsigned bytes = ddi_type_fact_at(&c->where, field, c->where.arch[i], -1).bytes;
         if (bytes && bytes * 8u < limit)
             limit = bytes * 8u;
     }
@@ -484,16 +471,34 @@ static int has_ids(xmlNodePtr layout)
     return 0;
 }
 
+/* Every rule of the <docs> part is of a kind the table knows
+ * (model/rule_kinds.h), which the schema cannot list without repeating it. */
+static void check_rule_kinds(struct check *c, xmlNodePtr n)
+{
+    for (; n && !c->failed; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        const char *kind = is(n, "rule") ? attr(n, "kind") : NULL;
+        if (kind && ddi_rule_kind_find(kind) < 0)
+            fail(c, n, "rule kind '%s' is not one of ddigen's rule kinds", ddigen_quote(kind));
+        check_rule_kinds(c, n->children);
+    }
+}
+
 int spec_check_semantics(xmlDocPtr doc, const char *file)
 {
     xmlNodePtr root = xmlDocGetRootElement(doc);
-    xmlNodePtr layout = NULL;
-    for (xmlNodePtr n = root ? root->children : NULL; n && !layout; n = n->next)
-        if (is(n, "layout"))
+    xmlNodePtr layout = NULL, docs = NULL;
+    for (xmlNodePtr n = root ? root->children : NULL; n; n = n->next)
+        if (is(n, "layout") && !layout)
             layout = n;
-    if (!layout)
-        return 0;
+        else if (is(n, "docs") && !docs)
+            docs = n;
     struct check c = {.file = file};
+    if (docs)
+        check_rule_kinds(&c, docs->children);
+    if (!layout || c.failed)
+        return c.failed ? -1 : 0;
     read_header(&c, layout);
     check_names(&c, layout);
     if (!c.failed && has_ids(layout) && spec_check_ids(doc, file) != 0)
