@@ -554,6 +554,21 @@ static bool act_range_between(struct sentence *s, const struct match *m, const s
     return true;
 }
 
+/* "If the driver specifies a nonzero value in PitchAlignedSize, the value
+ * must be greater than or equal to the value in the Size member": the
+ * subject is no smaller than another field (rp->arg "nonzero": unless 0). */
+static bool act_at_least(struct sentence *s, const struct match *m, const struct rule_pattern *rp)
+{
+    const char *other[1];
+    if (s->field < 0 || operand_fields(s, m, 'F', other, 1) != 1 ||
+        !strcmp(sentence_leaf(other[0]), sentence_leaf(s->subject)))
+        return false;
+    struct docs_rule *r = add(s, DOCS_RULE_AT_LEAST, s->subject, NULL);
+    op(s, r, "ref", other[0]);
+    op(s, r, "if", rp->arg);
+    return true;
+}
+
 /* "BaseAddress+Size <= MaximumAddress" */
 static bool act_range_expr(struct sentence *s, const struct match *m, const struct rule_pattern *rp)
 {
@@ -1197,6 +1212,14 @@ const struct rule_pattern docs_rule_patterns[] = {
      "Callers must set this value to 0 when the widget is parked.", "Speed", "Speed", "Speed zero-when"},
 
     /* -- range ------------------------------------------------------------- */
+    {"^ if {*} nonzero value in|for {S} , the? value must|should be greater than or equal to the value in|of the? {F}",
+     act_at_least, "nonzero", G_RANGE,
+     "If the caller gives a nonzero value in Reach, the value must be greater than or equal to the value in the Span "
+     "member.",
+     "Reach", "Reach Span", "Reach at-least ref=Span if=nonzero"},
+    {"^ {S} must|should be greater than or equal to the value in|of the? {F}", act_at_least, NULL, G_RANGE,
+     "This value must be greater than or equal to the value in the Span member.", "Reach", "Reach Span",
+     "Reach at-least ref=Span"},
     {"{X} + {Y} <= {Z}", act_range_expr, NULL, G_RANGE, "The manager keeps Start+Length <= Limit.", "Limit",
      "Start Length Limit", "Limit range expr=Start+Length<=Limit"},
     {"between the? {X} and {Y}", act_range_between, NULL, G_RANGE, "The level must be between 1 and 8.", "Level", "Level",

@@ -28,7 +28,8 @@
     X(REQUIRES_CAP, "requires-cap")                                                      \
     X(AVAILABILITY, "availability")                                                      \
     X(UNION_MEMBER, "union-member")                                                      \
-    X(ZERO_WHEN, "zero-when") /* "must not set X on the primary surface": 0 under a condition */
+    X(ZERO_WHEN, "zero-when") /* "must not set X on the primary surface": 0 under a condition */ \
+    X(AT_LEAST, "at-least")   /* "must be greater than or equal to the value in the Size member" */
 
 enum ddi_rule_kind {
 #define DDI_RULE_KIND_ENUM(id, name) DDI_RULE_##id,

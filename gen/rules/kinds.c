@@ -260,6 +260,45 @@ static void render_nonnull_iff(struct strbuf *sb, const struct rules_check *c)
     render_condition(sb, c, " != (");
 }
 
+/* ---- at-least: a field no smaller than another --------------------------- */
+
+/* "If the driver specifies a nonzero value in PitchAlignedSize, the value
+ * must be greater than or equal to the value in the Size member": one
+ * field operand (ref); if=nonzero exempts a zero subject (value = 1). Both
+ * fields are compared as unsigned, so a pointer or a signed field is no
+ * check: a negative value would compare as huge. */
+static const char *lower_at_least(struct rules_lowering *lw, struct rules_check *c)
+{
+    const char *reason = NULL, *cond = rules_operand(lw, "if");
+    if (cond && strcmp(cond, "nonzero"))
+        return "the condition is prose, not a field";
+    c->value = cond != NULL;
+    if (rules_partners(lw, "ref", c, &reason) != 0)
+        return reason;
+    if (c->npartners != 1)
+        return "not one field to compare with";
+    if (c->subject.pointer || c->partner[0].pointer || c->subject.is_signed || c->partner[0].is_signed)
+        return "compares a pointer or a signed field";
+    return NULL;
+}
+
+static int broken_at_least(const struct rules_check *c, const struct rules_values *v)
+{
+    return (!c->value || v->subject != 0) && v->subject < v->partner[0];
+}
+
+static void render_at_least(struct strbuf *sb, const struct rules_check *c)
+{
+    sb_append(sb, "(");
+    if (c->value)
+        rules_render_set(sb, &c->subject), sb_append(sb, " && ");
+    sb_append(sb, "(");
+    rules_render_value(sb, &c->subject);
+    sb_append(sb, " < ");
+    rules_render_value(sb, &c->partner[0]);
+    sb_append(sb, "))");
+}
+
 /* ---- known values (a union's discriminator) ------------------------------ */
 
 static int broken_known(const struct rules_check *c, const struct rules_values *v)
@@ -325,4 +364,9 @@ const struct rules_kind rules_kinds[DDI_RULE_KIND_COUNT] = {
     [DDI_RULE_ZERO_WHEN] = {ZERO_WHEN,
                             .example = {.npartners = 1, .subject = 0, .partner = {1}, .broken = 0,
                                         .c = "((((unsigned long long)a->S != 0) && (((unsigned long long)a->P0 != 0))))"}},
+    [DDI_RULE_AT_LEAST] = {.op = "at-least", .lower = lower_at_least, .broken = broken_at_least,
+                           .render = render_at_least, .unconditional_only = 1,
+                           .example = {.value = 1, .npartners = 1, .subject = 4096, .partner = {8192}, .broken = 1,
+                                       .c = "(((unsigned long long)a->S != 0) && ((unsigned long long)a->S < "
+                                            "(unsigned long long)a->P0))"}},
 };
