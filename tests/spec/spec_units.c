@@ -4,7 +4,7 @@
  * retired IDs never reused, renumbering detected). */
 #include "spec/ids.h"
 #include "spec/schema.h"
-#include "spec/specxml.h"
+#include "model/specxml.h"
 #include "util/output.h"
 
 #include <glob.h>
@@ -148,7 +148,7 @@ static const char valid_page[] =
     "</page></docs></ddi-spec>";
 static const char invalid_page[] = /* a rule kind the schema does not have */
     "<ddi-spec version=\"1\"><docs><page name=\"W\" kind=\"struct\" source=\"w.md\" format=\"markdown\" "
-    "lang=\"en-us\" prose-rules=\"extracted\"><members/><rules><rule id=\"W.1\" kind=\"colour\" "
+    "lang=\"en-us\" prose-rules=\"extracted\"><members/><rules><rule id=\"W.1\" kind=\"Colour!\" "
     "line=\"1\"/></rules></page></docs></ddi-spec>";
 static const char malformed_page[] = "<ddi-spec version=\"1\"><docs><page name=\"W\"";
 
