@@ -5,6 +5,8 @@
  * values are compared only in the DDI versions both specs know, so a
  * change that is gated to a new version is an addition, not a break. */
 #include "diff.h"
+
+#include "../model/specxml.h"
 #include "../util/json.h"
 
 #include "../model/vset.h"
@@ -90,11 +92,6 @@ static const char *attr(struct arena *a, xmlNodePtr n, const char *name)
     return copy;
 }
 
-static int is_element(xmlNodePtr n, const char *name)
-{
-    return n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
-}
-
 static int version_index(const struct side *s, const char *name, size_t len)
 {
     return ddi_version_find(&s->where, name, len);
@@ -150,7 +147,7 @@ static void read_field(struct side *s, const char *record, xmlNodePtr f, int dep
     const char *name = attr(a, f, "name");
     xmlNodePtr nested = NULL;
     for (xmlNodePtr c = f->children; c; c = c->next)
-        if (is_element(c, "record"))
+        if (sx_is(c, "record"))
             nested = c;
     const char *nested_name = nested ? attr(a, nested, "name") : NULL;
     const char *who = name[0] ? name : nested_name ? nested_name : "?";
@@ -176,7 +173,7 @@ static void read_record(struct side *s, xmlNodePtr rec, int depth)
     struct item *it = add_item(s, IK_RECORD, arena_concat(&s->a, "record\x1f", name, NULL), name, rec);
     it->sig = arena_concat(&s->a, attr(&s->a, rec, "kind"), NULL);
     for (xmlNodePtr c = rec->children; c; c = c->next)
-        if (is_element(c, "field"))
+        if (sx_is(c, "field"))
             read_field(s, name, c, depth);
 }
 
@@ -199,7 +196,7 @@ static void read_enum(struct side *s, xmlNodePtr e)
     it->sig = "";
     int operations = !strcmp(name, OPERATION_ENUM);
     for (xmlNodePtr c = e->children; c; c = c->next) {
-        if (!is_element(c, "value"))
+        if (!sx_is(c, "value"))
             continue;
         const char *vname = attr(&s->a, c, "name");
         const char *key = arena_concat(&s->a, "value\x1f", name, "\x1f", vname, NULL);
@@ -241,7 +238,7 @@ static void read_functype(struct side *s, xmlNodePtr f)
     sb_printf(&sb, "%s%s%s %s(", to ? "-> " : "", to ? to : "", result ? result : "", sal ? sal : "");
     const char *sep = "";
     for (xmlNodePtr c = f->children; c; c = c->next)
-        if (is_element(c, "param")) {
+        if (sx_is(c, "param")) {
             const char *psal = attr(a, c, "sal");
             sb_printf(&sb, "%s%s%s%s %s", sep, psal ? psal : "", psal ? " " : "", attr(a, c, "type"),
                       attr(a, c, "name"));
@@ -260,11 +257,11 @@ static void read_rule(struct side *s, xmlNodePtr r)
     struct strbuf sb = {0};
     sb_append(&sb, attr(a, r, "kind"));
     for (xmlNodePtr c = r->children; c; c = c->next) {
-        if (is_element(c, "operand")) {
+        if (sx_is(c, "operand")) {
             const char *on = attr(a, c, "name");
             if (strcmp(on, "from") != 0) /* where on the page it was read: not a change */
                 sb_printf(&sb, " %s=%s", on, attr(a, c, "value"));
-        } else if (is_element(c, "sentence")) {
+        } else if (sx_is(c, "sentence")) {
             xmlChar *text = xmlNodeGetContent(c);
             sb_printf(&sb, " \"%s\"", text ? (const char *)text : "");
             xmlFree(text);
@@ -280,7 +277,7 @@ static void read_rules(struct side *s, xmlNodePtr n, int depth)
     for (xmlNodePtr c = n->children; c && depth < MAX_DEPTH; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
-        if (is_element(c, "rule"))
+        if (sx_is(c, "rule"))
             read_rule(s, c);
         else
             read_rules(s, c, depth + 1);
@@ -305,18 +302,18 @@ static void read_layout(struct side *s, xmlNodePtr layout)
             }
     }
     for (xmlNodePtr c = layout->children; c; c = c->next) {
-        if (is_element(c, "version")) {
+        if (sx_is(c, "version")) {
             const char *short_name = attr(&s->a, c, "short");
             struct item *it = add_item(s, IK_VERSION, arena_concat(&s->a, "version\x1f", short_name, NULL),
                                        short_name, c);
             it->sig = attr(&s->a, c, "value");
-        } else if (is_element(c, "record")) {
+        } else if (sx_is(c, "record")) {
             read_record(s, c, 0);
-        } else if (is_element(c, "enum")) {
+        } else if (sx_is(c, "enum")) {
             read_enum(s, c);
-        } else if (is_element(c, "typedef")) {
+        } else if (sx_is(c, "typedef")) {
             read_typedef(s, c);
-        } else if (is_element(c, "function-type")) {
+        } else if (sx_is(c, "function-type")) {
             read_functype(s, c);
         }
     }
@@ -325,9 +322,9 @@ static void read_layout(struct side *s, xmlNodePtr layout)
 static void read_side(struct side *s, xmlDocPtr doc)
 {
     for (xmlNodePtr c = xmlDocGetRootElement(doc)->children; c; c = c->next) {
-        if (is_element(c, "layout"))
+        if (sx_is(c, "layout"))
             read_layout(s, c);
-        else if (is_element(c, "docs"))
+        else if (sx_is(c, "docs"))
             read_rules(s, c, 0);
     }
 }
@@ -391,7 +388,7 @@ static void read_values(struct diff *d, const struct side *s, const struct item 
     memset(v, 0, sizeof *v);
     const char *element = it->kind == IK_RECORD ? "size" : "offset";
     for (xmlNodePtr c = it->node->children; c; c = c->next) {
-        if (!is_element(c, element))
+        if (!sx_is(c, element))
             continue;
         const char *arch = attr(&d->a, c, "arch");
         int a = 0;
@@ -678,9 +675,9 @@ static void free_side(struct side *s)
 static int has_stable_ids(xmlDocPtr doc)
 {
     for (xmlNodePtr c = xmlDocGetRootElement(doc)->children; c; c = c->next)
-        if (is_element(c, "layout"))
+        if (sx_is(c, "layout"))
             for (xmlNodePtr r = c->children; r; r = r->next)
-                if (is_element(r, "record"))
+                if (sx_is(r, "record"))
                     return xmlHasProp(r, BAD_CAST "id") != NULL;
     return 0;
 }

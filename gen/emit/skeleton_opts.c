@@ -4,7 +4,7 @@
 #include "skeleton_opts.h"
 
 #include "../model/vset.h"
-#include "../spec/specxml.h"
+#include "../model/specxml.h"
 
 #include "../util/diag.h"
 #include "../util/output.h"

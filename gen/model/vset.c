@@ -1,24 +1,13 @@
 /* Version and architecture sets (vset.h). */
 #include "vset.h"
 
+#include "specxml.h"
+
 #include <string.h>
-
-static const char *prop(xmlNodePtr n, const char *name)
-{
-    for (xmlAttrPtr a = n ? n->properties : NULL; a; a = a->next)
-        if (!strcmp((const char *)a->name, name) && a->children && a->children->type == XML_TEXT_NODE)
-            return (const char *)a->children->content;
-    return NULL;
-}
-
-static int is_elem(xmlNodePtr n, const char *name)
-{
-    return n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
-}
 
 void ddi_versions_add(struct ddi_versions *v, xmlNodePtr version)
 {
-    const char *name = prop(version, "name"), *short_name = prop(version, "short");
+    const char *name = sx_get(version, "name"), *short_name = sx_get(version, "short");
     if (!name || !short_name)
         return; /* the schema requires both; such an element is not a version */
     if (v->n == DDI_VSET_MAX) {
@@ -33,11 +22,11 @@ void ddi_versions_read(struct ddi_versions *v, xmlNodePtr layout)
 {
     memset(v, 0, sizeof *v);
     for (xmlNodePtr n = layout ? layout->children : NULL; n; n = n->next) {
-        if (is_elem(n, "version")) {
+        if (sx_is(n, "version")) {
             ddi_versions_add(v, n);
-        } else if (is_elem(n, "arch") && v->narchs < DDI_ARCH_MAX) {
-            v->arch[v->narchs] = prop(n, "name");
-            v->arch_macro[v->narchs++] = prop(n, "macro");
+        } else if (sx_is(n, "arch") && v->narchs < DDI_ARCH_MAX) {
+            v->arch[v->narchs] = sx_get(n, "name");
+            v->arch_macro[v->narchs++] = sx_get(n, "macro");
         }
     }
 }
@@ -173,12 +162,12 @@ ddi_archset ddi_archset_of(const struct ddi_versions *v, const char *text)
 
 ddi_vset ddi_vset_attr(const struct ddi_versions *v, xmlNodePtr n)
 {
-    return ddi_vset_of(v, prop(n, "versions"));
+    return ddi_vset_of(v, sx_get(n, "versions"));
 }
 
 ddi_archset ddi_archset_attr(const struct ddi_versions *v, xmlNodePtr n)
 {
-    return ddi_archset_of(v, prop(n, "archs"));
+    return ddi_archset_of(v, sx_get(n, "archs"));
 }
 
 /* The next maximal run [*first, *last] of the set at or after index from;

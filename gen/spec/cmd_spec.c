@@ -8,7 +8,7 @@
 #include "merge_docs.h"
 #include "overrides.h"
 #include "schema.h"
-#include "specxml.h"
+#include "../model/specxml.h"
 
 #include "../util/cli.h"
 #include "../util/diag.h"

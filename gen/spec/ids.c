@@ -5,7 +5,7 @@
  * spec up in the previous spec's book. */
 #include "ids.h"
 
-#include "specxml.h"
+#include "../model/specxml.h"
 
 #include "../util/diag.h"
 #include "../util/strmap.h"

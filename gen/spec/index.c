@@ -2,7 +2,7 @@
  * Everything points into the document, which must outlive the index. */
 #include "index.h"
 
-#include "specxml.h"
+#include "../model/specxml.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #include "lint.h"
 
 #include "index.h"
-#include "specxml.h"
+#include "../model/specxml.h"
 
 #include "../util/hash.h"
 #include "../util/json.h"
@@ -157,22 +157,6 @@ static xmlNodePtr docs_rule(struct linter *l, xmlNodePtr page, const char *id)
     return page && id ? strmap_get(&l->rule_by_page_id, index_key(l, page, id)) : NULL;
 }
 
-static const char *operand(xmlNodePtr rule, const char *name)
-{
-    for (xmlNodePtr o = sx_child(rule, "operand"); o; o = sx_next(o, "operand"))
-        if (!strcmp(sx_get(o, "name"), name))
-            return sx_get(o, "value");
-    return NULL;
-}
-
-static xmlNodePtr merge_operand(xmlNodePtr rule, const char *name)
-{
-    for (xmlNodePtr o = sx_child(rule, "operand"); o; o = sx_next(o, "operand"))
-        if (!strcmp(sx_get(o, "name"), name))
-            return o;
-    return NULL;
-}
-
 /* The docs member element on a page with this line (members are unique
  * per line). */
 static xmlNodePtr find_member_by_line(struct linter *l, xmlNodePtr page, unsigned line)
@@ -262,10 +246,10 @@ static void check_bit(struct linter *l, xmlNodePtr page, xmlNodePtr mrule, xmlNo
     if (!f || f->bits < 0)
         return;
     struct sfield *word = NULL;
-    xmlNodePtr wo = merge_operand(mrule, "word");
+    xmlNodePtr wo = sx_operand(mrule, "word");
     if (wo)
         word = ref_field(l, wo, record);
-    const char *index = operand(drule, "index");
+    const char *index = sx_operand_value(drule, "index");
     if (!index)
         return;
     long doc_bit = strtol(index, NULL, 10);
@@ -278,14 +262,14 @@ static void check_bit(struct linter *l, xmlNodePtr page, xmlNodePtr mrule, xmlNo
     }
     f = at;
     /* "the second through sixth bit": the width must agree too. */
-    const char *width = operand(drule, "width");
+    const char *width = sx_operand_value(drule, "width");
     if (width && strtol(width, NULL, 10) != f->bits) {
         add(l, K_BIT_MISMATCH, arena_printf(&l->out->a, "%s.%s", record, f->path), source, line, f->owner->top->file,
             f->line, "%s.%s: the page says bits %ld-%ld, the header has %d bits from bit %ld", record, f->path,
             doc_bit, doc_bit + strtol(width, NULL, 10) - 1, f->bits, doc_bit);
         return;
     }
-    xmlNodePtr so = merge_operand(mrule, "shared-with");
+    xmlNodePtr so = sx_operand(mrule, "shared-with");
     struct sfield *other = so ? ref_field(l, so, record) : NULL;
     if (other)
         other = alternative_at(other, word, doc_bit);
@@ -314,7 +298,7 @@ static void check_availability(struct linter *l, xmlNodePtr page, xmlNodePtr mru
 {
     const char *source = sx_get(page, "source");
     unsigned line = (unsigned)sx_get_ulong(mrule, "line", 0);
-    const char *wddm = operand(drule, "wddm"), *before = operand(drule, "before-wddm");
+    const char *wddm = sx_operand_value(drule, "wddm"), *before = sx_operand_value(drule, "before-wddm");
     int first = spec_versions_first(&l->ix, versions), last = spec_versions_last(&l->ix, versions);
     if (first < 0 || last < 0)
         return;
@@ -385,7 +369,7 @@ static const char *writes_override(struct linter *l, xmlNodePtr merge, const cha
 static void check_direction(struct linter *l, xmlNodePtr merge, xmlNodePtr page, xmlNodePtr dpage, xmlNodePtr mrule,
                             xmlNodePtr drule, const char *record)
 {
-    const char *value = operand(drule, "value");
+    const char *value = sx_operand_value(drule, "value");
     struct sfield *f = ref_field(l, mrule, record);
     if (!value || strcmp(value, "in") != 0 || !f)
         return;
@@ -418,7 +402,7 @@ static xmlNodePtr case_of(xmlNodePtr merge, const char *value)
 static void check_union_member(struct linter *l, xmlNodePtr merge, xmlNodePtr page, xmlNodePtr mrule,
                                xmlNodePtr drule)
 {
-    const char *value = operand(drule, "value"), *member = operand(drule, "member");
+    const char *value = sx_operand_value(drule, "value"), *member = sx_operand_value(drule, "member");
     const char *subject = sx_get(drule, "subject");
     if (!value && sx_get(page, "enum"))
         value = subject;

@@ -6,7 +6,7 @@
 #include "merge_docs.h"
 
 #include "index.h"
-#include "specxml.h"
+#include "../model/specxml.h"
 
 #include "../util/diag.h"
 #include "../util/strbuf.h"
@@ -585,14 +585,6 @@ static int is_field_operand(const char *kind, const char *name)
     return 0;
 }
 
-static const char *operand(xmlNodePtr rule, const char *name)
-{
-    for (xmlNodePtr o = sx_child(rule, "operand"); o; o = sx_next(o, "operand"))
-        if (!strcmp(sx_get(o, "name"), name))
-            return sx_get(o, "value");
-    return NULL;
-}
-
 /* The union member a union-member rule names lives in the record the
  * discriminator enum selects in; without a record, search every union
  * whose name the page's record starts with. */
@@ -670,7 +662,7 @@ static void write_rule(struct merger *m, xmlNodePtr pe, xmlNodePtr rule, struct 
             continue;
         }
         if (cap_op) {
-            struct srec *in = spec_index_record(&m->ix, operand(rule, "in"));
+            struct srec *in = spec_index_record(&m->ix, sx_operand_value(rule, "in"));
             if (in)
                 res = resolve_operand(m, in, NULL, value);
             if (res.field)

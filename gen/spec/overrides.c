@@ -3,7 +3,7 @@
 #include "overrides.h"
 
 #include "schema.h"
-#include "specxml.h"
+#include "../model/specxml.h"
 
 #include "../util/diag.h"
 #include "../util/output.h"

@@ -3,6 +3,8 @@
  * emit never writes C from an impossible layout. Stops at the first error. */
 #include "semantic.h"
 
+#include "../model/specxml.h"
+
 #include "ids.h"
 
 #include "../model/rule_kinds.h"
@@ -29,19 +31,6 @@ struct check {
     ddi_vset seen[MAX_ARCHS];
     int failed;
 };
-
-static int is(xmlNodePtr n, const char *name)
-{
-    return n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
-}
-
-static const char *attr(xmlNodePtr n, const char *name)
-{
-    for (xmlAttrPtr a = n->properties; a; a = a->next)
-        if (!strcmp((const char *)a->name, name) && a->children && a->children->type == XML_TEXT_NODE)
-            return (const char *)a->children->content;
-    return NULL;
-}
 
 static void fail(struct check *c, xmlNodePtr at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void fail(struct check *c, xmlNodePtr at, const char *fmt, ...)
@@ -80,7 +69,7 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 /* The versions attribute of n as a set into out (absent: every version). */
 static int read_versions(struct check *c, xmlNodePtr n, ddi_vset *out)
 {
-    const char *s = attr(n, "versions");
+    const char *s = sx_get(n, "versions");
     struct ddi_vset_error err;
     if (ddi_vset_parse(&c->where, s, out, &err) == 0)
         return 0;
@@ -106,10 +95,10 @@ static int arch_index(const struct check *c, const char *name)
 /* Checks arch= (one) or archs= (a list) name architectures of the layout. */
 static void check_archs(struct check *c, xmlNodePtr n)
 {
-    const char *one = attr(n, "arch");
+    const char *one = sx_get(n, "arch");
     if (one && arch_index(c, one) < 0)
         fail(c, n, "architecture '%s' is not one of the layout's <arch>s", ddigen_quote(one));
-    const char *list = attr(n, "archs");
+    const char *list = sx_get(n, "archs");
     ddi_archset set;
     struct ddi_vset_error err;
     if (ddi_archset_parse(&c->where, list, &set, &err) != 0)
@@ -123,8 +112,8 @@ static void check_archs(struct check *c, xmlNodePtr n)
  * precede fields (schema order): stopping there keeps a wide struct linear. */
 static xmlNodePtr size_for(struct check *c, xmlNodePtr record, const char *arch, ddi_vset want)
 {
-    for (xmlNodePtr s = record->children; s && !is(s, "field"); s = s->next)
-        if (is(s, "size") && !strcmp(attr(s, "arch"), arch)) {
+    for (xmlNodePtr s = record->children; s && !sx_is(s, "field"); s = s->next)
+        if (sx_is(s, "size") && !strcmp(sx_get(s, "arch"), arch)) {
             ddi_vset probe;
             if (read_versions(c, s, &probe) == 0 && (probe & want))
                 return s;
@@ -142,10 +131,10 @@ static const char *skip_word(const char *s, const char *word)
 static const char *canonical_type(xmlNodePtr field, const char *arch)
 {
     for (xmlNodePtr k = field->children; k; k = k->next)
-        if (is(k, "canonical") && !strcmp(attr(k, "arch"), arch))
-            return attr(k, "type");
-    const char *t = attr(field, "canonical");
-    return t ? t : attr(field, "type");
+        if (sx_is(k, "canonical") && !strcmp(sx_get(k, "arch"), arch))
+            return sx_get(k, "type");
+    const char *t = sx_get(field, "canonical");
+    return t ? t : sx_get(field, "type");
 }
 
 /* The first version of a set, for the type facts of that version. */
@@ -162,9 +151,9 @@ static int first_version(ddi_vset want)
 static uint64_t element_bits(struct check *c, xmlNodePtr field, const char *arch, ddi_vset want)
 {
     for (xmlNodePtr k = field->children; k; k = k->next)
-        if (is(k, "record")) {
+        if (sx_is(k, "record")) {
             xmlNodePtr s = size_for(c, k, arch, want);
-            return s ? sat_mul(number(attr(s, "bytes")), 8) : UNKNOWN_BITS;
+            return s ? sat_mul(number(sx_get(s, "bytes")), 8) : UNKNOWN_BITS;
         }
     /* The size clang measured (type-bytes): a spec written before the
      * layout stage recorded it says nothing of a scalar's size. */
@@ -176,18 +165,18 @@ static uint64_t element_bits(struct check *c, xmlNodePtr field, const char *arch
     tag = tag ? tag : skip_word(type, "union");
     xmlNodePtr record = tag ? strmap_get(&c->records, tag) : NULL;
     xmlNodePtr s = record ? size_for(c, record, arch, want) : NULL;
-    return s ? sat_mul(number(attr(s, "bytes")), 8) : UNKNOWN_BITS;
+    return s ? sat_mul(number(sx_get(s, "bytes")), 8) : UNKNOWN_BITS;
 }
 
 /* Bits field occupies: its width, or element size times array extents. A
  * field of unknown type is at least a byte (C has no empty objects). */
 static uint64_t field_bits(struct check *c, xmlNodePtr field, const char *arch, ddi_vset want)
 {
-    const char *bits = attr(field, "bits");
+    const char *bits = sx_get(field, "bits");
     if (bits)
         return number(bits);
     uint64_t count = 1;
-    for (const char *a = attr(field, "array"); a && *a; a += strcspn(a, " "), a += *a == ' ')
+    for (const char *a = sx_get(field, "array"); a && *a; a += strcspn(a, " "), a += *a == ' ')
         count = !strncmp(a, "flexible", 8) ? 0 : sat_mul(count, number(a));
     uint64_t each = element_bits(c, field, arch, want);
     return count == 0 ? 0 : sat_mul(count, each == UNKNOWN_BITS ? 8 : each);
@@ -201,9 +190,9 @@ static void check_per_arch(struct check *c, xmlNodePtr owner, const char *elemen
     ddi_vset *seen = c->seen, have;
     memset(seen, 0, sizeof c->seen);
     for (xmlNodePtr k = owner->children; k && !c->failed; k = k->next) {
-        if (!is(k, element))
+        if (!sx_is(k, element))
             continue;
-        int a = arch_index(c, attr(k, "arch"));
+        int a = arch_index(c, sx_get(k, "arch"));
         if (a < 0) {
             check_archs(c, k);
             return;
@@ -212,7 +201,7 @@ static void check_per_arch(struct check *c, xmlNodePtr owner, const char *elemen
             return;
         if (have & seen[a]) {
             fail(c, k, "second <%s> for %s in versions already given (one value per architecture and version)",
-                 element, attr(k, "arch"));
+                 element, sx_get(k, "arch"));
             return;
         }
         seen[a] |= have;
@@ -228,13 +217,13 @@ static void check_sizes(struct check *c, xmlNodePtr record)
 {
     check_per_arch(c, record, "size");
     for (xmlNodePtr s = record->children; s && !c->failed; s = s->next) {
-        if (!is(s, "size"))
+        if (!sx_is(s, "size"))
             continue;
-        uint64_t bytes = number(attr(s, "bytes")), align = number(attr(s, "align"));
+        uint64_t bytes = number(sx_get(s, "bytes")), align = number(sx_get(s, "align"));
         if (!is_power_of_two(align))
-            fail(c, s, "align=\"%s\" is not a power of two", ddigen_quote(attr(s, "align")));
+            fail(c, s, "align=\"%s\" is not a power of two", ddigen_quote(sx_get(s, "align")));
         else if (bytes % align)
-            fail(c, s, "size %s bytes is not a multiple of its alignment %s", attr(s, "bytes"), attr(s, "align"));
+            fail(c, s, "size %s bytes is not a multiple of its alignment %s", sx_get(s, "bytes"), sx_get(s, "align"));
     }
 }
 
@@ -242,7 +231,7 @@ static void check_sizes(struct check *c, xmlNodePtr record)
  * layout stage measured it; nothing to check in a spec without it). */
 static void check_bit_width(struct check *c, xmlNodePtr field)
 {
-    const char *bits = attr(field, "bits");
+    const char *bits = sx_get(field, "bits");
     if (!bits)
         return;
     uint64_t width = number(bits), limit = 64;
@@ -252,7 +241,7 @@ static void check_bit_width(struct check *c, xmlNodePtr field)
             limit = bytes * 8u;
     }
     if (width > limit)
-        fail(c, field, "bit-field width %s is wider than its type %s (%u bits)", bits, attr(field, "type"),
+        fail(c, field, "bit-field width %s is wider than its type %s (%u bits)", bits, sx_get(field, "type"),
              (unsigned)limit);
 }
 
@@ -263,25 +252,25 @@ static void check_offsets(struct check *c, xmlNodePtr field, xmlNodePtr top)
     check_per_arch(c, field, "offset");
     ddi_vset have, sized;
     for (xmlNodePtr o = field->children; o && !c->failed; o = o->next) {
-        if (!is(o, "offset"))
+        if (!sx_is(o, "offset"))
             continue;
-        uint64_t at = number(attr(o, "bits"));
-        if (!attr(field, "bits") && at % 8) {
-            fail(c, o, "offset of %s at bit %s is not on a byte (only bit-fields are)", attr(field, "path"),
-                 attr(o, "bits"));
+        uint64_t at = number(sx_get(o, "bits"));
+        if (!sx_get(field, "bits") && at % 8) {
+            fail(c, o, "offset of %s at bit %s is not on a byte (only bit-fields are)", sx_get(field, "path"),
+                 sx_get(o, "bits"));
             return;
         }
-        const char *arch = attr(o, "arch");
+        const char *arch = sx_get(o, "arch");
         read_versions(c, o, &have);
         uint64_t end = sat_add(at, field_bits(c, field, arch, have));
-        for (xmlNodePtr s = top->children; s && !c->failed && !is(s, "field"); s = s->next) {
-            if (!is(s, "size") || strcmp(attr(s, "arch"), arch) || read_versions(c, s, &sized) != 0 ||
+        for (xmlNodePtr s = top->children; s && !c->failed && !sx_is(s, "field"); s = s->next) {
+            if (!sx_is(s, "size") || strcmp(sx_get(s, "arch"), arch) || read_versions(c, s, &sized) != 0 ||
                 !(sized & have))
                 continue;
-            uint64_t size = sat_mul(number(attr(s, "bytes")), 8);
+            uint64_t size = sat_mul(number(sx_get(s, "bytes")), 8);
             if (end > size)
-                fail(c, o, "%s ends at bit %llu on %s, past the end of %s (%s bytes)", attr(field, "path"),
-                     (unsigned long long)end, arch, attr(top, "name"), attr(s, "bytes"));
+                fail(c, o, "%s ends at bit %llu on %s, past the end of %s (%s bytes)", sx_get(field, "path"),
+                     (unsigned long long)end, arch, sx_get(top, "name"), sx_get(s, "bytes"));
         }
     }
 }
@@ -314,9 +303,9 @@ static void check_disjoint(struct check *c, xmlNodePtr record, const struct exte
             continue;
         if (widest && e->begin < widest->end) {
             fail(c, e->offset, "%s (bits %llu-%llu) overlaps %s (bits %llu-%llu) on %s in struct %s",
-                 attr(e->field, "path"), (unsigned long long)e->begin, (unsigned long long)e->end - 1,
-                 attr(widest->field, "path"), (unsigned long long)widest->begin,
-                 (unsigned long long)widest->end - 1, c->where.arch[arch], attr(record, "name"));
+                 sx_get(e->field, "path"), (unsigned long long)e->begin, (unsigned long long)e->end - 1,
+                 sx_get(widest->field, "path"), (unsigned long long)widest->begin,
+                 (unsigned long long)widest->end - 1, c->where.arch[arch], sx_get(record, "name"));
             return;
         }
         if (!widest || e->end > widest->end)
@@ -330,20 +319,20 @@ static void check_overlaps(struct check *c, xmlNodePtr record)
 {
     size_t cap = 0, n = 0;
     for (xmlNodePtr f = record->children; f; f = f->next)
-        for (xmlNodePtr o = is(f, "field") ? f->children : NULL; o; o = o->next)
-            cap += is(o, "offset");
+        for (xmlNodePtr o = sx_is(f, "field") ? f->children : NULL; o; o = o->next)
+            cap += sx_is(o, "offset");
     if (cap < 2)
         return;
     struct extent *all = malloc(cap * sizeof *all);
     if (!all)
         return;
     for (xmlNodePtr f = record->children; f; f = f->next)
-        for (xmlNodePtr o = is(f, "field") ? f->children : NULL; o; o = o->next) {
-            if (!is(o, "offset"))
+        for (xmlNodePtr o = sx_is(f, "field") ? f->children : NULL; o; o = o->next) {
+            if (!sx_is(o, "offset"))
                 continue;
-            struct extent e = {number(attr(o, "bits")), 0, n, 0, arch_index(c, attr(o, "arch")), o, f};
+            struct extent e = {number(sx_get(o, "bits")), 0, n, 0, arch_index(c, sx_get(o, "arch")), o, f};
             read_versions(c, o, &e.versions);
-            e.end = sat_add(e.begin, field_bits(c, f, attr(o, "arch"), e.versions));
+            e.end = sat_add(e.begin, field_bits(c, f, sx_get(o, "arch"), e.versions));
             if (e.end > e.begin)
                 all[n++] = e;
         }
@@ -359,17 +348,17 @@ static void check_record(struct check *c, xmlNodePtr record, xmlNodePtr top)
 {
     check_sizes(c, record);
     for (xmlNodePtr f = record->children; f && !c->failed; f = f->next) {
-        if (!is(f, "field"))
+        if (!sx_is(f, "field"))
             continue;
         check_bit_width(c, f);
         check_per_arch(c, f, "canonical");
         if (!c->failed)
             check_offsets(c, f, top);
         for (xmlNodePtr k = f->children; k && !c->failed; k = k->next)
-            if (is(k, "record"))
+            if (sx_is(k, "record"))
                 check_record(c, k, top);
     }
-    const char *kind = attr(record, "kind");
+    const char *kind = sx_get(record, "kind");
     if (!c->failed && kind && !strcmp(kind, "struct"))
         check_overlaps(c, record);
 }
@@ -390,25 +379,25 @@ static void check_where(struct check *c, xmlNodePtr n, ddi_vset *scratch)
 static void read_header(struct check *c, xmlNodePtr layout)
 {
     for (xmlNodePtr n = layout->children; n; n = n->next) {
-        if (is(n, "arch")) {
-            if (arch_index(c, attr(n, "name")) >= 0)
-                fail(c, n, "architecture '%s' listed twice", ddigen_quote(attr(n, "name")));
+        if (sx_is(n, "arch")) {
+            if (arch_index(c, sx_get(n, "name")) >= 0)
+                fail(c, n, "architecture '%s' listed twice", ddigen_quote(sx_get(n, "name")));
             else if (c->where.narchs == DDI_ARCH_MAX)
                 fail(c, n, "more than %d architectures (x86, x64, arm64)", DDI_ARCH_MAX);
             else
-                c->where.arch[c->where.narchs++] = attr(n, "name");
-        } else if (is(n, "version")) {
-            const char *name = attr(n, "short");
+                c->where.arch[c->where.narchs++] = sx_get(n, "name");
+        } else if (sx_is(n, "version")) {
+            const char *name = sx_get(n, "short");
             if (ddi_version_find_short(&c->where, name, strlen(name)) >= 0)
                 fail(c, n, "version short name '%s' listed twice", ddigen_quote(name));
             else if (c->where.n == DDI_VSET_MAX)
                 fail(c, n, "more than %d DDI versions (a version set is one 64-bit word)", DDI_VSET_MAX);
             else
                 ddi_versions_add(&c->where, n);
-        } else if (is(n, "record")) {
-            strmap_put(&c->records, attr(n, "name"), n);
-            if (attr(n, "tag"))
-                strmap_put(&c->records, attr(n, "tag"), n);
+        } else if (sx_is(n, "record")) {
+            strmap_put(&c->records, sx_get(n, "name"), n);
+            if (sx_get(n, "tag"))
+                strmap_put(&c->records, sx_get(n, "tag"), n);
         }
     }
 }
@@ -427,7 +416,7 @@ static void name_once(struct check *c, struct strmap *seen, xmlNodePtr n, const 
     const char *key = arena_strdup(&c->arena, sb_str(&sb));
     sb_free(&sb);
     xmlNodePtr other = strmap_get(seen, key);
-    const char *other_name = other ? attr(other, !strcmp(what, "tag") ? "tag" : "name") : NULL;
+    const char *other_name = other ? sx_get(other, !strcmp(what, "tag") ? "tag" : "name") : NULL;
     if (other && other_name && !strcmp(other_name, name))
         fail(c, n, "%s %s is listed twice (also at line %ld): the generated code would define it twice", what, name,
              xmlGetLineNo(other));
@@ -440,10 +429,10 @@ static void name_once(struct check *c, struct strmap *seen, xmlNodePtr n, const 
 
 static void check_record_names(struct check *c, struct strmap *seen, xmlNodePtr record)
 {
-    name_once(c, seen, record, "record", attr(record, "name"));
+    name_once(c, seen, record, "record", sx_get(record, "name"));
     for (xmlNodePtr f = record->children; f && !c->failed; f = f->next)
-        for (xmlNodePtr k = is(f, "field") ? f->children : NULL; k && !c->failed; k = k->next)
-            if (is(k, "record"))
+        for (xmlNodePtr k = sx_is(f, "field") ? f->children : NULL; k && !c->failed; k = k->next)
+            if (sx_is(k, "record"))
                 check_record_names(c, seen, k);
 }
 
@@ -451,11 +440,11 @@ static void check_names(struct check *c, xmlNodePtr layout)
 {
     struct strmap seen = {0};
     for (xmlNodePtr n = layout->children; n && !c->failed; n = n->next) {
-        if (is(n, "record")) {
+        if (sx_is(n, "record")) {
             check_record_names(c, &seen, n);
-            name_once(c, &seen, n, "tag", attr(n, "tag"));
-        } else if (is(n, "enum")) {
-            name_once(c, &seen, n, "enum", attr(n, "name"));
+            name_once(c, &seen, n, "tag", sx_get(n, "tag"));
+        } else if (sx_is(n, "enum")) {
+            name_once(c, &seen, n, "enum", sx_get(n, "name"));
         }
     }
     strmap_free(&seen);
@@ -466,7 +455,7 @@ static void check_names(struct check *c, xmlNodePtr layout)
 static int has_ids(xmlNodePtr layout)
 {
     for (xmlNodePtr n = layout->children; n; n = n->next)
-        if ((is(n, "record") || is(n, "enum")) && attr(n, "id"))
+        if ((sx_is(n, "record") || sx_is(n, "enum")) && sx_get(n, "id"))
             return 1;
     return 0;
 }
@@ -478,7 +467,7 @@ static void check_rule_kinds(struct check *c, xmlNodePtr n)
     for (; n && !c->failed; n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
             continue;
-        const char *kind = is(n, "rule") ? attr(n, "kind") : NULL;
+        const char *kind = sx_is(n, "rule") ? sx_get(n, "kind") : NULL;
         if (kind && ddi_rule_kind_find(kind) < 0)
             fail(c, n, "rule kind '%s' is not one of ddigen's rule kinds", ddigen_quote(kind));
         check_rule_kinds(c, n->children);
@@ -490,9 +479,9 @@ int spec_check_semantics(xmlDocPtr doc, const char *file)
     xmlNodePtr root = xmlDocGetRootElement(doc);
     xmlNodePtr layout = NULL, docs = NULL;
     for (xmlNodePtr n = root ? root->children : NULL; n; n = n->next)
-        if (is(n, "layout") && !layout)
+        if (sx_is(n, "layout") && !layout)
             layout = n;
-        else if (is(n, "docs") && !docs)
+        else if (sx_is(n, "docs") && !docs)
             docs = n;
     struct check c = {.file = file};
     if (docs)
@@ -506,7 +495,7 @@ int spec_check_semantics(xmlDocPtr doc, const char *file)
     if (!c.failed)
         check_where(&c, layout->children, &(ddi_vset){0});
     for (xmlNodePtr n = layout->children; n && !c.failed; n = n->next)
-        if (is(n, "record"))
+        if (sx_is(n, "record"))
             check_record(&c, n, n);
     strmap_free(&c.records);
     arena_free(&c.arena);

@@ -2,7 +2,7 @@
 #include "image.h"
 
 #include "model/type_facts.h"
-#include "spec/specxml.h"
+#include "model/specxml.h"
 #include "util/diag.h"
 
 #include <stdio.h>
