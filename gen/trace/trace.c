@@ -743,7 +743,7 @@ static int one_call(struct tracer *t, unsigned index, const ddi_trace_call_head 
     t->nviol = 0;
     int rc = record_map(t, rec, 0, "", 0);
     if (rc == 0) {
-        struct trace_rules_query q = {t->spec,      rec,      t->lay.arch,  t->lay.version_name,
+        struct trace_rules_query q = {t->lay.model,  rec,      t->lay.arch,  t->lay.version_name,
                                       h->direction, t->image, t->image_size};
         t->rules = trace_check_rules(&q, t->viol, MAX_VIOLATIONS, &t->nviol);
         /* Pass 2: print. */
@@ -852,6 +852,7 @@ void trace_session_close(struct trace_session *s)
     if (!s)
         return;
     trace_rules_release();
+    trace_layout_free(&s->t.lay);
     xmlFreeDoc(s->t.spec);
     free(s);
 }
