@@ -6,11 +6,13 @@
 #include "image.h"
 #include "rules_hook.h"
 #include "spec/schema.h"
+#include "util/arena.h"
 #include "util/cli.h"
 #include "util/diag.h"
 #include "util/hash.h"
 #include "util/json.h"
 #include "util/output.h"
+#include "util/strmap.h"
 
 #include "ddi_cbor.h"
 #include "ddi_trace.h"
@@ -46,6 +48,7 @@ struct tracer {
     ddi_violation viol[MAX_VIOLATIONS];
     size_t nviol;
     enum trace_rules_status rules;
+    struct strmap enums; /* tag -> struct vec of the <enum>s with it, in document order */
 };
 
 static int is_elem(xmlNodePtr n, const char *name)
@@ -93,22 +96,26 @@ static const char *ddi_name(struct tracer *t, uint32_t id)
 }
 
 /* The top-level record a field's canonical type names ("struct _TAG" or a
- * typedef name), or NULL. */
+ * typedef name), or NULL: the first of the spec with that kind and tag, or
+ * with that name. */
 static xmlNodePtr record_of_type(struct tracer *t, xmlNodePtr field)
 {
     const char *c = attr_str(field, "canonical");
     if (!*c || strchr(c, '*'))
         return NULL;
     const char *tag = strchr(c, ' ');
-    for (xmlNodePtr r = t->layout->children; r; r = r->next) {
-        if (!is_elem(r, "record"))
-            continue;
-        if (tag && !strcmp(attr_str(r, "tag"), tag + 1) && !strncmp(c, attr_str(r, "kind"), (size_t)(tag - c)))
-            return r;
-        if (!tag && !strcmp(attr_str(r, "name"), c))
-            return r;
+    const struct ddi_model_record *r =
+        tag ? ddi_model_record_by_tag(t->lay.model, tag + 1) : ddi_model_record(t->lay.model, c);
+    if (r && tag && !(r->kind && !strncmp(c, r->kind, (size_t)(tag - c)))) {
+        /* the first record of that tag is of another kind: look further */
+        const struct ddi_model *m = t->lay.model;
+        r = NULL;
+        for (size_t i = 0; i < m->nrecords && !r; i++)
+            if (m->records[i]->tag && !strcmp(m->records[i]->tag, tag + 1) && m->records[i]->kind &&
+                !strncmp(c, m->records[i]->kind, (size_t)(tag - c)))
+                r = m->records[i];
     }
-    return NULL;
+    return r ? r->node : NULL;
 }
 
 /* The enumerator a value of an enum-typed field names, or NULL. */
@@ -117,13 +124,11 @@ static const char *enum_name(struct tracer *t, xmlNodePtr field, int64_t value)
     const char *c = attr_str(field, "canonical");
     if (strncmp(c, "enum ", 5))
         return NULL;
-    for (xmlNodePtr e = t->layout->children; e; e = e->next) {
-        if (!is_elem(e, "enum") || strcmp(attr_str(e, "tag"), c + 5))
-            continue;
-        for (xmlNodePtr v = e->children; v; v = v->next)
+    struct vec *same_tag = strmap_get(&t->enums, c + 5);
+    for (size_t i = 0; same_tag && i < same_tag->len; i++)
+        for (xmlNodePtr v = ((xmlNodePtr)same_tag->items[i])->children; v; v = v->next)
             if (is_elem(v, "value") && strtoll(attr_str(v, "value"), NULL, 10) == value && trace_layout_has(&t->lay, v))
                 return attr_str(v, "name");
-    }
     return NULL;
 }
 
@@ -830,6 +835,18 @@ struct trace_session *trace_session_open(const char *spec_path, const char *arch
         trace_session_close(s);
         return NULL;
     }
+    for (xmlNodePtr e = t->layout->children; e; e = e->next) {
+        if (!is_elem(e, "enum"))
+            continue;
+        struct vec *same_tag = strmap_get(&t->enums, attr_str(e, "tag"));
+        if (!same_tag) {
+            same_tag = calloc(1, sizeof *same_tag);
+            if (!same_tag)
+                abort();
+            strmap_put(&t->enums, attr_str(e, "tag"), same_tag);
+        }
+        vec_push(same_tag, e);
+    }
     return s;
 }
 
@@ -853,6 +870,12 @@ void trace_session_close(struct trace_session *s)
         return;
     trace_rules_release();
     trace_layout_free(&s->t.lay);
+    for (size_t i = 0; i < s->t.enums.cap; i++)
+        if (s->t.enums.slots[i].key) {
+            vec_free(s->t.enums.slots[i].value);
+            free(s->t.enums.slots[i].value);
+        }
+    strmap_free(&s->t.enums);
     xmlFreeDoc(s->t.spec);
     free(s);
 }
