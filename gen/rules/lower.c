@@ -403,7 +403,6 @@ static int lower_record(struct lower *l, const struct ddi_model_record *rec, str
     int keep = b.checks.len || b.skips.len;
     if (keep) {
         out->name = rec->name;
-        out->layout = rec->node;
         out->model = rec;
         out->versions = rec->versions;
         out->archs = rec->archs;

@@ -87,8 +87,7 @@ struct rules_skip {
 
 struct rules_record {
     const char *name;
-    xmlNodePtr layout; /* <record> */
-    const struct ddi_model_record *model;
+    const struct ddi_model_record *model; /* its layout (model->node: the <record>) */
     uint64_t versions;
     unsigned archs;
     struct rules_check *checks;
