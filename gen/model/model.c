@@ -280,16 +280,16 @@ static void read_layout(struct loader *ld, xmlNodePtr root)
 
 /* ---- rules --------------------------------------------------------------- */
 
-static void index_docs_rules(struct loader *ld, xmlNodePtr n)
+/* The <docs> rules by ID (docs.rng: page/rules/rule), the first of each. */
+static void index_docs_rules(struct loader *ld, xmlNodePtr docs)
 {
-    for (xmlNodePtr c = n->children; c; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE)
-            continue;
-        const char *id = is_elem(c, "rule") ? attr(c, "id") : NULL;
-        if (id && !strmap_get(&ld->docs_rules, id))
-            strmap_put(&ld->docs_rules, id, c);
-        index_docs_rules(ld, c);
-    }
+    for (xmlNodePtr page = docs->children; page; page = page->next)
+        for (xmlNodePtr rules = is_elem(page, "page") ? page->children : NULL; rules; rules = rules->next)
+            for (xmlNodePtr r = is_elem(rules, "rules") ? rules->children : NULL; r; r = r->next) {
+                const char *id = is_elem(r, "rule") ? attr(r, "id") : NULL;
+                if (id && !strmap_get(&ld->docs_rules, id))
+                    strmap_put(&ld->docs_rules, id, r);
+            }
 }
 
 static size_t count_children(xmlNodePtr n, const char *name)

@@ -49,6 +49,8 @@ struct tracer {
     size_t nviol;
     enum trace_rules_status rules;
     struct strmap enums; /* tag -> struct vec of the <enum>s with it, in document order */
+    struct by_number *records, *ddis; /* sorted by number (index_numbers) */
+    size_t nrecords, nddis;
 };
 
 static int is_elem(xmlNodePtr n, const char *name)
@@ -79,20 +81,66 @@ static const char *attr_str(xmlNodePtr e, const char *name)
     return a && a->children && a->children->content ? (const char *)a->children->content : "";
 }
 
+/* An element of the layout by a number (a record by its ID, a function
+ * type by its trace ID), the first of the document for each number. */
+struct by_number {
+    long number;
+    size_t order;
+    xmlNodePtr node;
+};
+
+static int by_number_order(const void *a, const void *b)
+{
+    const struct by_number *x = a, *y = b;
+    if (x->number != y->number)
+        return x->number < y->number ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static xmlNodePtr number_find(const struct by_number *v, size_t n, long number)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) { /* the first entry not below number */
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].number < number)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo].number == number ? v[lo].node : NULL;
+}
+
+/* Sorts the layout's records by ID and function types by trace ID, once:
+ * each call looks its record and DDI up by number. */
+static int index_numbers(struct tracer *t)
+{
+    size_t n = 0;
+    for (xmlNodePtr c = t->layout->children; c; c = c->next)
+        n += is_elem(c, "record") || is_elem(c, "function-type");
+    t->records = calloc(n ? n : 1, sizeof *t->records);
+    t->ddis = calloc(n ? n : 1, sizeof *t->ddis);
+    if (!t->records || !t->ddis)
+        return -1;
+    size_t order = 0;
+    for (xmlNodePtr c = t->layout->children; c; c = c->next, order++)
+        if (is_elem(c, "record"))
+            t->records[t->nrecords++] = (struct by_number){attr_long(c, "id"), order, c};
+        else if (is_elem(c, "function-type"))
+            t->ddis[t->nddis++] = (struct by_number){(long)ddi_trace_id(attr_str(c, "name")), order, c};
+    qsort(t->records, t->nrecords, sizeof *t->records, by_number_order);
+    qsort(t->ddis, t->nddis, sizeof *t->ddis, by_number_order);
+    return 0;
+}
+
 static xmlNodePtr find_record_by_id(struct tracer *t, uint32_t id)
 {
-    for (xmlNodePtr c = t->layout->children; c; c = c->next)
-        if (is_elem(c, "record") && attr_long(c, "id") == (long)id)
-            return c;
-    return NULL;
+    return number_find(t->records, t->nrecords, (long)id);
 }
 
 static const char *ddi_name(struct tracer *t, uint32_t id)
 {
-    for (xmlNodePtr c = t->layout->children; c; c = c->next)
-        if (is_elem(c, "function-type") && ddi_trace_id(attr_str(c, "name")) == id)
-            return attr_str(c, "name");
-    return NULL;
+    xmlNodePtr f = number_find(t->ddis, t->nddis, (long)id);
+    return f ? attr_str(f, "name") : NULL;
 }
 
 /* The top-level record a field's canonical type names ("struct _TAG" or a
@@ -831,7 +879,7 @@ struct trace_session *trace_session_open(const char *spec_path, const char *arch
             t->layout = n;
     if (t->spec && !t->layout)
         ddigen_error(spec_path, 0, "the spec has no <layout>");
-    if (!t->layout || trace_layout_init(&t->lay, t->spec, arch, version) != 0) {
+    if (!t->layout || trace_layout_init(&t->lay, t->spec, arch, version) != 0 || index_numbers(t) != 0) {
         trace_session_close(s);
         return NULL;
     }
@@ -876,6 +924,8 @@ void trace_session_close(struct trace_session *s)
             free(s->t.enums.slots[i].value);
         }
     strmap_free(&s->t.enums);
+    free(s->t.records);
+    free(s->t.ddis);
     xmlFreeDoc(s->t.spec);
     free(s);
 }
