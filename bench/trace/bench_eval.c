@@ -53,8 +53,8 @@ int main(int argc, char **argv)
         if (t / (double)calls < best)
             best = t / (double)calls;
     }
-    printf("rules_lower: %.1f ms; rules_eval %s (%zu checks, x64, %s, in): %.2f us per call\n", lowering * 1e3,
-           record, rec->nchecks, version, best * 1e6);
+    printf("rules_lower: %.1f ms; rules_eval %s (%zu checks, x64, %s, in): %.2f us per call\n", lowering * 1e3, record,
+           rec->nchecks, version, best * 1e6);
     rules_plan_free(plan);
     xmlFreeDoc(doc);
     return 0;

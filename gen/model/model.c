@@ -1,6 +1,7 @@
 /* Builds the typed model of model.h from a spec document in one walk of
  * its <layout>, <docs> and <merge>; everything after reads the model. */
 #include "model.h"
+#include "xml_attr.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -8,24 +9,9 @@
 
 /* ---- the document ---------------------------------------------------------- */
 
-/* An attribute's text in the tree, or NULL (gen/spec's sx_get is a stage
- * above this one). */
-static const char *attr(xmlNodePtr n, const char *name)
-{
-    for (xmlAttrPtr a = n ? n->properties : NULL; a; a = a->next)
-        if (!strcmp((const char *)a->name, name) && a->children && a->children->type == XML_TEXT_NODE)
-            return (const char *)a->children->content;
-    return NULL;
-}
-
-static int is_elem(xmlNodePtr n, const char *name)
-{
-    return n && n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
-}
-
 static long attr_long(xmlNodePtr n, const char *name)
 {
-    const char *v = attr(n, name);
+    const char *v = ddi_xml_attr(n, name);
     return v ? atol(v) : 0;
 }
 
@@ -95,8 +81,8 @@ static void read_measures(struct loader *ld, xmlNodePtr n, const char *elem, con
 {
     size_t count[DDI_ARCH_MAX] = {0};
     for (xmlNodePtr c = n->children; c; c = c->next)
-        if (is_elem(c, elem)) {
-            const char *arch = attr(c, "arch");
+        if (ddi_xml_is(c, elem)) {
+            const char *arch = ddi_xml_attr(c, "arch");
             int i = arch ? ddi_arch_find(&ld->m->where, arch, strlen(arch)) : -1;
             count[i < 0 ? 0 : i] += i >= 0;
         }
@@ -106,11 +92,11 @@ static void read_measures(struct loader *ld, xmlNodePtr n, const char *elem, con
         out[i] = (struct ddi_model_measures){items[i], 0};
     }
     for (xmlNodePtr c = n->children; c; c = c->next) {
-        const char *arch = is_elem(c, elem) ? attr(c, "arch") : NULL;
+        const char *arch = ddi_xml_is(c, elem) ? ddi_xml_attr(c, "arch") : NULL;
         int i = arch ? ddi_arch_find(&ld->m->where, arch, strlen(arch)) : -1;
         if (i < 0)
             continue;
-        const char *v = attr(c, value), *versions = attr(c, "versions");
+        const char *v = ddi_xml_attr(c, value), *versions = ddi_xml_attr(c, "versions");
         items[i][out[i].len++] = (struct ddi_model_measure){
             .versions = ddi_vset_of(&ld->m->where, versions),
             .every_version = versions == NULL,
@@ -126,7 +112,7 @@ static void read_facts(struct loader *ld, struct ddi_model_field *f)
     size_t count[DDI_ARCH_MAX] = {0};
     for (int pass = 0; pass < 2; pass++)
         for (xmlNodePtr c = f->node->children; c; c = c->next) {
-            const char *arch = is_elem(c, "type-size") ? attr(c, "arch") : NULL;
+            const char *arch = ddi_xml_is(c, "type-size") ? ddi_xml_attr(c, "arch") : NULL;
             int i = arch ? ddi_arch_find(&ld->m->where, arch, strlen(arch)) : -1;
             if (i < 0)
                 continue;
@@ -152,15 +138,15 @@ static struct ddi_model_field *add_field(struct loader *ld, xmlNodePtr n, struct
     struct ddi_model_field *f = arena_alloc(ld->a, sizeof *f);
     struct ddi_model_record *top = owner->top;
     f->node = n;
-    f->name = attr(n, "name");
-    f->path = attr(n, "path");
-    f->type = attr(n, "type");
-    f->sal = attr(n, "sal");
-    f->spelled = attr(n, "spelled");
-    f->canonical = attr(n, "canonical");
-    f->array = attr(n, "array");
-    f->bitfield = attr(n, "bits") != NULL;
-    f->bits = f->bitfield ? atoi(attr(n, "bits")) : 0;
+    f->name = ddi_xml_attr(n, "name");
+    f->path = ddi_xml_attr(n, "path");
+    f->type = ddi_xml_attr(n, "type");
+    f->sal = ddi_xml_attr(n, "sal");
+    f->spelled = ddi_xml_attr(n, "spelled");
+    f->canonical = ddi_xml_attr(n, "canonical");
+    f->array = ddi_xml_attr(n, "array");
+    f->bitfield = ddi_xml_attr(n, "bits") != NULL;
+    f->bits = f->bitfield ? atoi(ddi_xml_attr(n, "bits")) : 0;
     f->id = (unsigned long)attr_long(n, "id");
     f->line = (unsigned)attr_long(n, "line");
     f->versions = ddi_vset_attr(&ld->m->where, n);
@@ -183,7 +169,7 @@ static struct ddi_model_field *add_field(struct loader *ld, xmlNodePtr n, struct
     }
     top->nall++; /* counted now, filled in document order by fill_all */
     for (xmlNodePtr c = n->children; c && !f->nested; c = c->next)
-        if (is_elem(c, "record"))
+        if (ddi_xml_is(c, "record"))
             f->nested = add_record(ld, c, top, f, f->eff_versions, f->eff_archs);
     return f;
 }
@@ -193,14 +179,14 @@ static struct ddi_model_record *add_record(struct loader *ld, xmlNodePtr n, stru
 {
     struct ddi_model_record *r = arena_alloc(ld->a, sizeof *r);
     r->node = n;
-    r->name = attr(n, "name");
-    r->tag = attr(n, "tag");
-    r->kind = attr(n, "kind");
-    r->file = attr(n, "file");
-    r->cxx_type = attr(n, "cxx-type");
+    r->name = ddi_xml_attr(n, "name");
+    r->tag = ddi_xml_attr(n, "tag");
+    r->kind = ddi_xml_attr(n, "kind");
+    r->file = ddi_xml_attr(n, "file");
+    r->cxx_type = ddi_xml_attr(n, "cxx-type");
     r->is_union = same(r->kind, "union");
-    r->anonymous = same(attr(n, "anonymous"), "true");
-    r->referenced = same(attr(n, "referenced"), "true");
+    r->anonymous = same(ddi_xml_attr(n, "anonymous"), "true");
+    r->referenced = same(ddi_xml_attr(n, "referenced"), "true");
     r->id = (unsigned long)attr_long(n, "id");
     r->line = (unsigned)attr_long(n, "line");
     r->versions = ddi_vset_attr(&ld->m->where, n);
@@ -215,11 +201,11 @@ static struct ddi_model_record *add_record(struct loader *ld, xmlNodePtr n, stru
         archs &= r->archs;
     }
     for (xmlNodePtr c = n->children; c; c = c->next)
-        r->nfields += is_elem(c, "field");
+        r->nfields += ddi_xml_is(c, "field");
     r->fields = arena_alloc(ld->a, (r->nfields ? r->nfields : 1) * sizeof *r->fields);
     size_t i = 0;
     for (xmlNodePtr c = n->children; c; c = c->next)
-        if (is_elem(c, "field"))
+        if (ddi_xml_is(c, "field"))
             r->fields[i++] = add_field(ld, c, r, versions, archs);
     return r;
 }
@@ -251,13 +237,13 @@ static void read_layout(struct loader *ld, xmlNodePtr root)
     struct ddi_model *m = ld->m;
     struct vec tops = {0};
     for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
-        if (is_elem(part, "layout"))
+        if (ddi_xml_is(part, "layout"))
             ddi_versions_read(&m->where, part);
     ddi_vset every = ddi_vset_all(&m->where);
     ddi_archset all_archs = ddi_archset_all(&m->where);
     for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
-        for (xmlNodePtr n = is_elem(part, "layout") ? part->children : NULL; n; n = n->next)
-            if (is_elem(n, "record"))
+        for (xmlNodePtr n = ddi_xml_is(part, "layout") ? part->children : NULL; n; n = n->next)
+            if (ddi_xml_is(n, "record"))
                 vec_push(&tops, add_record(ld, n, NULL, NULL, every, all_archs));
     m->nrecords = tops.len;
     m->records = arena_alloc(ld->a, (tops.len ? tops.len : 1) * sizeof *m->records);
@@ -284,9 +270,9 @@ static void read_layout(struct loader *ld, xmlNodePtr root)
 static void index_docs_rules(struct loader *ld, xmlNodePtr docs)
 {
     for (xmlNodePtr page = docs->children; page; page = page->next)
-        for (xmlNodePtr rules = is_elem(page, "page") ? page->children : NULL; rules; rules = rules->next)
-            for (xmlNodePtr r = is_elem(rules, "rules") ? rules->children : NULL; r; r = r->next) {
-                const char *id = is_elem(r, "rule") ? attr(r, "id") : NULL;
+        for (xmlNodePtr rules = ddi_xml_is(page, "page") ? page->children : NULL; rules; rules = rules->next)
+            for (xmlNodePtr r = ddi_xml_is(rules, "rules") ? rules->children : NULL; r; r = r->next) {
+                const char *id = ddi_xml_is(r, "rule") ? ddi_xml_attr(r, "id") : NULL;
                 if (id && !strmap_get(&ld->docs_rules, id))
                     strmap_put(&ld->docs_rules, id, r);
             }
@@ -296,7 +282,7 @@ static size_t count_children(xmlNodePtr n, const char *name)
 {
     size_t k = 0;
     for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next)
-        k += is_elem(c, name);
+        k += ddi_xml_is(c, name);
     return k;
 }
 
@@ -304,13 +290,14 @@ static void read_docs_rule(struct loader *ld, struct ddi_model_rule *r, xmlNodeP
 {
     r->docs_node = d;
     r->has_docs = d != NULL;
-    r->condition = attr(d, "condition");
+    r->condition = ddi_xml_attr(d, "condition");
     size_t n = count_children(d, "operand");
     struct ddi_model_docs_operand *ops = arena_alloc(ld->a, (n ? n : 1) * sizeof *ops);
     for (xmlNodePtr c = d ? d->children : NULL; c; c = c->next)
-        if (is_elem(c, "operand"))
-            ops[r->ndocs_operands++] = (struct ddi_model_docs_operand){attr(c, "name"), attr(c, "value")};
-        else if (is_elem(c, "sentence")) {
+        if (ddi_xml_is(c, "operand"))
+            ops[r->ndocs_operands++] =
+                (struct ddi_model_docs_operand){ddi_xml_attr(c, "name"), ddi_xml_attr(c, "value")};
+        else if (ddi_xml_is(c, "sentence")) {
             xmlChar *t = xmlNodeGetContent(c);
             r->sentence = arena_strdup(ld->a, (const char *)t); /* the last one, as written */
             xmlFree(t);
@@ -323,14 +310,14 @@ static void read_operands(struct loader *ld, struct ddi_model_rule *r, xmlNodePt
     size_t n = count_children(mrule, "operand");
     struct ddi_model_operand *ops = arena_alloc(ld->a, (n ? n : 1) * sizeof *ops);
     for (xmlNodePtr c = mrule->children; c; c = c->next) {
-        if (!is_elem(c, "operand"))
+        if (!ddi_xml_is(c, "operand"))
             continue;
         struct ddi_model_operand *o = &ops[r->noperands++];
-        o->name = attr(c, "name");
-        o->value = attr(c, "value");
-        o->field = attr(c, "field");
-        o->record = attr(c, "record");
-        o->resolved = o->field && !same(attr(c, "resolved"), "no");
+        o->name = ddi_xml_attr(c, "name");
+        o->value = ddi_xml_attr(c, "value");
+        o->field = ddi_xml_attr(c, "field");
+        o->record = ddi_xml_attr(c, "record");
+        o->resolved = o->field && !same(ddi_xml_attr(c, "resolved"), "no");
         if (o->field)
             ddi_model_resolve(ld->m, r->record, o->field, &o->target);
     }
@@ -341,20 +328,20 @@ static struct ddi_model_rule *read_rule(struct loader *ld, struct ddi_model_reco
                                         xmlNodePtr mrule)
 {
     struct ddi_model_rule *r = arena_alloc(ld->a, sizeof *r);
-    r->id = attr(mrule, "ref");
-    r->kind_name = attr(mrule, "kind");
+    r->id = ddi_xml_attr(mrule, "ref");
+    r->kind_name = ddi_xml_attr(mrule, "kind");
     r->kind = ddi_rule_kind_find(r->kind_name);
     r->record = rec;
     r->page = page;
     r->line = attr_long(mrule, "line");
     r->merge_node = mrule;
-    r->field = attr(mrule, "field");
-    r->field_record = attr(mrule, "record");
+    r->field = ddi_xml_attr(mrule, "field");
+    r->field_record = ddi_xml_attr(mrule, "record");
     read_docs_rule(ld, r, strmap_get(&ld->docs_rules, r->id));
     /* A subject matched through a named type (DiscardContent.Flags.Reserved)
      * has its field= relative to that type's record; the page's subject is
      * the designator from this record. */
-    r->subject = r->field && r->has_docs && r->field_record ? attr(r->docs_node, "subject") : r->field;
+    r->subject = r->field && r->has_docs && r->field_record ? ddi_xml_attr(r->docs_node, "subject") : r->field;
     if (r->subject)
         ddi_model_resolve(ld->m, rec, r->subject, &r->subject_field);
     read_operands(ld, r, mrule);
@@ -379,10 +366,10 @@ static struct pending *pending_of(struct loader *ld, struct strmap *pend, struct
 
 static void read_page(struct loader *ld, struct pending *p, struct ddi_model_record *rec, xmlNodePtr page)
 {
-    const char *source = attr(page, "source");
+    const char *source = ddi_xml_attr(page, "source");
     for (xmlNodePtr c = page->children; c; c = c->next) {
-        const char *id = is_elem(c, "rule") ? attr(c, "ref") : NULL;
-        if (!id || !attr(c, "kind") || strmap_get(&p->seen, id))
+        const char *id = ddi_xml_is(c, "rule") ? ddi_xml_attr(c, "ref") : NULL;
+        if (!id || !ddi_xml_attr(c, "kind") || strmap_get(&p->seen, id))
             continue;
         strmap_put(&p->seen, id, (void *)1);
         vec_push(&p->rules, read_rule(ld, rec, source, c));
@@ -393,19 +380,19 @@ static void read_discriminator(struct loader *ld, struct ddi_model_record *rec, 
 {
     struct ddi_model_discriminator *d = arena_alloc(ld->a, sizeof *d);
     d->node = n;
-    d->selector = attr(n, "selector");
-    d->enum_name = attr(n, "enum");
-    d->union_name = attr(n, "union");
+    d->selector = ddi_xml_attr(n, "selector");
+    d->enum_name = ddi_xml_attr(n, "enum");
+    d->union_name = ddi_xml_attr(n, "union");
     size_t k = count_children(n, "case");
     struct ddi_model_case *cases = arena_alloc(ld->a, (k ? k : 1) * sizeof *cases);
     for (xmlNodePtr c = n->children; c; c = c->next) {
-        if (!is_elem(c, "case"))
+        if (!ddi_xml_is(c, "case"))
             continue;
         struct ddi_model_case *kc = &cases[d->ncases++];
-        const char *num = attr(c, "number");
+        const char *num = ddi_xml_attr(c, "number");
         kc->number = num ? atoll(num) : 0;
-        kc->value = attr(c, "value");
-        kc->member = attr(c, "member");
+        kc->value = ddi_xml_attr(c, "value");
+        kc->member = ddi_xml_attr(c, "member");
         kc->versions = ddi_vset_attr(&ld->m->where, c);
         kc->member_field = kc->member ? ddi_model_field(rec, kc->member) : NULL;
     }
@@ -424,19 +411,20 @@ static void read_merge(struct loader *ld, xmlNodePtr root)
 {
     struct strmap pend = {0};
     for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
-        if (is_elem(part, "docs"))
+        if (ddi_xml_is(part, "docs"))
             index_docs_rules(ld, part);
     for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
-        for (xmlNodePtr n = is_elem(part, "merge") ? part->children : NULL; n; n = n->next) {
-            struct ddi_model_record *rec = strmap_get(&ld->m->by_name, attr(n, "record") ? attr(n, "record") : "");
+        for (xmlNodePtr n = ddi_xml_is(part, "merge") ? part->children : NULL; n; n = n->next) {
+            struct ddi_model_record *rec =
+                strmap_get(&ld->m->by_name, ddi_xml_attr(n, "record") ? ddi_xml_attr(n, "record") : "");
             if (!rec || n->type != XML_ELEMENT_NODE)
                 continue;
-            if (is_elem(n, "page"))
+            if (ddi_xml_is(n, "page"))
                 read_page(ld, pending_of(ld, &pend, rec), rec, n);
-            else if (is_elem(n, "discriminator") && !rec->discriminator)
+            else if (ddi_xml_is(n, "discriminator") && !rec->discriminator)
                 read_discriminator(ld, rec, n);
-            else if (is_elem(n, "override") && same(attr(n, "kind"), "writes") && attr(n, "field"))
-                vec_push(&pending_of(ld, &pend, rec)->writes, (void *)attr(n, "field"));
+            else if (ddi_xml_is(n, "override") && same(ddi_xml_attr(n, "kind"), "writes") && ddi_xml_attr(n, "field"))
+                vec_push(&pending_of(ld, &pend, rec)->writes, (void *)ddi_xml_attr(n, "field"));
         }
     for (size_t i = 0; i < ld->m->nrecords; i++) {
         struct ddi_model_record *rec = ld->m->records[i];

@@ -47,10 +47,10 @@ struct ddi_model_field {
     int bitfield;          /* a bits= attribute is present */
     unsigned long id;      /* stable ID, 0 when the spec has none */
     unsigned line;
-    ddi_vset versions;         /* own existence */
+    ddi_vset versions; /* own existence */
     ddi_archset archs;
-    ddi_vset eff_versions;     /* own, intersected with every field and record holding it */
-    ddi_archset eff_archs;     /* up to (not including) the top-level record */
+    ddi_vset eff_versions; /* own, intersected with every field and record holding it */
+    ddi_archset eff_archs; /* up to (not including) the top-level record */
     /* Bit offsets from the start of the top-level record, per arch index. */
     struct ddi_model_measures offsets[DDI_ARCH_MAX];
     /* Type facts per arch index: the element's own (base) and the per-version variants. */
@@ -80,18 +80,18 @@ struct ddi_model_docs_operand {
 /* A merge operand: the page's name and value, and the field it resolved to. */
 struct ddi_model_operand {
     const char *name, *value;
-    const char *field;  /* field= as the merge wrote it, or NULL */
-    const char *record; /* record= (field relative to that record), or NULL */
-    int resolved;       /* a field= and no resolved="no" */
+    const char *field;             /* field= as the merge wrote it, or NULL */
+    const char *record;            /* record= (field relative to that record), or NULL */
+    int resolved;                  /* a field= and no resolved="no" */
     struct ddi_model_chain target; /* field= resolved from the rule's record */
 };
 
 struct ddi_model_rule {
     const char *id;
     const char *kind_name;
-    int kind; /* enum ddi_rule_kind, or -1 for a kind this build does not know */
+    int kind;                              /* enum ddi_rule_kind, or -1 for a kind this build does not know */
     const struct ddi_model_record *record; /* top-level record of the page */
-    const char *page;                     /* the page's source */
+    const char *page;                      /* the page's source */
     long line;
     const char *sentence;  /* the docs <sentence>, or NULL */
     const char *condition; /* the docs condition=, NULL when unconditional */
@@ -134,15 +134,15 @@ struct ddi_model_record {
     struct ddi_model_measures sizes[DDI_ARCH_MAX]; /* per arch index: bytes and align */
     struct ddi_model_field **fields;               /* direct, document order */
     size_t nfields;
-    struct ddi_model_record *top;    /* itself for a top-level record */
-    struct ddi_model_field *holder;  /* the field holding a nested record */
+    struct ddi_model_record *top;   /* itself for a top-level record */
+    struct ddi_model_field *holder; /* the field holding a nested record */
     /* Top-level records only: */
-    struct ddi_model_field **all;    /* every field at every depth, document order */
+    struct ddi_model_field **all; /* every field at every depth, document order */
     size_t nall;
-    struct strmap by_path;           /* path -> first field (pre-order) */
+    struct strmap by_path;                     /* path -> first field (pre-order) */
     const struct ddi_model_rule *const *rules; /* its pages' rules, unique by ID, page order */
     size_t nrules;
-    const char *const *writes;       /* fields a `writes` override names */
+    const char *const *writes; /* fields a `writes` override names */
     size_t nwrites;
     const struct ddi_model_discriminator *discriminator; /* or NULL */
 };

@@ -1,16 +1,9 @@
 /* Reading the layout stage's type facts (type_facts.h). */
 #include "type_facts.h"
+#include "xml_attr.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static const char *prop(xmlNodePtr n, const char *name)
-{
-    for (xmlAttrPtr a = n ? n->properties : NULL; a; a = a->next)
-        if (!strcmp((const char *)a->name, name) && a->children && a->children->type == XML_TEXT_NODE)
-            return (const char *)a->children->content;
-    return NULL;
-}
 
 static enum ddi_type_class class_of(const char *s)
 {
@@ -26,7 +19,8 @@ static enum ddi_type_class class_of(const char *s)
 /* Facts an element states override what f holds. */
 static void read_facts(xmlNodePtr n, struct ddi_type_fact *f)
 {
-    const char *bytes = prop(n, "type-bytes"), *cls = prop(n, "scalar"), *is_enum = prop(n, "enum");
+    const char *bytes = ddi_xml_attr(n, "type-bytes"), *cls = ddi_xml_attr(n, "scalar"),
+               *is_enum = ddi_xml_attr(n, "enum");
     if (bytes)
         f->bytes = (unsigned)strtoul(bytes, NULL, 10);
     if (cls)
@@ -41,7 +35,7 @@ struct ddi_type_fact ddi_type_fact_with(xmlNodePtr n, xmlNodePtr type_size)
     read_facts(n, &f);
     if (type_size)
         read_facts(type_size, &f);
-    if (f.cls == DDI_TYPE_UNKNOWN && f.bytes && !prop(n, "scalar"))
+    if (f.cls == DDI_TYPE_UNKNOWN && f.bytes && !ddi_xml_attr(n, "scalar"))
         f.cls = DDI_TYPE_OTHER; /* sized, but clang gave it no class */
     return f;
 }
@@ -51,7 +45,7 @@ struct ddi_type_fact ddi_type_fact_at(const struct ddi_versions *v, xmlNodePtr n
     for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE || strcmp((const char *)c->name, "type-size"))
             continue;
-        const char *a = prop(c, "arch");
+        const char *a = ddi_xml_attr(c, "arch");
         if (!a || strcmp(a, arch))
             continue;
         if (version >= 0 && !ddi_vset_has(ddi_vset_attr(v, c), version))

@@ -6,10 +6,13 @@
 #include "model/model.h"
 
 #include <libxml/parser.h>
+#include <string.h>
+
+/* cmocka needs these first */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <string.h>
+
 #include <cmocka.h>
 
 static xmlDocPtr doc;
@@ -131,7 +134,8 @@ static void test_rule_joined_with_merge(void **state)
     assert_int_equal(x->subject_field.depth, 1);
     assert_string_equal(x->subject_field.field[0]->path, "hAllocation");
     assert_string_equal(x->condition, "If Protection.NoAccess is set to a value of 1");
-    assert_string_equal(x->sentence, "If Protection.NoAccess is set to a value of 1, this member should be set to NULL.");
+    assert_string_equal(x->sentence,
+                        "If Protection.NoAccess is set to a value of 1, this member should be set to NULL.");
     assert_string_equal(ddi_model_docs_operand(x, "ref"), "Protection.NoAccess");
     assert_int_equal(x->noperands, 1);
     assert_string_equal(x->operands[0].name, "ref");
@@ -158,7 +162,8 @@ static void test_rule_subject_through_named_type(void **state)
     assert_string_equal(x->subject_field.field[0]->path, "DiscardContent.Flags");
     assert_string_equal(x->subject_field.field[1]->name, "Reserved");
     /* An operand the merge could not resolve. */
-    const struct ddi_model_rule *u = rule(r, "DXGKARG_BUILDPAGINGBUFFER.MapApertureSegment2.CpuVisibleAddress:nonnull-iff");
+    const struct ddi_model_rule *u =
+        rule(r, "DXGKARG_BUILDPAGINGBUFFER.MapApertureSegment2.CpuVisibleAddress:nonnull-iff");
     assert_non_null(u);
     assert_int_equal(u->noperands, 1);
     assert_false(u->operands[0].resolved);
@@ -183,8 +188,8 @@ static void test_discriminator(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_record_sizes_by_version), cmocka_unit_test(test_field_offsets_per_arch),
-        cmocka_unit_test(test_field_through_named_type), cmocka_unit_test(test_rule_joined_with_merge),
+        cmocka_unit_test(test_record_sizes_by_version),         cmocka_unit_test(test_field_offsets_per_arch),
+        cmocka_unit_test(test_field_through_named_type),        cmocka_unit_test(test_rule_joined_with_merge),
         cmocka_unit_test(test_rule_subject_through_named_type), cmocka_unit_test(test_discriminator),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
