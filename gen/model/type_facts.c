@@ -1,6 +1,5 @@
 /* Reading the layout stage's type facts (type_facts.h). */
 #include "type_facts.h"
-
 #include "specxml.h"
 
 #include <stdlib.h>
@@ -20,7 +19,8 @@ static enum ddi_type_class class_of(const char *s)
 /* Facts an element states override what f holds. */
 static void read_facts(xmlNodePtr n, struct ddi_type_fact *f)
 {
-    const char *bytes = sx_get(n, "type-bytes"), *cls = sx_get(n, "scalar"), *is_enum = sx_get(n, "enum");
+    const char *bytes = sx_get(n, "type-bytes"), *cls = sx_get(n, "scalar"),
+               *is_enum = sx_get(n, "enum");
     if (bytes)
         f->bytes = (unsigned)strtoul(bytes, NULL, 10);
     if (cls)
@@ -29,10 +29,19 @@ static void read_facts(xmlNodePtr n, struct ddi_type_fact *f)
         f->is_enum = !strcmp(is_enum, "true");
 }
 
-struct ddi_type_fact ddi_type_fact_at(const struct ddi_versions *v, xmlNodePtr n, const char *arch, int version)
+struct ddi_type_fact ddi_type_fact_with(xmlNodePtr n, xmlNodePtr type_size)
 {
     struct ddi_type_fact f = {0, DDI_TYPE_UNKNOWN, 0};
     read_facts(n, &f);
+    if (type_size)
+        read_facts(type_size, &f);
+    if (f.cls == DDI_TYPE_UNKNOWN && f.bytes && !sx_get(n, "scalar"))
+        f.cls = DDI_TYPE_OTHER; /* sized, but clang gave it no class */
+    return f;
+}
+
+struct ddi_type_fact ddi_type_fact_at(const struct ddi_versions *v, xmlNodePtr n, const char *arch, int version)
+{
     for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE || strcmp((const char *)c->name, "type-size"))
             continue;
@@ -41,10 +50,7 @@ struct ddi_type_fact ddi_type_fact_at(const struct ddi_versions *v, xmlNodePtr n
             continue;
         if (version >= 0 && !ddi_vset_has(ddi_vset_attr(v, c), version))
             continue;
-        read_facts(c, &f);
-        break;
+        return ddi_type_fact_with(n, c);
     }
-    if (f.cls == DDI_TYPE_UNKNOWN && f.bytes && !sx_get(n, "scalar"))
-        f.cls = DDI_TYPE_OTHER; /* sized, but clang gave it no class */
-    return f;
+    return ddi_type_fact_with(n, NULL);
 }

@@ -26,6 +26,9 @@ struct ddi_type_fact {
 /* The facts of field (or typedef) n on architecture arch at version index
  * version (-1: the first <type-size> of the arch, whatever its versions). */
 struct ddi_type_fact ddi_type_fact_at(const struct ddi_versions *v, xmlNodePtr n, const char *arch, int version);
+/* The facts of n with one of its <type-size> children applied (NULL: n's
+ * own), what ddi_type_fact_at gives where that child is the one chosen. */
+struct ddi_type_fact ddi_type_fact_with(xmlNodePtr n, xmlNodePtr type_size);
 
 /* An integer, enum or pointer: a value a check or a trace can read. */
 static inline int ddi_type_is_integer(const struct ddi_type_fact *f)

@@ -1,7 +1,8 @@
 /* Host evaluation of a lowered record over its raw bytes (for `ddigen
  * trace`): the same checks, in the same order and with the same meaning as
- * the generated validators, with offsets taken from the layout for one
- * architecture and DDI version instead of from a C compiler. */
+ * the generated validators, with offsets taken from the model of the
+ * layout (gen/model) for one architecture and DDI version instead of from a
+ * C compiler. */
 #include "rules.h"
 
 #include "kinds.h"
@@ -18,42 +19,13 @@ struct reader {
     int truncated;
 };
 
-static int elem(xmlNodePtr n, const char *name)
-{
-    return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
-}
-
-static int holds(const struct rules_plan *plan, xmlNodePtr n, int version)
-{
-    return ddi_vset_has(ddi_vset_attr(&plan->where, n), version);
-}
-
-/* Bit offset of a field in its record for (arch, version), or -1. */
-static long field_offset(const struct reader *r, xmlNodePtr f)
-{
-    for (xmlNodePtr o = f->children; o; o = o->next) {
-        if (!elem(o, "offset"))
-            continue;
-        xmlChar *arch = xmlGetProp(o, BAD_CAST "arch");
-        int match = arch && strcmp((const char *)arch, r->plan->where.arch[r->arch]) == 0;
-        xmlFree(arch);
-        if (!match || !holds(r->plan, o, r->version))
-            continue;
-        xmlChar *bits = xmlGetProp(o, BAD_CAST "bits");
-        long v = bits ? atol((const char *)bits) : -1;
-        xmlFree(bits);
-        return v;
-    }
-    return -1;
-}
-
 /* The field's value, zero-extended; a field outside the bytes reads 0 and
  * marks the record truncated. */
 static unsigned long long read_field(struct reader *r, const struct rules_field *f)
 {
     long bit = 0;
     for (int i = 0; i < f->depth; i++) {
-        long o = field_offset(r, f->chain[i]);
+        long o = ddi_model_offset(f->chain[i], r->arch, r->version);
         if (o < 0) {
             r->truncated = 1;
             return 0;

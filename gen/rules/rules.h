@@ -7,6 +7,7 @@
 #define DDIGEN_RULES_H
 
 #include "ddi_violation.h"
+#include "model/model.h"
 #include "model/rule_kinds.h"
 #include "model/vset.h"
 
@@ -29,7 +30,7 @@
 struct rules_field {
     const char *path;   /* C designator from the record: "Protection.NoAccess" */
     const char *access; /* what the generated code reads: path, or path.QuadPart */
-    xmlNodePtr chain[RULES_MAX_CHAIN];
+    const struct ddi_model_field *chain[RULES_MAX_CHAIN];
     int depth;
     int bits;        /* bitfield width, 0 when not a bitfield */
     int pointer;     /* a pointer or handle: observed through ULONG_PTR */
@@ -87,7 +88,7 @@ struct rules_skip {
 
 struct rules_record {
     const char *name;
-    xmlNodePtr layout; /* <record> */
+    const struct ddi_model_record *model; /* its layout (model->node: the <record>) */
     uint64_t versions;
     unsigned archs;
     struct rules_check *checks;
@@ -104,11 +105,16 @@ struct rules_plan {
     struct rules_record *records; /* sorted by name */
     size_t nrecords;
     struct ddi_versions where; /* the spec's versions and architectures (strings in the spec) */
-    void *arena; /* owns everything above but the spec's strings: free the plan before the spec */
+    void *arena; /* owns everything above but the spec's and the model's strings */
+    struct ddi_model *own_model; /* the model rules_lower built, freed with the plan */
 };
 
-/* Lowers every record of the spec that has documented rules or a
- * discriminator. NULL on no memory. Free with rules_plan_free. */
+/* Lowers every record of the model that has documented rules or a
+ * discriminator. NULL on no memory. Free with rules_plan_free, before the
+ * model. */
+struct rules_plan *rules_lower_model(const struct ddi_model *model);
+/* The same from a spec: builds the model, which the plan then owns (free
+ * the plan before the spec). */
 struct rules_plan *rules_lower(xmlDocPtr spec);
 void rules_plan_free(struct rules_plan *plan);
 const struct rules_record *rules_find(const struct rules_plan *plan, const char *record);

@@ -7,12 +7,13 @@
 #define DDIGEN_TRACE_RULES_HOOK_H
 
 #include "ddi_violation.h"
+#include "model/model.h"
 
 #include <libxml/tree.h>
 #include <stddef.h>
 
 struct trace_rules_query {
-    xmlDocPtr spec;
+    const struct ddi_model *model; /* of the spec */
     xmlNodePtr record;          /* the top-level <record> of the spec */
     const char *arch;           /* x86, x64, arm64 */
     const char *ddi_version;    /* short name, e.g. WDDM3_1 */

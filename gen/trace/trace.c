@@ -6,11 +6,13 @@
 #include "image.h"
 #include "rules_hook.h"
 #include "spec/schema.h"
+#include "util/arena.h"
 #include "util/cli.h"
 #include "util/diag.h"
 #include "util/hash.h"
 #include "util/json.h"
 #include "util/output.h"
+#include "util/strmap.h"
 
 #include "ddi_cbor.h"
 #include "ddi_trace.h"
@@ -46,6 +48,9 @@ struct tracer {
     ddi_violation viol[MAX_VIOLATIONS];
     size_t nviol;
     enum trace_rules_status rules;
+    struct strmap enums; /* tag -> struct vec of the <enum>s with it, in document order */
+    struct by_number *records, *ddis; /* sorted by number (index_numbers) */
+    size_t nrecords, nddis;
 };
 
 static int is_elem(xmlNodePtr n, const char *name)
@@ -76,39 +81,89 @@ static const char *attr_str(xmlNodePtr e, const char *name)
     return a && a->children && a->children->content ? (const char *)a->children->content : "";
 }
 
+/* An element of the layout by a number (a record by its ID, a function
+ * type by its trace ID), the first of the document for each number. */
+struct by_number {
+    long number;
+    size_t order;
+    xmlNodePtr node;
+};
+
+static int by_number_order(const void *a, const void *b)
+{
+    const struct by_number *x = a, *y = b;
+    if (x->number != y->number)
+        return x->number < y->number ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static xmlNodePtr number_find(const struct by_number *v, size_t n, long number)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) { /* the first entry not below number */
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].number < number)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo].number == number ? v[lo].node : NULL;
+}
+
+/* Sorts the layout's records by ID and function types by trace ID, once:
+ * each call looks its record and DDI up by number. */
+static int index_numbers(struct tracer *t)
+{
+    size_t n = 0;
+    for (xmlNodePtr c = t->layout->children; c; c = c->next)
+        n += is_elem(c, "record") || is_elem(c, "function-type");
+    t->records = calloc(n ? n : 1, sizeof *t->records);
+    t->ddis = calloc(n ? n : 1, sizeof *t->ddis);
+    if (!t->records || !t->ddis)
+        return -1;
+    size_t order = 0;
+    for (xmlNodePtr c = t->layout->children; c; c = c->next, order++)
+        if (is_elem(c, "record"))
+            t->records[t->nrecords++] = (struct by_number){attr_long(c, "id"), order, c};
+        else if (is_elem(c, "function-type"))
+            t->ddis[t->nddis++] = (struct by_number){(long)ddi_trace_id(attr_str(c, "name")), order, c};
+    qsort(t->records, t->nrecords, sizeof *t->records, by_number_order);
+    qsort(t->ddis, t->nddis, sizeof *t->ddis, by_number_order);
+    return 0;
+}
+
 static xmlNodePtr find_record_by_id(struct tracer *t, uint32_t id)
 {
-    for (xmlNodePtr c = t->layout->children; c; c = c->next)
-        if (is_elem(c, "record") && attr_long(c, "id") == (long)id)
-            return c;
-    return NULL;
+    return number_find(t->records, t->nrecords, (long)id);
 }
 
 static const char *ddi_name(struct tracer *t, uint32_t id)
 {
-    for (xmlNodePtr c = t->layout->children; c; c = c->next)
-        if (is_elem(c, "function-type") && ddi_trace_id(attr_str(c, "name")) == id)
-            return attr_str(c, "name");
-    return NULL;
+    xmlNodePtr f = number_find(t->ddis, t->nddis, (long)id);
+    return f ? attr_str(f, "name") : NULL;
 }
 
 /* The top-level record a field's canonical type names ("struct _TAG" or a
- * typedef name), or NULL. */
+ * typedef name), or NULL: the first of the spec with that kind and tag, or
+ * with that name. */
 static xmlNodePtr record_of_type(struct tracer *t, xmlNodePtr field)
 {
     const char *c = attr_str(field, "canonical");
     if (!*c || strchr(c, '*'))
         return NULL;
     const char *tag = strchr(c, ' ');
-    for (xmlNodePtr r = t->layout->children; r; r = r->next) {
-        if (!is_elem(r, "record"))
-            continue;
-        if (tag && !strcmp(attr_str(r, "tag"), tag + 1) && !strncmp(c, attr_str(r, "kind"), (size_t)(tag - c)))
-            return r;
-        if (!tag && !strcmp(attr_str(r, "name"), c))
-            return r;
+    const struct ddi_model_record *r =
+        tag ? ddi_model_record_by_tag(t->lay.model, tag + 1) : ddi_model_record(t->lay.model, c);
+    if (r && tag && !(r->kind && !strncmp(c, r->kind, (size_t)(tag - c)))) {
+        /* the first record of that tag is of another kind: look further */
+        const struct ddi_model *m = t->lay.model;
+        r = NULL;
+        for (size_t i = 0; i < m->nrecords && !r; i++)
+            if (m->records[i]->tag && !strcmp(m->records[i]->tag, tag + 1) && m->records[i]->kind &&
+                !strncmp(c, m->records[i]->kind, (size_t)(tag - c)))
+                r = m->records[i];
     }
-    return NULL;
+    return r ? r->node : NULL;
 }
 
 /* The enumerator a value of an enum-typed field names, or NULL. */
@@ -117,13 +172,11 @@ static const char *enum_name(struct tracer *t, xmlNodePtr field, int64_t value)
     const char *c = attr_str(field, "canonical");
     if (strncmp(c, "enum ", 5))
         return NULL;
-    for (xmlNodePtr e = t->layout->children; e; e = e->next) {
-        if (!is_elem(e, "enum") || strcmp(attr_str(e, "tag"), c + 5))
-            continue;
-        for (xmlNodePtr v = e->children; v; v = v->next)
+    struct vec *same_tag = strmap_get(&t->enums, c + 5);
+    for (size_t i = 0; same_tag && i < same_tag->len; i++)
+        for (xmlNodePtr v = ((xmlNodePtr)same_tag->items[i])->children; v; v = v->next)
             if (is_elem(v, "value") && strtoll(attr_str(v, "value"), NULL, 10) == value && trace_layout_has(&t->lay, v))
                 return attr_str(v, "name");
-    }
     return NULL;
 }
 
@@ -743,7 +796,7 @@ static int one_call(struct tracer *t, unsigned index, const ddi_trace_call_head 
     t->nviol = 0;
     int rc = record_map(t, rec, 0, "", 0);
     if (rc == 0) {
-        struct trace_rules_query q = {t->spec,      rec,      t->lay.arch,  t->lay.version_name,
+        struct trace_rules_query q = {t->lay.model,  rec,      t->lay.arch,  t->lay.version_name,
                                       h->direction, t->image, t->image_size};
         t->rules = trace_check_rules(&q, t->viol, MAX_VIOLATIONS, &t->nviol);
         /* Pass 2: print. */
@@ -826,9 +879,21 @@ struct trace_session *trace_session_open(const char *spec_path, const char *arch
             t->layout = n;
     if (t->spec && !t->layout)
         ddigen_error(spec_path, 0, "the spec has no <layout>");
-    if (!t->layout || trace_layout_init(&t->lay, t->spec, arch, version) != 0) {
+    if (!t->layout || trace_layout_init(&t->lay, t->spec, arch, version) != 0 || index_numbers(t) != 0) {
         trace_session_close(s);
         return NULL;
+    }
+    for (xmlNodePtr e = t->layout->children; e; e = e->next) {
+        if (!is_elem(e, "enum"))
+            continue;
+        struct vec *same_tag = strmap_get(&t->enums, attr_str(e, "tag"));
+        if (!same_tag) {
+            same_tag = calloc(1, sizeof *same_tag);
+            if (!same_tag)
+                abort();
+            strmap_put(&t->enums, attr_str(e, "tag"), same_tag);
+        }
+        vec_push(same_tag, e);
     }
     return s;
 }
@@ -852,6 +917,15 @@ void trace_session_close(struct trace_session *s)
     if (!s)
         return;
     trace_rules_release();
+    trace_layout_free(&s->t.lay);
+    for (size_t i = 0; i < s->t.enums.cap; i++)
+        if (s->t.enums.slots[i].key) {
+            vec_free(s->t.enums.slots[i].value);
+            free(s->t.enums.slots[i].value);
+        }
+    strmap_free(&s->t.enums);
+    free(s->t.records);
+    free(s->t.ddis);
     xmlFreeDoc(s->t.spec);
     free(s);
 }

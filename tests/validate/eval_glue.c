@@ -21,19 +21,9 @@ static void release(void)
 static unsigned long x64_size(const struct rules_record *rec, const char *version)
 {
     int v = ddi_version_find(&plan->where, version, strlen(version));
-    for (xmlNodePtr s = rec->layout->children; s; s = s->next) {
-        if (s->type != XML_ELEMENT_NODE || strcmp((const char *)s->name, "size") != 0)
-            continue;
-        xmlChar *arch = xmlGetProp(s, BAD_CAST "arch"), *vers = xmlGetProp(s, BAD_CAST "versions"),
-                *bytes = xmlGetProp(s, BAD_CAST "bytes");
-        int match = arch && strcmp((const char *)arch, "x64") == 0;
-        match = match && ddi_vset_has(ddi_vset_of(&plan->where, (const char *)vers), v);
-        unsigned long size = match && bytes ? strtoul((const char *)bytes, NULL, 10) : 0;
-        xmlFree(arch), xmlFree(vers), xmlFree(bytes);
-        if (size)
-            return size;
-    }
-    return 0;
+    int x64 = ddi_arch_find(&plan->where, "x64", 3);
+    const struct ddi_model_measure *s = x64 >= 0 ? ddi_model_measure_at(&rec->model->sizes[x64], v) : NULL;
+    return s && s->value > 0 ? (unsigned long)s->value : 0;
 }
 
 long eval_glue_run(const char *spec, const char *record, const char *version, const char *dir, const void *object,

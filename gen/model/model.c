@@ -1,0 +1,582 @@
+/* Builds the typed model of model.h from a spec document in one walk of
+ * its <layout>, <docs> and <merge>; everything after reads the model. */
+#include "model.h"
+#include "specxml.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the document ---------------------------------------------------------- */
+
+static long attr_long(xmlNodePtr n, const char *name)
+{
+    const char *v = sx_get(n, name);
+    return v ? atol(v) : 0;
+}
+
+static int same(const char *a, const char *b)
+{
+    return a && b && !strcmp(a, b);
+}
+
+/* ---- elements to their model objects ------------------------------------ */
+
+struct node_slot {
+    const void *node;
+    void *object;
+    int is_record;
+};
+struct node_map {
+    struct node_slot *slots;
+    size_t len, cap;
+};
+
+static size_t node_hash(const void *p, size_t cap)
+{
+    return (size_t)(((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull) & (cap - 1);
+}
+
+static void node_put(struct node_map *m, const void *node, void *object, int is_record)
+{
+    if (2 * (m->len + 1) > m->cap) {
+        struct node_map bigger = {calloc(m->cap ? 2 * m->cap : 256, sizeof *m->slots), 0, m->cap ? 2 * m->cap : 256};
+        if (!bigger.slots)
+            abort();
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slots[i].node)
+                node_put(&bigger, m->slots[i].node, m->slots[i].object, m->slots[i].is_record);
+        free(m->slots);
+        *m = bigger;
+    }
+    size_t i = node_hash(node, m->cap);
+    while (m->slots[i].node && m->slots[i].node != node)
+        i = (i + 1) & (m->cap - 1);
+    m->len += !m->slots[i].node;
+    m->slots[i] = (struct node_slot){node, object, is_record};
+}
+
+static const struct node_slot *node_get(const struct node_map *m, const void *node)
+{
+    if (!m || !m->cap || !node)
+        return NULL;
+    for (size_t i = node_hash(node, m->cap); m->slots[i].node; i = (i + 1) & (m->cap - 1))
+        if (m->slots[i].node == node)
+            return &m->slots[i];
+    return NULL;
+}
+
+/* ---- layout ------------------------------------------------------------------ */
+
+struct loader {
+    struct ddi_model *m;
+    struct arena *a;
+    struct node_map *nodes;
+    struct strmap docs_rules; /* <docs> rule by ID, while loading */
+};
+
+/* The <size> or <offset> children of n, by arch index. */
+static void read_measures(struct loader *ld, xmlNodePtr n, const char *elem, const char *value,
+                          struct ddi_model_measures out[DDI_ARCH_MAX])
+{
+    size_t count[DDI_ARCH_MAX] = {0};
+    for (xmlNodePtr c = n->children; c; c = c->next)
+        if (sx_is(c, elem)) {
+            const char *arch = sx_get(c, "arch");
+            int i = arch ? ddi_arch_find(&ld->m->where, arch, strlen(arch)) : -1;
+            count[i < 0 ? 0 : i] += i >= 0;
+        }
+    struct ddi_model_measure *items[DDI_ARCH_MAX];
+    for (int i = 0; i < DDI_ARCH_MAX; i++) {
+        items[i] = count[i] ? arena_alloc(ld->a, count[i] * sizeof **items) : NULL;
+        out[i] = (struct ddi_model_measures){items[i], 0};
+    }
+    for (xmlNodePtr c = n->children; c; c = c->next) {
+        const char *arch = sx_is(c, elem) ? sx_get(c, "arch") : NULL;
+        int i = arch ? ddi_arch_find(&ld->m->where, arch, strlen(arch)) : -1;
+        if (i < 0)
+            continue;
+        const char *v = sx_get(c, value), *versions = sx_get(c, "versions");
+        items[i][out[i].len++] = (struct ddi_model_measure){
+            .versions = ddi_vset_of(&ld->m->where, versions),
+            .every_version = versions == NULL,
+            .value = v ? atol(v) : -1,
+            .align = attr_long(c, "align"),
+        };
+    }
+}
+
+static void read_facts(struct loader *ld, struct ddi_model_field *f)
+{
+    f->base_fact = ddi_type_fact_with(f->node, NULL);
+    size_t count[DDI_ARCH_MAX] = {0};
+    for (int pass = 0; pass < 2; pass++)
+        for (xmlNodePtr c = f->node->children; c; c = c->next) {
+            const char *arch = sx_is(c, "type-size") ? sx_get(c, "arch") : NULL;
+            int i = arch ? ddi_arch_find(&ld->m->where, arch, strlen(arch)) : -1;
+            if (i < 0)
+                continue;
+            if (pass == 0) {
+                count[i]++;
+                continue;
+            }
+            if (!f->facts[i])
+                f->facts[i] = arena_alloc(ld->a, count[i] * sizeof *f->facts[i]);
+            struct ddi_model_fact *fact = (struct ddi_model_fact *)&f->facts[i][f->nfacts[i]++];
+            fact->versions = ddi_vset_attr(&ld->m->where, c);
+            fact->fact = ddi_type_fact_with(f->node, c);
+        }
+}
+
+static struct ddi_model_record *add_record(struct loader *ld, xmlNodePtr n, struct ddi_model_record *top,
+                                           struct ddi_model_field *holder, ddi_vset versions, ddi_archset archs);
+
+/* versions, archs: what the holders of the field allow (up to the top record). */
+static struct ddi_model_field *add_field(struct loader *ld, xmlNodePtr n, struct ddi_model_record *owner,
+                                         ddi_vset versions, ddi_archset archs)
+{
+    struct ddi_model_field *f = arena_alloc(ld->a, sizeof *f);
+    struct ddi_model_record *top = owner->top;
+    f->node = n;
+    f->name = sx_get(n, "name");
+    f->path = sx_get(n, "path");
+    f->type = sx_get(n, "type");
+    f->sal = sx_get(n, "sal");
+    f->spelled = sx_get(n, "spelled");
+    f->canonical = sx_get(n, "canonical");
+    f->array = sx_get(n, "array");
+    f->bitfield = sx_get(n, "bits") != NULL;
+    f->bits = f->bitfield ? atoi(sx_get(n, "bits")) : 0;
+    f->id = (unsigned long)attr_long(n, "id");
+    f->line = (unsigned)attr_long(n, "line");
+    f->versions = ddi_vset_attr(&ld->m->where, n);
+    f->archs = ddi_archset_attr(&ld->m->where, n);
+    f->eff_versions = versions & f->versions;
+    f->eff_archs = archs & f->archs;
+    f->owner = owner;
+    read_measures(ld, n, "offset", "bits", f->offsets);
+    read_facts(ld, f);
+    node_put(ld->nodes, n, f, 0);
+    if (f->path) {
+        struct ddi_model_field *first = strmap_get(&top->by_path, f->path);
+        if (!first)
+            strmap_put(&top->by_path, f->path, f);
+        else {
+            while (first->same_path)
+                first = first->same_path;
+            first->same_path = f;
+        }
+    }
+    top->nall++; /* counted now, filled in document order by fill_all */
+    for (xmlNodePtr c = n->children; c && !f->nested; c = c->next)
+        if (sx_is(c, "record"))
+            f->nested = add_record(ld, c, top, f, f->eff_versions, f->eff_archs);
+    return f;
+}
+
+static struct ddi_model_record *add_record(struct loader *ld, xmlNodePtr n, struct ddi_model_record *top,
+                                           struct ddi_model_field *holder, ddi_vset versions, ddi_archset archs)
+{
+    struct ddi_model_record *r = arena_alloc(ld->a, sizeof *r);
+    r->node = n;
+    r->name = sx_get(n, "name");
+    r->tag = sx_get(n, "tag");
+    r->kind = sx_get(n, "kind");
+    r->file = sx_get(n, "file");
+    r->cxx_type = sx_get(n, "cxx-type");
+    r->is_union = same(r->kind, "union");
+    r->anonymous = same(sx_get(n, "anonymous"), "true");
+    r->referenced = same(sx_get(n, "referenced"), "true");
+    r->id = (unsigned long)attr_long(n, "id");
+    r->line = (unsigned)attr_long(n, "line");
+    r->versions = ddi_vset_attr(&ld->m->where, n);
+    r->archs = ddi_archset_attr(&ld->m->where, n);
+    r->top = top ? top : r;
+    r->holder = holder;
+    read_measures(ld, n, "size", "bytes", r->sizes);
+    node_put(ld->nodes, n, r, 1);
+    /* The top record's own existence is the record's, not its fields'. */
+    if (top) {
+        versions &= r->versions;
+        archs &= r->archs;
+    }
+    for (xmlNodePtr c = n->children; c; c = c->next)
+        r->nfields += sx_is(c, "field");
+    r->fields = arena_alloc(ld->a, (r->nfields ? r->nfields : 1) * sizeof *r->fields);
+    size_t i = 0;
+    for (xmlNodePtr c = n->children; c; c = c->next)
+        if (sx_is(c, "field"))
+            r->fields[i++] = add_field(ld, c, r, versions, archs);
+    return r;
+}
+
+static void fill_all(struct ddi_model_record *r, struct ddi_model_record *top, size_t *at)
+{
+    for (size_t i = 0; i < r->nfields; i++) {
+        top->all[(*at)++] = r->fields[i];
+        if (r->fields[i]->nested)
+            fill_all(r->fields[i]->nested, top, at);
+    }
+}
+
+/* The record a field's named type stands for: by the type's name, else
+ * the tag of a canonical "struct _TAG" that is not a pointer. */
+static struct ddi_model_record *type_record(struct ddi_model *m, const struct ddi_model_field *f)
+{
+    struct ddi_model_record *r = f->type ? strmap_get(&m->by_name, f->type) : NULL;
+    if (!r && f->canonical) {
+        const char *sp = strchr(f->canonical, ' ');
+        if (sp && !strchr(f->canonical, '*'))
+            r = strmap_get(&m->by_tag, sp + 1);
+    }
+    return r;
+}
+
+static void read_layout(struct loader *ld, xmlNodePtr root)
+{
+    struct ddi_model *m = ld->m;
+    struct vec tops = {0};
+    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
+        if (sx_is(part, "layout"))
+            ddi_versions_read(&m->where, part);
+    ddi_vset every = ddi_vset_all(&m->where);
+    ddi_archset all_archs = ddi_archset_all(&m->where);
+    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
+        for (xmlNodePtr n = sx_is(part, "layout") ? part->children : NULL; n; n = n->next)
+            if (sx_is(n, "record"))
+                vec_push(&tops, add_record(ld, n, NULL, NULL, every, all_archs));
+    m->nrecords = tops.len;
+    m->records = arena_alloc(ld->a, (tops.len ? tops.len : 1) * sizeof *m->records);
+    for (size_t i = 0; i < tops.len; i++) {
+        struct ddi_model_record *r = tops.items[i];
+        m->records[i] = r;
+        if (r->name && !strmap_get(&m->by_name, r->name))
+            strmap_put(&m->by_name, r->name, r);
+        if (r->tag && !strmap_get(&m->by_tag, r->tag))
+            strmap_put(&m->by_tag, r->tag, r);
+        r->all = arena_alloc(ld->a, (r->nall ? r->nall : 1) * sizeof *r->all);
+        size_t at = 0;
+        fill_all(r, r, &at);
+    }
+    vec_free(&tops);
+    for (size_t i = 0; i < m->nrecords; i++)
+        for (size_t j = 0; j < m->records[i]->nall; j++)
+            m->records[i]->all[j]->type_record = type_record(m, m->records[i]->all[j]);
+}
+
+/* ---- rules --------------------------------------------------------------- */
+
+/* The <docs> rules by ID (docs.rng: page/rules/rule), the first of each. */
+static void index_docs_rules(struct loader *ld, xmlNodePtr docs)
+{
+    for (xmlNodePtr page = docs->children; page; page = page->next)
+        for (xmlNodePtr rules = sx_is(page, "page") ? page->children : NULL; rules; rules = rules->next)
+            for (xmlNodePtr r = sx_is(rules, "rules") ? rules->children : NULL; r; r = r->next) {
+                const char *id = sx_is(r, "rule") ? sx_get(r, "id") : NULL;
+                if (id && !strmap_get(&ld->docs_rules, id))
+                    strmap_put(&ld->docs_rules, id, r);
+            }
+}
+
+static size_t count_children(xmlNodePtr n, const char *name)
+{
+    size_t k = 0;
+    for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next)
+        k += sx_is(c, name);
+    return k;
+}
+
+static void read_docs_rule(struct loader *ld, struct ddi_model_rule *r, xmlNodePtr d)
+{
+    r->docs_node = d;
+    r->has_docs = d != NULL;
+    r->condition = sx_get(d, "condition");
+    size_t n = count_children(d, "operand");
+    struct ddi_model_docs_operand *ops = arena_alloc(ld->a, (n ? n : 1) * sizeof *ops);
+    for (xmlNodePtr c = d ? d->children : NULL; c; c = c->next)
+        if (sx_is(c, "operand"))
+            ops[r->ndocs_operands++] =
+                (struct ddi_model_docs_operand){sx_get(c, "name"), sx_get(c, "value")};
+        else if (sx_is(c, "sentence")) {
+            xmlChar *t = xmlNodeGetContent(c);
+            r->sentence = arena_strdup(ld->a, (const char *)t); /* the last one, as written */
+            xmlFree(t);
+        }
+    r->docs_operands = ops;
+}
+
+static void read_operands(struct loader *ld, struct ddi_model_rule *r, xmlNodePtr mrule)
+{
+    size_t n = count_children(mrule, "operand");
+    struct ddi_model_operand *ops = arena_alloc(ld->a, (n ? n : 1) * sizeof *ops);
+    for (xmlNodePtr c = mrule->children; c; c = c->next) {
+        if (!sx_is(c, "operand"))
+            continue;
+        struct ddi_model_operand *o = &ops[r->noperands++];
+        o->name = sx_get(c, "name");
+        o->value = sx_get(c, "value");
+        o->field = sx_get(c, "field");
+        o->record = sx_get(c, "record");
+        o->resolved = o->field && !same(sx_get(c, "resolved"), "no");
+        if (o->field)
+            ddi_model_resolve(ld->m, r->record, o->field, &o->target);
+    }
+    r->operands = ops;
+}
+
+static struct ddi_model_rule *read_rule(struct loader *ld, struct ddi_model_record *rec, const char *page,
+                                        xmlNodePtr mrule)
+{
+    struct ddi_model_rule *r = arena_alloc(ld->a, sizeof *r);
+    r->id = sx_get(mrule, "ref");
+    r->kind_name = sx_get(mrule, "kind");
+    r->kind = ddi_rule_kind_find(r->kind_name);
+    r->record = rec;
+    r->page = page;
+    r->line = attr_long(mrule, "line");
+    r->merge_node = mrule;
+    r->field = sx_get(mrule, "field");
+    r->field_record = sx_get(mrule, "record");
+    read_docs_rule(ld, r, strmap_get(&ld->docs_rules, r->id));
+    /* A subject matched through a named type (DiscardContent.Flags.Reserved)
+     * has its field= relative to that type's record; the page's subject is
+     * the designator from this record. */
+    r->subject = r->field && r->has_docs && r->field_record ? sx_get(r->docs_node, "subject") : r->field;
+    if (r->subject)
+        ddi_model_resolve(ld->m, rec, r->subject, &r->subject_field);
+    read_operands(ld, r, mrule);
+    return r;
+}
+
+/* Per top-level record while loading: its rules and the IDs seen. */
+struct pending {
+    struct vec rules, writes;
+    struct strmap seen;
+};
+
+static struct pending *pending_of(struct loader *ld, struct strmap *pend, struct ddi_model_record *rec)
+{
+    struct pending *p = strmap_get(pend, rec->name);
+    if (!p) {
+        p = arena_alloc(ld->a, sizeof *p);
+        strmap_put(pend, rec->name, p);
+    }
+    return p;
+}
+
+static void read_page(struct loader *ld, struct pending *p, struct ddi_model_record *rec, xmlNodePtr page)
+{
+    const char *source = sx_get(page, "source");
+    for (xmlNodePtr c = page->children; c; c = c->next) {
+        const char *id = sx_is(c, "rule") ? sx_get(c, "ref") : NULL;
+        if (!id || !sx_get(c, "kind") || strmap_get(&p->seen, id))
+            continue;
+        strmap_put(&p->seen, id, (void *)1);
+        vec_push(&p->rules, read_rule(ld, rec, source, c));
+    }
+}
+
+static void read_discriminator(struct loader *ld, struct ddi_model_record *rec, xmlNodePtr n)
+{
+    struct ddi_model_discriminator *d = arena_alloc(ld->a, sizeof *d);
+    d->node = n;
+    d->selector = sx_get(n, "selector");
+    d->enum_name = sx_get(n, "enum");
+    d->union_name = sx_get(n, "union");
+    size_t k = count_children(n, "case");
+    struct ddi_model_case *cases = arena_alloc(ld->a, (k ? k : 1) * sizeof *cases);
+    for (xmlNodePtr c = n->children; c; c = c->next) {
+        if (!sx_is(c, "case"))
+            continue;
+        struct ddi_model_case *kc = &cases[d->ncases++];
+        const char *num = sx_get(c, "number");
+        kc->number = num ? atoll(num) : 0;
+        kc->value = sx_get(c, "value");
+        kc->member = sx_get(c, "member");
+        kc->versions = ddi_vset_attr(&ld->m->where, c);
+        kc->member_field = kc->member ? ddi_model_field(rec, kc->member) : NULL;
+    }
+    d->cases = cases;
+    rec->discriminator = d;
+}
+
+static void *vec_array(struct loader *ld, struct vec *v)
+{
+    void **out = arena_alloc(ld->a, (v->len ? v->len : 1) * sizeof *out);
+    memcpy(out, v->items, v->len * sizeof *out);
+    return out;
+}
+
+static void read_merge(struct loader *ld, xmlNodePtr root)
+{
+    struct strmap pend = {0};
+    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
+        if (sx_is(part, "docs"))
+            index_docs_rules(ld, part);
+    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
+        for (xmlNodePtr n = sx_is(part, "merge") ? part->children : NULL; n; n = n->next) {
+            struct ddi_model_record *rec =
+                strmap_get(&ld->m->by_name, sx_get(n, "record") ? sx_get(n, "record") : "");
+            if (!rec || n->type != XML_ELEMENT_NODE)
+                continue;
+            if (sx_is(n, "page"))
+                read_page(ld, pending_of(ld, &pend, rec), rec, n);
+            else if (sx_is(n, "discriminator") && !rec->discriminator)
+                read_discriminator(ld, rec, n);
+            else if (sx_is(n, "override") && same(sx_get(n, "kind"), "writes") && sx_get(n, "field"))
+                vec_push(&pending_of(ld, &pend, rec)->writes, (void *)sx_get(n, "field"));
+        }
+    for (size_t i = 0; i < ld->m->nrecords; i++) {
+        struct ddi_model_record *rec = ld->m->records[i];
+        struct pending *p = rec->name ? strmap_get(&pend, rec->name) : NULL;
+        if (!p || strmap_get(&ld->m->by_name, rec->name) != rec)
+            continue;
+        rec->nrules = p->rules.len;
+        rec->rules = vec_array(ld, &p->rules);
+        rec->nwrites = p->writes.len;
+        rec->writes = vec_array(ld, &p->writes);
+        vec_free(&p->rules), vec_free(&p->writes), strmap_free(&p->seen);
+    }
+    strmap_free(&pend);
+    strmap_free(&ld->docs_rules);
+}
+
+/* ---- the model ---------------------------------------------------------------- */
+
+struct ddi_model *ddi_model_load(xmlDocPtr spec)
+{
+    struct ddi_model *m = calloc(1, sizeof *m);
+    struct node_map *nodes = calloc(1, sizeof *nodes);
+    if (!m || !nodes) {
+        free(m), free(nodes);
+        return NULL;
+    }
+    m->doc = spec;
+    m->nodes = nodes;
+    struct loader ld = {.m = m, .a = &m->arena, .nodes = nodes};
+    xmlNodePtr root = spec ? xmlDocGetRootElement(spec) : NULL;
+    read_layout(&ld, root);
+    read_merge(&ld, root);
+    return m;
+}
+
+void ddi_model_free(struct ddi_model *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->nrecords; i++)
+        strmap_free(&m->records[i]->by_path);
+    strmap_free(&m->by_name), strmap_free(&m->by_tag);
+    struct node_map *nodes = m->nodes;
+    free(nodes->slots);
+    free(nodes);
+    arena_free(&m->arena);
+    free(m);
+}
+
+const struct ddi_model_record *ddi_model_record(const struct ddi_model *m, const char *name)
+{
+    return m && name ? strmap_get(&m->by_name, name) : NULL;
+}
+
+const struct ddi_model_record *ddi_model_record_by_tag(const struct ddi_model *m, const char *tag)
+{
+    return m && tag ? strmap_get(&m->by_tag, tag) : NULL;
+}
+
+const struct ddi_model_field *ddi_model_field(const struct ddi_model_record *top, const char *path)
+{
+    return top && path ? strmap_get(&top->by_path, path) : NULL;
+}
+
+const struct ddi_model_field *ddi_model_field_of(const struct ddi_model *m, xmlNodePtr node)
+{
+    const struct node_slot *s = node_get(m->nodes, node);
+    return s && !s->is_record ? s->object : NULL;
+}
+
+const struct ddi_model_record *ddi_model_record_of(const struct ddi_model *m, xmlNodePtr node)
+{
+    const struct node_slot *s = node_get(m->nodes, node);
+    return s && s->is_record ? s->object : NULL;
+}
+
+/* The longest proper prefix of path (cut at a dot) that is a field of top
+ * with a named record type; *rest is what follows the dot. */
+static const struct ddi_model_field *typed_prefix(const struct ddi_model_record *top, const char *path,
+                                                  const char **rest)
+{
+    size_t len = strlen(path);
+    char small[256], *buf = len < sizeof small ? small : malloc(len + 1);
+    const struct ddi_model_field *found = NULL;
+    if (!buf)
+        return NULL;
+    memcpy(buf, path, len + 1);
+    for (char *dot = strrchr(buf, '.'); dot && !found; dot = strrchr(buf, '.')) {
+        *dot = '\0';
+        const struct ddi_model_field *pre = ddi_model_field(top, buf);
+        if (pre && pre->type_record) {
+            found = pre;
+            *rest = path + (dot - buf) + 1;
+        }
+    }
+    if (buf != small)
+        free(buf);
+    return found;
+}
+
+int ddi_model_resolve(const struct ddi_model *m, const struct ddi_model_record *top, const char *path,
+                      struct ddi_model_chain *out)
+{
+    (void)m;
+    memset(out, 0, sizeof *out);
+    const char *rest = path;
+    while (rest && top && out->depth < DDI_MODEL_MAX_CHAIN) {
+        const char *next = NULL;
+        const struct ddi_model_field *f = ddi_model_field(top, rest);
+        if (!f)
+            f = typed_prefix(top, rest, &next);
+        if (!f)
+            break;
+        out->field[out->depth++] = f;
+        if (!next)
+            return 0;
+        top = f->type_record;
+        rest = next;
+    }
+    if (out->depth == DDI_MODEL_MAX_CHAIN)
+        return 0; /* as deep as a chain goes: the rest is not followed */
+    out->depth = 0;
+    return -1;
+}
+
+const struct ddi_model_measure *ddi_model_measure_at(const struct ddi_model_measures *ms, int version)
+{
+    for (size_t i = 0; i < ms->len; i++)
+        if (version < 0 ? ms->items[i].every_version : ddi_vset_has(ms->items[i].versions, version))
+            return &ms->items[i];
+    return NULL;
+}
+
+long ddi_model_offset(const struct ddi_model_field *f, int arch, int version)
+{
+    const struct ddi_model_measure *o =
+        arch >= 0 && arch < DDI_ARCH_MAX ? ddi_model_measure_at(&f->offsets[arch], version) : NULL;
+    return o ? o->value : -1;
+}
+
+struct ddi_type_fact ddi_model_fact(const struct ddi_model_field *f, int arch, int version)
+{
+    for (size_t i = 0; arch >= 0 && arch < DDI_ARCH_MAX && i < f->nfacts[arch]; i++)
+        if (version < 0 || ddi_vset_has(f->facts[arch][i].versions, version))
+            return f->facts[arch][i].fact;
+    return f->base_fact;
+}
+
+const char *ddi_model_docs_operand(const struct ddi_model_rule *r, const char *name)
+{
+    for (size_t i = 0; i < r->ndocs_operands; i++)
+        if (same(r->docs_operands[i].name, name))
+            return r->docs_operands[i].value;
+    return NULL;
+}

@@ -1,0 +1,196 @@
+/* gen/model: the typed model of a spec, over the spec generated at build
+ * time from the fixture WDK 10.0.26100.0 and the validator fixture pages
+ * (runtime/CMakeLists.txt). Expected numbers are the layout's own, read in
+ * that spec (clang measured them): offsets per arch and version, a field
+ * reached through a named type, a rule joined with its merge resolution. */
+#include "model/model.h"
+
+#include <libxml/parser.h>
+#include <string.h>
+
+/* cmocka needs these first */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+static xmlDocPtr doc;
+static struct ddi_model *m;
+
+static int setup(void **state)
+{
+    (void)state;
+    doc = xmlReadFile(DDI_MODEL_SPEC, NULL, XML_PARSE_NONET);
+    m = doc ? ddi_model_load(doc) : NULL;
+    return m ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    ddi_model_free(m);
+    xmlFreeDoc(doc);
+    return 0;
+}
+
+static int version(const char *name)
+{
+    return ddi_version_find(&m->where, name, strlen(name));
+}
+
+static int arch(const char *name)
+{
+    return ddi_arch_find(&m->where, name, strlen(name));
+}
+
+static const struct ddi_model_rule *rule(const struct ddi_model_record *r, const char *id)
+{
+    for (size_t i = 0; i < r->nrules; i++)
+        if (!strcmp(r->rules[i]->id, id))
+            return r->rules[i];
+    return NULL;
+}
+
+static void test_record_sizes_by_version(void **state)
+{
+    (void)state;
+    const struct ddi_model_record *r = ddi_model_record(m, "DXGKARG_BUILDPAGINGBUFFER");
+    assert_non_null(r);
+    assert_ptr_equal(ddi_model_record_by_tag(m, "_DXGKARG_BUILDPAGINGBUFFER"), r);
+    assert_ptr_equal(ddi_model_record_of(m, r->node), r);
+    assert_false(r->is_union);
+    /* <size arch="x86" versions="VISTA-WDDM1_3_PATH_INDEPENDENT_ROTATION" bytes="288" align="8"/> ... */
+    assert_int_equal(ddi_model_measure_at(&r->sizes[arch("x86")], version("VISTA"))->value, 288);
+    assert_int_equal(ddi_model_measure_at(&r->sizes[arch("x86")], version("WDDM2_0"))->value, 296);
+    assert_int_equal(ddi_model_measure_at(&r->sizes[arch("x64")], version("WDDM3_2"))->value, 320);
+    assert_int_equal(ddi_model_measure_at(&r->sizes[arch("arm64")], version("WDDM3_1"))->align, 8);
+}
+
+static void test_field_offsets_per_arch(void **state)
+{
+    (void)state;
+    const struct ddi_model_record *r = ddi_model_record(m, "DXGKARG_BUILDPAGINGBUFFER");
+    const struct ddi_model_field *size = ddi_model_field(r, "DmaSize");
+    assert_non_null(size);
+    assert_ptr_equal(ddi_model_field_of(m, size->node), size);
+    assert_int_equal(ddi_model_offset(size, arch("x86"), version("WDDM3_1")), 32);
+    assert_int_equal(ddi_model_offset(size, arch("x64"), version("WDDM3_1")), 64);
+    assert_int_equal(ddi_model_offset(size, arch("arm64"), -1), 64);
+    assert_int_equal(size->bits, 0);
+    /* A pointer: 4 bytes on x86, 8 elsewhere (<type-size> per arch). */
+    const struct ddi_model_field *p = ddi_model_field(r, "pDmaBuffer");
+    struct ddi_type_fact f86 = ddi_model_fact(p, arch("x86"), version("WDDM3_1")),
+                         f64 = ddi_model_fact(p, arch("x64"), -1);
+    assert_int_equal(f86.bytes, 4);
+    assert_int_equal(f64.bytes, 8);
+    assert_int_equal(f64.cls, DDI_TYPE_POINTER);
+    /* A field of WDDM 3.2 only: its offset there and nowhere before. */
+    const struct ddi_model_field *w = ddi_model_field(r, "DmaBufferWriteOffset");
+    assert_int_equal(ddi_model_offset(w, arch("x64"), version("WDDM3_2")), 2496);
+    assert_int_equal(ddi_model_offset(w, arch("x86"), version("WDDM3_2")), 2368);
+    assert_int_equal(ddi_model_offset(w, arch("x64"), version("WDDM3_1")), -1);
+    assert_true(w->eff_versions == (ddi_vset)1 << version("WDDM3_2"));
+    /* A member of the anonymous union that exists from WIN8. */
+    const struct ddi_model_field *init = ddi_model_field(r, "InitContextResource");
+    assert_non_null(init);
+    assert_non_null(init->nested);
+    assert_int_equal(ddi_model_offset(init, arch("x86"), version("WDDM2_0")), 192);
+    assert_false(ddi_vset_has(init->eff_versions, version("WIN7")));
+    assert_true(ddi_vset_has(init->eff_versions, version("WIN8")));
+    assert_non_null(init->owner->holder); /* held by the anonymous union's field */
+    assert_true(init->owner->is_union);
+}
+
+static void test_field_through_named_type(void **state)
+{
+    (void)state;
+    const struct ddi_model_record *r = ddi_model_record(m, "D3DDDI_MAPGPUVIRTUALADDRESS");
+    struct ddi_model_chain c;
+    assert_int_equal(ddi_model_resolve(m, r, "Protection.NoAccess", &c), 0);
+    assert_int_equal(c.depth, 2);
+    assert_string_equal(c.field[0]->path, "Protection");
+    assert_string_equal(c.field[0]->type_record->name, "D3DDDIGPUVIRTUALADDRESS_PROTECTION_TYPE");
+    assert_int_equal(ddi_model_offset(c.field[0], arch("x64"), -1), 448);
+    assert_string_equal(c.field[1]->name, "NoAccess");
+    assert_int_equal(c.field[1]->bits, 1);
+    assert_int_equal(ddi_model_offset(c.field[1], arch("x86"), -1), 3);
+    assert_int_equal(ddi_model_resolve(m, r, "Protection.NoSuchBit", &c), -1);
+    assert_int_equal(c.depth, 0);
+    assert_int_equal(ddi_model_resolve(m, r, "hAllocation", &c), 0);
+    assert_int_equal(c.depth, 1);
+}
+
+static void test_rule_joined_with_merge(void **state)
+{
+    (void)state;
+    const struct ddi_model_record *r = ddi_model_record(m, "D3DDDI_MAPGPUVIRTUALADDRESS");
+    const struct ddi_model_rule *x = rule(r, "D3DDDI_MAPGPUVIRTUALADDRESS.hAllocation:null-when:NoAccess");
+    assert_non_null(x);
+    assert_int_equal(x->kind, DDI_RULE_NULL_WHEN);
+    assert_ptr_equal(x->record, r);
+    assert_int_equal(x->line, 39);
+    assert_string_equal(x->subject, "hAllocation");
+    assert_int_equal(x->subject_field.depth, 1);
+    assert_string_equal(x->subject_field.field[0]->path, "hAllocation");
+    assert_string_equal(x->condition, "If Protection.NoAccess is set to a value of 1");
+    assert_string_equal(x->sentence,
+                        "If Protection.NoAccess is set to a value of 1, this member should be set to NULL.");
+    assert_string_equal(ddi_model_docs_operand(x, "ref"), "Protection.NoAccess");
+    assert_int_equal(x->noperands, 1);
+    assert_string_equal(x->operands[0].name, "ref");
+    assert_true(x->operands[0].resolved);
+    assert_int_equal(x->operands[0].target.depth, 2);
+    assert_string_equal(x->operands[0].target.field[1]->name, "NoAccess");
+    /* An unconditional rule has no condition. */
+    const struct ddi_model_rule *nz = rule(r, "D3DDDI_MAPGPUVIRTUALADDRESS.SizeInPages:nonzero");
+    assert_non_null(nz);
+    assert_null(nz->condition);
+}
+
+static void test_rule_subject_through_named_type(void **state)
+{
+    (void)state;
+    const struct ddi_model_record *r = ddi_model_record(m, "DXGKARG_BUILDPAGINGBUFFER");
+    const struct ddi_model_rule *x = rule(r, "DXGKARG_BUILDPAGINGBUFFER.DiscardContent.Flags.Reserved:reserved-zero");
+    assert_non_null(x);
+    /* The merge matched Reserved in DXGK_DISCARDCONTENTFLAGS; the subject is the page's designator. */
+    assert_string_equal(x->field, "Reserved");
+    assert_string_equal(x->field_record, "DXGK_DISCARDCONTENTFLAGS");
+    assert_string_equal(x->subject, "DiscardContent.Flags.Reserved");
+    assert_int_equal(x->subject_field.depth, 2);
+    assert_string_equal(x->subject_field.field[0]->path, "DiscardContent.Flags");
+    assert_string_equal(x->subject_field.field[1]->name, "Reserved");
+    /* An operand the merge could not resolve. */
+    const struct ddi_model_rule *u =
+        rule(r, "DXGKARG_BUILDPAGINGBUFFER.MapApertureSegment2.CpuVisibleAddress:nonnull-iff");
+    assert_non_null(u);
+    assert_int_equal(u->noperands, 1);
+    assert_false(u->operands[0].resolved);
+    assert_int_equal(u->operands[0].target.depth, 0);
+}
+
+static void test_discriminator(void **state)
+{
+    (void)state;
+    const struct ddi_model_record *r = ddi_model_record(m, "DXGKARG_BUILDPAGINGBUFFER");
+    const struct ddi_model_discriminator *d = r->discriminator;
+    assert_non_null(d);
+    assert_string_equal(d->selector, "Operation");
+    assert_string_equal(d->enum_name, "DXGK_BUILDPAGINGBUFFER_OPERATION");
+    assert_true(d->ncases >= 4);
+    assert_int_equal(d->cases[1].number, 1);
+    assert_string_equal(d->cases[1].value, "DXGK_OPERATION_FILL");
+    assert_string_equal(d->cases[1].member, "Fill");
+    assert_ptr_equal(d->cases[1].member_field, ddi_model_field(r, "Fill"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_record_sizes_by_version),         cmocka_unit_test(test_field_offsets_per_arch),
+        cmocka_unit_test(test_field_through_named_type),        cmocka_unit_test(test_rule_joined_with_merge),
+        cmocka_unit_test(test_rule_subject_through_named_type), cmocka_unit_test(test_discriminator),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
