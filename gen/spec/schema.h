@@ -17,6 +17,13 @@ xmlDocPtr spec_load(const char *path);
 /* Serializes doc canonically (2-space indent, UTF-8), validates the bytes,
  * then writes them atomically to path. 0 or -1. */
 int spec_write(xmlDocPtr doc, const char *path);
+/* The check spec_write makes: 0, or -1 after reporting that doc (a
+ * document ddigen made, to be written to path) does not match the schema.
+ * Reads doc only. */
+int spec_validate_generated(xmlDocPtr doc, const char *path);
+/* Compiles the schema now, on the calling thread (it is compiled on first
+ * use otherwise): 0, or -1 when it does not compile. */
+int spec_schema_init(void);
 
 /* Checks serialized XML that a stage generated against the schema, then
  * writes it atomically; on a mismatch nothing is written and the error names
