@@ -384,22 +384,6 @@ int spec_validate_generated(xmlDocPtr doc, const char *path)
     return -1;
 }
 
-int spec_write(xmlDocPtr doc, const char *path)
-{
-    /* Validate what is about to be written, so an invalid spec never lands
-     * (a failure here is a bug in ddigen, not in its input). */
-    if (spec_validate_generated(doc, path) != 0)
-        return -1;
-    xmlChar *buf = NULL;
-    int len = 0;
-    xmlDocDumpFormatMemoryEnc(doc, &buf, &len, "UTF-8", 1);
-    if (!buf)
-        return -1;
-    int rc = ddigen_write_file(path, buf, (size_t)len);
-    xmlFree(buf);
-    return rc;
-}
-
 /* libxml2 does not always say which element failed (attribute errors come
  * without a node), so a failing document is validated again one <page> at
  * a time: the page that fails alone names the input that caused the bug. */

@@ -21,6 +21,7 @@ struct spec_write_behind {
     xmlChar *text;                    /* the serialization, written by _end */
     int len;
     int valid;                        /* 0, or -1 (reported, held) */
+    int serialize_here;               /* the caller serializes (spec_write) */
     struct ddigen_diag_held held;
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -45,12 +46,13 @@ static void *check_document(void *arg)
     ddigen_diag_hold(&w->held);
     if (w->make)
         w->doc = w->make(w->arg);
-    if (w->doc)
+    if (w->doc && !w->serialize_here) {
         xmlDocDumpFormatMemoryEnc(w->doc, &w->text, &w->len, "UTF-8", 1);
-    mark_serialized(w);
-    if (w->doc && !w->text)
-        ddigen_error(w->path, 0, "cannot serialize: out of memory");
-    w->valid = w->doc && w->text ? spec_validate_generated(w->doc, w->path) : -1;
+        if (!w->text)
+            ddigen_error(w->path, 0, "cannot serialize: out of memory");
+        mark_serialized(w);
+    }
+    w->valid = w->doc && (w->text || w->serialize_here) ? spec_validate_generated(w->doc, w->path) : -1;
     if (w->make) {
         xmlFreeDoc(w->doc);
         w->doc = NULL;
@@ -60,7 +62,7 @@ static void *check_document(void *arg)
 }
 
 static struct spec_write_behind *start(xmlDocPtr doc, xmlDocPtr (*make)(const void *), const void *arg,
-                                       const char *path)
+                                       const char *path, int serialize_here)
 {
     struct spec_write_behind *w = calloc(1, sizeof *w);
     char *copy = strdup(path);
@@ -80,6 +82,7 @@ static struct spec_write_behind *start(xmlDocPtr doc, xmlDocPtr (*make)(const vo
     w->arg = arg;
     w->path = copy;
     w->valid = -1;
+    w->serialize_here = serialize_here;
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->cond, NULL);
     w->threaded = pthread_create(&w->thread, NULL, check_document, w) == 0;
@@ -90,13 +93,13 @@ static struct spec_write_behind *start(xmlDocPtr doc, xmlDocPtr (*make)(const vo
 
 struct spec_write_behind *spec_write_behind_doc(xmlDocPtr doc, const char *path)
 {
-    return start(doc, NULL, NULL, path);
+    return start(doc, NULL, NULL, path, 0);
 }
 
 struct spec_write_behind *spec_write_behind_make(xmlDocPtr (*make)(const void *arg), const void *arg,
                                                  const char *path)
 {
-    return start(NULL, make, arg, path);
+    return start(NULL, make, arg, path, 0);
 }
 
 void spec_write_behind_serialized(struct spec_write_behind *w)
@@ -109,18 +112,34 @@ void spec_write_behind_serialized(struct spec_write_behind *w)
     pthread_mutex_unlock(&w->lock);
 }
 
-int spec_write_behind_end(struct spec_write_behind *w)
+static int finish(struct spec_write_behind *w)
 {
-    if (!w)
-        return -1;
     if (w->threaded)
         pthread_join(w->thread, NULL);
     ddigen_diag_print_held(&w->held);
-    int rc = w->valid == 0 && ddigen_write_file(w->path, w->text, (size_t)w->len) == 0 ? 0 : -1;
+    int rc = w->valid == 0 && w->text && ddigen_write_file(w->path, w->text, (size_t)w->len) == 0 ? 0 : -1;
     xmlFree(w->text);
     free(w->path);
     pthread_cond_destroy(&w->cond);
     pthread_mutex_destroy(&w->lock);
     free(w);
     return rc;
+}
+
+int spec_write_behind_end(struct spec_write_behind *w)
+{
+    return w ? finish(w) : -1;
+}
+
+/* spec_write: the check on a thread while this one serializes (the check
+ * reads no field that serializing sets), then written when valid. */
+int spec_write(xmlDocPtr doc, const char *path)
+{
+    struct spec_write_behind *w = start(doc, NULL, NULL, path, 1);
+    if (!w)
+        return -1;
+    xmlDocDumpFormatMemoryEnc(doc, &w->text, &w->len, "UTF-8", 1);
+    if (!w->text)
+        ddigen_error(path, 0, "cannot serialize: out of memory");
+    return finish(w);
 }
