@@ -1,7 +1,9 @@
 /* `ddigen generate --wdk DIR [--docs DIR] -o DIR`: layout -> spec (stable
  * IDs, kept from --previous; with --docs the merge) -> emit, writing
  * OUT/spec/layout.xml, OUT/spec/ddi.xml and OUT/include/<generated
- * headers>; with --docs also OUT/spec/docs.xml and OUT/lint.txt. */
+ * headers>; with --docs also OUT/spec/docs.xml and OUT/lint.txt. The docs
+ * stage runs beside the layout and the written documents are checked on
+ * threads beside the stages after them (docs/ARCHITECTURE.md, "generate"). */
 #include "generate.h"
 
 #include "docs/docs.h"
@@ -83,8 +85,8 @@ static xmlDocPtr read_docs(const struct vec *docs, const char *docs_path)
  * layout failed they are dropped, as such a run never read the pages. */
 struct docs_task {
     const struct vec *paths;
-    const char *docs_path;  /* OUT/spec/docs.xml, in the staging folder */
-    xmlDocPtr doc;          /* the tree the spec takes <docs> from; NULL: failed */
+    const char *docs_path; /* OUT/spec/docs.xml, in the staging folder */
+    xmlDocPtr doc;         /* the tree the spec takes <docs> from; NULL: failed */
     double seconds;
     struct ddigen_diag_held held;
     pthread_t thread;

@@ -14,18 +14,18 @@
 #include <string.h>
 
 struct spec_write_behind {
-    xmlDocPtr doc;                    /* checked; made and freed here when make is set */
+    xmlDocPtr doc; /* checked; made and freed here when make is set */
     xmlDocPtr (*make)(const void *arg);
     const void *arg;
     char *path;
-    xmlChar *text;                    /* the serialization, written by _end */
+    xmlChar *text; /* the serialization, written by _end */
     int len;
-    int valid;                        /* 0, or -1 (reported, held) */
-    int serialize_here;               /* the caller serializes (spec_write) */
+    int valid;          /* 0, or -1 (reported, held) */
+    int serialize_here; /* the caller serializes (spec_write) */
     struct ddigen_diag_held held;
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    int serialized;                   /* under lock */
+    int serialized; /* under lock */
     pthread_t thread;
     int threaded;
 };
@@ -96,8 +96,7 @@ struct spec_write_behind *spec_write_behind_doc(xmlDocPtr doc, const char *path)
     return start(doc, NULL, NULL, path, 0);
 }
 
-struct spec_write_behind *spec_write_behind_make(xmlDocPtr (*make)(const void *arg), const void *arg,
-                                                 const char *path)
+struct spec_write_behind *spec_write_behind_make(xmlDocPtr (*make)(const void *arg), const void *arg, const char *path)
 {
     return start(NULL, make, arg, path, 0);
 }

@@ -15,8 +15,7 @@ struct spec_write_behind;
 struct spec_write_behind *spec_write_behind_doc(xmlDocPtr doc, const char *path);
 /* Starts on a document the thread makes itself (make(arg), which must
  * only read what arg points to) and frees when it is checked. */
-struct spec_write_behind *spec_write_behind_make(xmlDocPtr (*make)(const void *arg), const void *arg,
-                                                 const char *path);
+struct spec_write_behind *spec_write_behind_make(xmlDocPtr (*make)(const void *arg), const void *arg, const char *path);
 /* Returns once the text is made. Serializing sets the document's encoding
  * for its duration (libxml2), so a caller that lets threads of its own read
  * a document given to spec_write_behind_doc waits for this first. */
