@@ -1,7 +1,9 @@
 /* `ddigen generate --wdk DIR [--docs DIR] -o DIR`: layout -> spec (stable
  * IDs, kept from --previous; with --docs the merge) -> emit, writing
  * OUT/spec/layout.xml, OUT/spec/ddi.xml and OUT/include/<generated
- * headers>; with --docs also OUT/spec/docs.xml and OUT/lint.txt. */
+ * headers>; with --docs also OUT/spec/docs.xml and OUT/lint.txt. The docs
+ * stage runs beside the layout and the written documents are checked on
+ * threads beside the stages after them (docs/ARCHITECTURE.md, "generate"). */
 #include "generate.h"
 
 #include "docs/docs.h"
@@ -13,6 +15,7 @@
 #include "spec/schema.h"
 #include "spec/semantic.h"
 #include "spec/spec.h"
+#include "spec/write_behind.h"
 #include "util/cli.h"
 #include "util/deps.h"
 #include "util/diag.h"
@@ -20,6 +23,7 @@
 #include "util/outset.h"
 
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,9 +63,8 @@ static void stage_done(const char *stage, double *since)
  * against the schema while it was written; when that check could not run,
  * the whole text is validated here) and parsed into the tree the spec takes
  * its <docs> from, the same tree ddigen_docs_build() gives. */
-static xmlDocPtr read_docs(struct vec *docs, const char *spec_dir, struct arena *a)
+static xmlDocPtr read_docs(const struct vec *docs, const char *docs_path)
 {
-    const char *docs_path = arena_printf(a, "%s/docs.xml", spec_dir);
     struct ddigen_docs_stats st = {0};
     char *data = NULL;
     size_t len = 0;
@@ -74,6 +77,60 @@ static xmlDocPtr read_docs(struct vec *docs, const char *spec_dir, struct arena 
            : NULL;
     free(data);
     return docs_doc;
+}
+
+/* The docs stage reads only pages, so it runs on a thread of its own while
+ * libclang parses the headers. Its messages are held and printed after the
+ * layout's, where a run of one stage after the other printed them; when the
+ * layout failed they are dropped, as such a run never read the pages. */
+struct docs_task {
+    const struct vec *paths;
+    const char *docs_path; /* OUT/spec/docs.xml, in the staging folder */
+    xmlDocPtr doc;         /* the tree the spec takes <docs> from; NULL: failed */
+    double seconds;
+    struct ddigen_diag_held held;
+    pthread_t thread;
+    int threaded;
+};
+
+static void *docs_task_run(void *arg)
+{
+    struct docs_task *t = arg;
+    double start = seconds_now();
+    ddigen_diag_hold(&t->held);
+    t->doc = read_docs(t->paths, t->docs_path);
+    ddigen_diag_hold(NULL);
+    t->seconds = seconds_now() - start;
+    return NULL;
+}
+
+/* The docs stage's checking thread compiles the schema and installs
+ * libxml2's allocator hooks on first use: both are done here, before any
+ * other thread uses libxml2. */
+static void docs_task_start(struct docs_task *t)
+{
+    spec_text_is_valid_init();
+    t->threaded = pthread_create(&t->thread, NULL, docs_task_run, t) == 0;
+    if (!t->threaded)
+        docs_task_run(t);
+}
+
+/* The docs tree, or NULL (its errors printed when the layout succeeded). */
+static xmlDocPtr docs_task_finish(struct docs_task *t, int layout_ok)
+{
+    if (t->threaded)
+        pthread_join(t->thread, NULL);
+    if (layout_ok) {
+        ddigen_diag_print_held(&t->held);
+        if (ddigen_diag_global.verbose)
+            ddigen_progress("time: docs %.3f s (beside the layout)", t->seconds);
+        return t->doc;
+    }
+    if (t->held.stream)
+        fclose(t->held.stream);
+    free(t->held.text);
+    xmlFreeDoc(t->doc);
+    return NULL;
 }
 
 /* Lint findings into OUT/lint.txt; the number of error-level findings,
@@ -97,49 +154,58 @@ struct spec_paths {
 };
 
 /* The spec (with docs: merged and linted) from the layout document, which
- * it empties; written to p->spec and returned, or NULL after reporting. */
-static xmlDocPtr build_spec(const struct spec_paths *p, xmlDocPtr layout, struct vec *docs, const char *overrides,
-                            const char *previous, int werror, const char *const *params, struct arena *a)
+ * it empties, and the docs tree, which it frees. The spec is serialized and
+ * checked against the schema on *writer's thread, beside lint and what
+ * follows; the caller writes it with spec_write_behind_end. NULL after
+ * reporting. */
+static xmlDocPtr build_spec(const struct spec_paths *p, xmlDocPtr layout, xmlDocPtr docs_doc, const char *overrides,
+                            const char *previous, int werror, const char *const *params,
+                            struct spec_write_behind **writer)
 {
     double t = seconds_now();
-    xmlDocPtr docs_doc = docs->len ? read_docs(docs, p->dir, a) : NULL;
-    stage_done("docs", &t);
     struct spec_build_options opt = {overrides, previous};
-    xmlDocPtr spec = docs_doc || !docs->len ? spec_build(layout, docs_doc, &opt) : NULL;
+    xmlDocPtr spec = spec_build(layout, docs_doc, &opt);
     stage_done("spec", &t);
     /* The skeleton's --ddi-list/--driver-kind/--ddi-version are checked
      * against the new spec before it replaces the old one. */
-    int rc = spec && skeleton_check_params(spec, p->shown_spec, params) == 0 && spec_write(spec, p->spec) == 0 ? 0 : 1;
-    stage_done("spec write", &t);
+    int rc = spec && skeleton_check_params(spec, p->shown_spec, params) == 0 &&
+                     (*writer = spec_write_behind_doc(spec, p->spec)) != NULL
+                 ? 0
+                 : 1;
+    stage_done("spec write (started)", &t);
     if (rc == 0 && docs_doc) {
         int errors = lint_to_file(spec, p->lint, p->shown_lint);
         if (errors < 0 || (werror && errors > 0))
             rc = 1;
-        if (werror && errors > 0)
+        if (werror && errors > 0) {
+            /* The spec lands in the staging folder as a serial run wrote
+             * it, before the error that refuses the set. */
+            spec_write_behind_end(*writer);
+            *writer = NULL;
             ddigen_error(p->shown_lint, 0, "%d error-level lint findings (--werror)", errors);
+        }
         stage_done("lint", &t);
     }
     xmlFreeDoc(docs_doc);
     if (rc != 0) {
+        spec_write_behind_end(*writer); /* the thread reads spec until then */
+        *writer = NULL;
         xmlFreeDoc(spec);
         return NULL;
     }
     return spec;
 }
 
-/* The layout as the document the spec is built from, validated and
- * written to path; NULL after reporting. */
-static xmlDocPtr write_layout(const struct ddi_layout *layout, const char *path)
+/* The layout as a spec document (<ddi-spec><layout>); made twice from the
+ * same model: once for layout.xml, on the thread that checks it, once for
+ * the spec, which takes its nodes. */
+static xmlDocPtr layout_doc_make(const void *layout)
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
     xmlNodePtr root = xmlNewNode(NULL, BAD_CAST "ddi-spec");
     xmlDocSetRootElement(doc, root);
     xmlSetProp(root, BAD_CAST "version", BAD_CAST "1");
     ddi_layout_to_xml(layout, root);
-    if (spec_write(doc, path) != 0) {
-        xmlFreeDoc(doc);
-        return NULL;
-    }
     return doc;
 }
 
@@ -147,7 +213,7 @@ static xmlDocPtr write_layout(const struct ddi_layout *layout, const char *path)
  * reads), here on the spec in memory, which was never parsed and so has no
  * line numbers: on a failure the written spec is loaded to report it at
  * its line. 0 or -1. */
-static int check_semantics(xmlDocPtr spec, const char *path)
+static int check_semantics(xmlDocPtr spec, const char *path, struct spec_write_behind **writer)
 {
     struct ddigen_diag_held quiet = {0};
     ddigen_diag_hold(&quiet);
@@ -160,7 +226,9 @@ static int check_semantics(xmlDocPtr spec, const char *path)
     if (rc == 0)
         return 0;
     ddigen_diag_global.errors = errors; /* reported again, with its line */
-    xmlDocPtr reread = spec_load(path);
+    int written = spec_write_behind_end(*writer);
+    *writer = NULL;
+    xmlDocPtr reread = written == 0 ? spec_load(path) : NULL;
     xmlFreeDoc(reread);
     return -1;
 }
@@ -340,17 +408,31 @@ int ddigen_cmd_generate(int argc, char **argv)
     ddigen_output_keep_unchanged(paths.spec); /* the staging folder holds links to the set's files */
     char *include_dir = arena_printf(&a, "%s/include", root);
     struct ddi_layout layout = {0};
+    struct docs_task docs_task = {.paths = &docs, .docs_path = arena_printf(&a, "%s/docs.xml", paths.dir)};
     double t = seconds_now();
-    rc = ddigen_make_dirs(paths.dir) == 0 && header_ingest(&in, &layout) == 0 ? 0 : 1;
+    int dirs_made = ddigen_make_dirs(paths.dir) == 0;
+    if (dirs_made && docs.len)
+        docs_task_start(&docs_task);
+    rc = dirs_made && header_ingest(&in, &layout) == 0 ? 0 : 1;
     stage_done("layout", &t);
-    xmlDocPtr layout_doc = rc == 0 ? write_layout(&layout, paths.layout) : NULL;
-    ddi_layout_free(&layout);
-    stage_done("layout write", &t);
-    xmlDocPtr spec = layout_doc ? build_spec(&paths, layout_doc, &docs, overrides, previous, werror,
-                                             (const char *const *)params.items, &a)
+    xmlDocPtr docs_doc = dirs_made && docs.len ? docs_task_finish(&docs_task, rc == 0) : NULL;
+    if (docs.len && !docs_doc)
+        rc = 1;
+    stage_done("docs (wait)", &t);
+    /* layout.xml is made, checked and serialized on a thread from the same
+     * model while this one builds the spec from a copy of its own. */
+    struct spec_write_behind *layout_writer =
+        rc == 0 ? spec_write_behind_make(layout_doc_make, &layout, paths.layout) : NULL;
+    xmlDocPtr layout_doc = layout_writer ? layout_doc_make(&layout) : NULL;
+    stage_done("layout write (started)", &t);
+    struct spec_write_behind *spec_writer = NULL;
+    xmlDocPtr spec = layout_doc ? build_spec(&paths, layout_doc, docs_doc, overrides, previous, werror,
+                                             (const char *const *)params.items, &spec_writer)
                                 : NULL;
+    if (!layout_doc)
+        xmlFreeDoc(docs_doc);
     xmlFreeDoc(layout_doc);
-    rc = spec && check_semantics(spec, paths.spec) == 0 ? 0 : 1;
+    rc = spec && check_semantics(spec, paths.spec, &spec_writer) == 0 ? 0 : 1;
     if (rc == 0) {
         struct emit_options eo = {.spec_path = paths.spec,
                                   .templates_dir = templates,
@@ -358,9 +440,19 @@ int ddigen_cmd_generate(int argc, char **argv)
                                   .params = (const char *const *)params.items,
                                   .outputs = outputs,
                                   .jobs = in.jobs};
+        spec_write_behind_serialized(spec_writer); /* before emit's threads read the spec */
         rc = emit_render(&eo, spec);
         stage_done("emit", &t);
     }
+    /* The checks of layout.xml and the spec end here: a document that does
+     * not match the schema refuses the whole set, as it did when written
+     * before the stages that follow. */
+    if (layout_writer && spec_write_behind_end(layout_writer) != 0)
+        rc = 1;
+    if (spec_writer && spec_write_behind_end(spec_writer) != 0)
+        rc = 1;
+    stage_done("checks of the written documents (wait)", &t);
+    ddi_layout_free(&layout);
     xmlFreeDoc(spec);
     /* The depfile names the spec where it will be, and is written before
      * the switch: a depfile newer than its outputs only costs a rebuild. */

@@ -254,6 +254,12 @@ static void install_hooks(void)
     hooks_rc = xmlMemSetup(xml_free, xml_malloc, xml_realloc, xml_strdup);
 }
 
+int spec_schema_init(void)
+{
+    pthread_once(&schema_once, compile_schema);
+    return schema ? 0 : -1;
+}
+
 int spec_text_is_valid_init(void)
 {
     pthread_once(&hooks_once, install_hooks);
@@ -369,23 +375,13 @@ xmlDocPtr spec_load(const char *path)
     return doc;
 }
 
-int spec_write(xmlDocPtr doc, const char *path)
+int spec_validate_generated(xmlDocPtr doc, const char *path)
 {
-    /* Validate what is about to be written, so an invalid spec never lands
-     * (a failure here is a bug in ddigen, not in its input). */
-    if (validate(doc, path, report_generated_error) != 0) {
-        find_failing_pages(doc, path);
-        ddigen_error(path, 0, "internal error: the spec does not match the schema; nothing written");
-        return -1;
-    }
-    xmlChar *buf = NULL;
-    int len = 0;
-    xmlDocDumpFormatMemoryEnc(doc, &buf, &len, "UTF-8", 1);
-    if (!buf)
-        return -1;
-    int rc = ddigen_write_file(path, buf, (size_t)len);
-    xmlFree(buf);
-    return rc;
+    if (validate(doc, path, report_generated_error) == 0)
+        return 0;
+    find_failing_pages(doc, path);
+    ddigen_error(path, 0, "internal error: the spec does not match the schema; nothing written");
+    return -1;
 }
 
 /* libxml2 does not always say which element failed (attribute errors come

@@ -14,9 +14,17 @@ xmlDocPtr spec_read_xml(const char *name, const char *text, size_t len);
 xmlDocPtr spec_parse_and_validate(const char *name, const char *text, size_t len);
 /* The same for a file on disk. */
 xmlDocPtr spec_load(const char *path);
-/* Serializes doc canonically (2-space indent, UTF-8), validates the bytes,
- * then writes them atomically to path. 0 or -1. */
+/* Serializes doc canonically (2-space indent, UTF-8) while a thread
+ * validates it (write_behind.c), then writes the bytes atomically to path
+ * if it is valid. 0 or -1. */
 int spec_write(xmlDocPtr doc, const char *path);
+/* The check spec_write makes: 0, or -1 after reporting that doc (a
+ * document ddigen made, to be written to path) does not match the schema.
+ * Reads doc only. */
+int spec_validate_generated(xmlDocPtr doc, const char *path);
+/* Compiles the schema now, on the calling thread (it is compiled on first
+ * use otherwise): 0, or -1 when it does not compile. */
+int spec_schema_init(void);
 
 /* Checks serialized XML that a stage generated against the schema, then
  * writes it atomically; on a mismatch nothing is written and the error names

@@ -5,6 +5,8 @@
 #include "spec/ids.h"
 #include "spec/schema.h"
 #include "model/specxml.h"
+#include "spec/write_behind.h"
+#include "util/diag.h"
 #include "util/output.h"
 
 #include <glob.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -185,11 +188,59 @@ static void text_checker_on_its_own_thread(void **state)
     assert_int_equal(failures, 0);
 }
 
+static xmlDocPtr parse_text(const void *text)
+{
+    return xmlReadMemory(text, (int)strlen(text), "made", NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
+}
+
+/* spec_write_behind writes what spec_write writes, for a document given or
+ * made on its thread; a document that does not match the schema is
+ * reported and not written, as spec_write refuses it. */
+static void write_behind_is_spec_write(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ddigen-write-behind-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char direct[64], given[64], made[64], refused[64];
+    snprintf(direct, sizeof direct, "%s/direct.xml", dir);
+    snprintf(given, sizeof given, "%s/given.xml", dir);
+    snprintf(made, sizeof made, "%s/made.xml", dir);
+    snprintf(refused, sizeof refused, "%s/refused.xml", dir);
+    xmlDocPtr doc = parse_text(valid_page);
+    assert_non_null(doc);
+    assert_int_equal(spec_write(doc, direct), 0);
+    struct spec_write_behind *w = spec_write_behind_doc(doc, given);
+    assert_non_null(w);
+    spec_write_behind_serialized(w);
+    assert_int_equal(spec_write_behind_end(w), 0);
+    assert_int_equal(spec_write_behind_end(spec_write_behind_make(parse_text, valid_page, made)), 0);
+    char *want, *got;
+    size_t want_len, got_len;
+    assert_int_equal(ddigen_read_file(direct, &want, &want_len), 0);
+    const char *written[] = {given, made};
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(ddigen_read_file(written[i], &got, &got_len), 0);
+        assert_true(got_len == want_len && memcmp(got, want, want_len) == 0);
+        free(got);
+        unlink(written[i]);
+    }
+    free(want);
+    xmlFreeDoc(doc);
+    unsigned errors = ddigen_diag_global.errors;
+    assert_int_equal(spec_write_behind_end(spec_write_behind_make(parse_text, invalid_page, refused)), -1);
+    assert_true(ddigen_diag_global.errors > errors);
+    assert_int_equal(access(refused, F_OK), -1);
+    ddigen_diag_global.errors = errors;
+    unlink(direct);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(committed_specs_are_canonical),
         cmocka_unit_test(text_checker_on_its_own_thread),
+        cmocka_unit_test(write_behind_is_spec_write),
         cmocka_unit_test(ids_keep_move_retire),
         cmocka_unit_test(field_key_identity),
     };

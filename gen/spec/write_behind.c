@@ -1,0 +1,144 @@
+/* spec_write on a thread: the RELAX NG check of a generated document costs
+ * more than building it (libxml2 compiles a pattern facet's regular
+ * expression again for every value it checks), so `generate` lets it run
+ * beside the stages that follow and refuses the output set if it fails. */
+#include "write_behind.h"
+
+#include "schema.h"
+
+#include "../util/diag.h"
+#include "../util/output.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct spec_write_behind {
+    xmlDocPtr doc; /* checked; made and freed here when make is set */
+    xmlDocPtr (*make)(const void *arg);
+    const void *arg;
+    char *path;
+    xmlChar *text; /* the serialization, written by _end */
+    int len;
+    int valid;          /* 0, or -1 (reported, held) */
+    int serialize_here; /* the caller serializes (spec_write) */
+    struct ddigen_diag_held held;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int serialized; /* under lock */
+    pthread_t thread;
+    int threaded;
+};
+
+static void mark_serialized(struct spec_write_behind *w)
+{
+    pthread_mutex_lock(&w->lock);
+    w->serialized = 1;
+    pthread_cond_broadcast(&w->cond);
+    pthread_mutex_unlock(&w->lock);
+}
+
+/* Serializes first, so that a caller waiting to share the document with
+ * threads of its own waits for the short part only. */
+static void *check_document(void *arg)
+{
+    struct spec_write_behind *w = arg;
+    ddigen_diag_hold(&w->held);
+    if (w->make)
+        w->doc = w->make(w->arg);
+    if (w->doc && !w->serialize_here) {
+        xmlDocDumpFormatMemoryEnc(w->doc, &w->text, &w->len, "UTF-8", 1);
+        if (!w->text)
+            ddigen_error(w->path, 0, "cannot serialize: out of memory");
+        mark_serialized(w);
+    }
+    w->valid = w->doc && (w->text || w->serialize_here) ? spec_validate_generated(w->doc, w->path) : -1;
+    if (w->make) {
+        xmlFreeDoc(w->doc);
+        w->doc = NULL;
+    }
+    ddigen_diag_hold(NULL);
+    return NULL;
+}
+
+static struct spec_write_behind *start(xmlDocPtr doc, xmlDocPtr (*make)(const void *), const void *arg,
+                                       const char *path, int serialize_here)
+{
+    struct spec_write_behind *w = calloc(1, sizeof *w);
+    char *copy = strdup(path);
+    /* The schema compiles here: it registers libxml2's input callbacks,
+     * which must not change while this thread opens files. */
+    if (!w || !copy || spec_schema_init() != 0) {
+        if (!w || !copy)
+            ddigen_error(path, 0, "out of memory");
+        else
+            ddigen_error(NULL, 0, "internal error: the embedded schema does not compile");
+        free(w);
+        free(copy);
+        return NULL;
+    }
+    w->doc = doc;
+    w->make = make;
+    w->arg = arg;
+    w->path = copy;
+    w->valid = -1;
+    w->serialize_here = serialize_here;
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->cond, NULL);
+    w->threaded = pthread_create(&w->thread, NULL, check_document, w) == 0;
+    if (!w->threaded)
+        check_document(w); /* no thread to be had: the same work, here */
+    return w;
+}
+
+struct spec_write_behind *spec_write_behind_doc(xmlDocPtr doc, const char *path)
+{
+    return start(doc, NULL, NULL, path, 0);
+}
+
+struct spec_write_behind *spec_write_behind_make(xmlDocPtr (*make)(const void *arg), const void *arg, const char *path)
+{
+    return start(NULL, make, arg, path, 0);
+}
+
+void spec_write_behind_serialized(struct spec_write_behind *w)
+{
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->lock);
+    while (!w->serialized)
+        pthread_cond_wait(&w->cond, &w->lock);
+    pthread_mutex_unlock(&w->lock);
+}
+
+static int finish(struct spec_write_behind *w)
+{
+    if (w->threaded)
+        pthread_join(w->thread, NULL);
+    ddigen_diag_print_held(&w->held);
+    int rc = w->valid == 0 && w->text && ddigen_write_file(w->path, w->text, (size_t)w->len) == 0 ? 0 : -1;
+    xmlFree(w->text);
+    free(w->path);
+    pthread_cond_destroy(&w->cond);
+    pthread_mutex_destroy(&w->lock);
+    free(w);
+    return rc;
+}
+
+int spec_write_behind_end(struct spec_write_behind *w)
+{
+    return w ? finish(w) : -1;
+}
+
+/* spec_write: the check on a thread while this one serializes (the check
+ * reads no field that serializing sets), then written when valid. */
+int spec_write(xmlDocPtr doc, const char *path)
+{
+    struct spec_write_behind *w = start(doc, NULL, NULL, path, 1);
+    if (!w)
+        return -1;
+    xmlDocDumpFormatMemoryEnc(doc, &w->text, &w->len, "UTF-8", 1);
+    if (!w->text)
+        ddigen_error(path, 0, "cannot serialize: out of memory");
+    return finish(w);
+}
