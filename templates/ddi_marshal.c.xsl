@@ -9,8 +9,8 @@
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:d="urn:ddigen:xslt"
-                xmlns:exsl="http://exslt.org/common"
-                exclude-result-prefixes="d exsl">
+                xmlns:dv="urn:ddigen:view"
+                exclude-result-prefixes="d dv">
   <xsl:import href="include/marshal_common.xsl"/>
   <xsl:include href="lib/wdk_includes.xsl"/>
   <xsl:output method="text" encoding="UTF-8"/>
@@ -174,16 +174,6 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:text>    (void)out;&#10;    return 1;&#10;}&#10;</xsl:text>
   </xsl:template>
 
-  <!-- Class of a field at its place: pointers inside a union without a
-       discriminator are never followed (the member may not be the live one). -->
-  <xsl:template name="m-class-of">
-    <xsl:param name="f"/>
-    <xsl:call-template name="m-class">
-      <xsl:with-param name="f" select="$f"/>
-      <xsl:with-param name="in-union" select="number(count($f/ancestor::record[@kind = 'union' and not(key('m-discriminator', @name))]) &gt; 0)"/>
-    </xsl:call-template>
-  </xsl:template>
-
   <!-- The fields of one level, in a mode: count, put, get, missing. -->
   <xsl:template name="level-fields">
     <xsl:param name="rec"/>
@@ -322,72 +312,21 @@ const ddi_marshal_type ddi_marshal_types[] = {
     </xsl:choose>
   </xsl:template>
 
-  <!-- How each named field goes on the wire, decided once: the six passes
-       over a record (count, put, decl, fast, get, missing) read it here
-       instead of deciding it again each time (the marshaller took 2.7 s on
-       a real kit, most of it deciding). Found by generate-id through a key
-       on the facts' own document. -->
-  <xsl:variable name="m-facts-rtf">
-    <!-- Record by record: libxml2 merges the fields of a path over many
-         records with a duplicate check, quadratic in their number. -->
-    <xsl:for-each select="$m-records">
-      <xsl:for-each select=".//field[@name != '']">
-        <xsl:call-template name="m-fact"><xsl:with-param name="f" select="."/></xsl:call-template>
-      </xsl:for-each>
-    </xsl:for-each>
-  </xsl:variable>
-  <xsl:variable name="m-facts" select="exsl:node-set($m-facts-rtf)"/>
-  <xsl:key name="m-fact" match="m-fact" use="@g"/>
-
-  <xsl:template name="m-fact">
-    <xsl:param name="f"/>
-    <xsl:variable name="top" select="$f/ancestor::record[last()]"/>
-    <xsl:variable name="cls">
-      <xsl:choose>
-        <xsl:when test="$f/record">nest</xsl:when>
-        <xsl:otherwise><xsl:call-template name="m-class-of"><xsl:with-param name="f" select="$f"/></xsl:call-template></xsl:otherwise>
-      </xsl:choose>
-    </xsl:variable>
-    <xsl:variable name="canon"><xsl:call-template name="m-canonical"><xsl:with-param name="f" select="$f"/></xsl:call-template></xsl:variable>
-    <!-- A const member (const UINT, void *const) is written through its
-         mutable type: the decoder fills an object it owns. -->
-    <xsl:variable name="t0" select="normalize-space($f/@type)"/>
-    <xsl:variable name="t1">
-      <xsl:choose>
-        <xsl:when test="starts-with($t0, 'const ') and not(contains($t0, '*'))"><xsl:value-of select="substring-after($t0, 'const ')"/></xsl:when>
-        <xsl:when test="substring($t0, string-length($t0) - 5) = '*const'"><xsl:value-of select="substring($t0, 1, string-length($t0) - 5)"/></xsl:when>
-        <xsl:when test="substring($t0, string-length($t0) - 6) = '* const'"><xsl:value-of select="substring($t0, 1, string-length($t0) - 6)"/></xsl:when>
-        <xsl:otherwise><xsl:value-of select="$t0"/></xsl:otherwise>
-      </xsl:choose>
-    </xsl:variable>
-    <m-fact g="{generate-id($f)}" cls="{$cls}" cid="{d:c-ident($top/@name)}" rid="{concat($top/@id, 'u')}" t1="{$t1}">
-      <xsl:attribute name="rec2"><xsl:call-template name="m-record-of"><xsl:with-param name="c" select="$canon"/></xsl:call-template></xsl:attribute>
-      <xsl:attribute name="key"><xsl:call-template name="m-key-args"><xsl:with-param name="id" select="$f/@id"/></xsl:call-template></xsl:attribute>
-      <xsl:attribute name="lv">
-        <xsl:choose>
-          <xsl:when test="$t1 != $t0"><xsl:value-of select="concat('*(', $t1, ' *)&amp;out->', $f/@path)"/></xsl:when>
-          <xsl:otherwise><xsl:value-of select="concat('out->', $f/@path)"/></xsl:otherwise>
-        </xsl:choose>
-      </xsl:attribute>
-      <xsl:attribute name="size-path"><xsl:call-template name="m-size-path"><xsl:with-param name="f" select="$f"/></xsl:call-template></xsl:attribute>
-    </m-fact>
-  </xsl:template>
-
   <xsl:template name="leaf">
     <xsl:param name="f"/>
     <xsl:param name="mode"/>
     <xsl:param name="fl"/>
     <xsl:param name="in-disc" select="0"/>
-    <xsl:variable name="g" select="generate-id($f)"/>
-    <xsl:for-each select="$m-facts">
-      <xsl:call-template name="leaf-code">
-        <xsl:with-param name="f" select="$f"/>
-        <xsl:with-param name="x" select="key('m-fact', $g)"/>
-        <xsl:with-param name="mode" select="$mode"/>
-        <xsl:with-param name="fl" select="$fl"/>
-        <xsl:with-param name="in-disc" select="$in-disc"/>
-      </xsl:call-template>
-    </xsl:for-each>
+    <xsl:if test="not($f/@dv:wire)">
+      <xsl:message terminate="yes"><xsl:value-of select="concat('field ', $f/@path, ' of ', $f/ancestor::record[last()]/@name, ' has no scalar type facts: the spec predates them; write it again with this ddigen (ddigen layout, ddigen spec)')"/></xsl:message>
+    </xsl:if>
+    <xsl:call-template name="leaf-code">
+      <xsl:with-param name="f" select="$f"/>
+      <xsl:with-param name="x" select="$f"/>
+      <xsl:with-param name="mode" select="$mode"/>
+      <xsl:with-param name="fl" select="$fl"/>
+      <xsl:with-param name="in-disc" select="$in-disc"/>
+    </xsl:call-template>
   </xsl:template>
 
   <xsl:template name="leaf-code">
@@ -396,16 +335,16 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:param name="mode"/>
     <xsl:param name="fl"/>
     <xsl:param name="in-disc"/>
-    <xsl:variable name="cls" select="string($x/@cls)"/>
-    <xsl:variable name="cid" select="string($x/@cid)"/>
-    <xsl:variable name="rid" select="string($x/@rid)"/>
+    <xsl:variable name="cls" select="string($x/@dv:wire)"/>
+    <xsl:variable name="cid" select="string($x/@dv:cid)"/>
+    <xsl:variable name="rid" select="string($x/@dv:rid)"/>
     <xsl:variable name="id" select="$f/@id"/>
     <xsl:variable name="p" select="$f/@path"/>
-    <xsl:variable name="rec2" select="string($x/@rec2)"/>
-    <xsl:variable name="key" select="string($x/@key)"/>
-    <xsl:variable name="t1" select="string($x/@t1)"/>
-    <xsl:variable name="lv" select="string($x/@lv)"/>
-    <xsl:variable name="size-path" select="string($x/@size-path)"/>
+    <xsl:variable name="rec2" select="string($x/@dv:record)"/>
+    <xsl:variable name="key" select="string($x/@dv:key)"/>
+    <xsl:variable name="t1" select="string($x/@dv:c-type)"/>
+    <xsl:variable name="lv" select="string($x/@dv:lvalue)"/>
+    <xsl:variable name="size-path" select="string($x/@dv:size-path)"/>
     <!-- The decoder of the value (the reader at it), for the keyed loop and
          the fast path's nested maps and arrays; only those two passes
          build it (every variable is built where it is declared). -->

@@ -3,6 +3,7 @@
 #include "emit.h"
 #include "families.h"
 #include "skeleton_opts.h"
+#include "view.h"
 
 #include "../rules/rules.h"
 #include "../spec/schema.h"
@@ -223,7 +224,7 @@ static void transform_one(struct render_run *run, struct render_job *job)
         tctx->_private = run->shared; /* d:validation-plan's cache */
         xsltSetTransformErrorFunc(tctx, job->xsl_path, xslt_error);
         if (xsltQuoteUserParams(tctx, run->params) == 0)
-            result = xsltApplyStylesheetUser(job->sheet, run->spec, NULL, NULL, NULL, tctx);
+            result = xsltApplyStylesheetUser(job->sheet, run->spec, NULL, NULL, getenv("DDIGEN_XSLT_PROFILE") ? stderr : NULL, tctx);
     }
     xsltFreeTransformContext(tctx);
     job->rendered = result && xsltSaveResultToString(&job->bytes, &job->len, result, job->sheet) == 0;
@@ -423,8 +424,11 @@ int emit_render(const struct emit_options *opt, xmlDocPtr spec)
         if (plan)
             rules_print_stats(plan, stdout);
     }
+    if (rc == 0 && emit_view_add(spec, opt->spec_path) != 0)
+        rc = 1;
     if (rc == 0)
         rc = render_all(opt, &shared, &names);
+    emit_view_remove(spec);
     emit_shared_free(&shared);
     for (size_t i = 0; i < names.len; i++)
         free(names.items[i]);
