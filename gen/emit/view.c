@@ -1,7 +1,8 @@
 /* The derived view: facts the templates would otherwise work out in XSLT,
  * added in C to the spec document once before the render threads start,
- * in a namespace of its own (urn:ddigen:view, prefix dv), and taken away
- * again after rendering, so the spec a run writes never carries it:
+ * in a namespace of its own (urn:ddigen:view, prefix dv), on the elements
+ * of <layout> and <merge>, and taken away again after rendering, so the
+ * spec a run writes never carries it:
  *   dv:version-cond          every element with versions: its #if condition
  *                            (ddi_vset_condition, the one printer)
  *   dv:marshal-cond          versions and archs, the marshallers' form
@@ -480,7 +481,9 @@ int emit_view_add(xmlDocPtr spec, const char *spec_name)
     struct view v = {.spec_name = spec_name};
     ddi_versions_read(&v.versions, layout);
     v.ns = xmlNewNs(root, BAD_CAST EMIT_VIEW_NS, BAD_CAST "dv");
-    walk_conditions(&v, root, "");
+    walk_conditions(&v, layout, "");
+    if (merge)
+        walk_conditions(&v, merge, "");
     index_records(&v, layout, merge);
     for (xmlNodePtr r = layout->children; r; r = r->next)
         if (is_elem(r, "record") && is_marshalled(r))
@@ -516,7 +519,9 @@ void emit_view_remove(xmlDocPtr spec)
         if (strcmp((const char *)(*at)->href, EMIT_VIEW_NS))
             continue;
         xmlNsPtr ns = *at;
-        strip(root, ns);
+        for (xmlNodePtr part = root->children; part; part = part->next)
+            if (is_elem(part, "layout") || is_elem(part, "merge"))
+                strip(part->children, ns);
         *at = ns->next;
         ns->next = NULL;
         xmlFreeNs(ns);
