@@ -13,7 +13,8 @@
  *   dv:cid, dv:rid           a named field of a marshalled record: how it
  *                            goes on the wire (see templates/include/
  *                            marshal_common.xsl for the classes)
- * and, on the validation plan, dv:guard: the whole #if of a plan node. */
+ * and, on the validation plan, dv:guard (the whole #if of a plan node)
+ * and, on its records, dv:c-type (how the validators spell the type). */
 #include "view.h"
 
 #include "../model/vset.h"
@@ -555,13 +556,49 @@ static void guard_plan_nodes(struct view *v, xmlNodePtr n)
     }
 }
 
+/* How the validators spell a planned record's type: its name, or, for a
+ * tag declared inside another record (nested in C++, cxx-type), a macro
+ * ddi_validate.h defines for each language (dv:cxx-type, dv:c-spelling). */
+static void type_spelling(struct view *v, xmlNodePtr plan_rec, const struct strmap *layout_records)
+{
+    const char *name = sx_get(plan_rec, "name");
+    xmlNodePtr rec = name ? strmap_get(layout_records, name) : NULL;
+    const char *cxx = rec ? sx_get(rec, "cxx-type") : NULL;
+    if (!cxx) {
+        set(v, plan_rec, "c-type", name ? name : "");
+        return;
+    }
+    struct strbuf sb = {0};
+    sb_append(&sb, "DDI_VALIDATE_TYPE_");
+    sb_append_c_ident(&sb, name);
+    set(v, plan_rec, "c-type", sb_str(&sb));
+    set(v, plan_rec, "cxx-type", cxx);
+    const char *tag = sx_get(rec, "tag"), *kind = sx_get(rec, "kind");
+    sb.len = 0;
+    if (tag && !strcmp(tag, name))
+        sb_printf(&sb, "%s %s", kind ? kind : "struct", tag);
+    else
+        sb_append(&sb, name);
+    set(v, plan_rec, "c-spelling", sb_str(&sb));
+    sb_free(&sb);
+}
+
 int emit_view_guard_plan(xmlDocPtr spec, xmlNodePtr plan_root)
 {
     xmlNodePtr layout = sx_part(spec, "layout");
     struct view v = {.spec_name = spec->URL ? (const char *)spec->URL : "the spec"};
-    if (layout)
+    struct strmap records = {0};
+    if (layout) {
         ddi_versions_read(&v.versions, layout);
+        for (xmlNodePtr r = layout->children; r; r = r->next)
+            if (is_elem(r, "record") && sx_get(r, "name"))
+                strmap_put(&records, sx_get(r, "name"), r);
+    }
     v.ns = xmlNewNs(plan_root, BAD_CAST EMIT_VIEW_NS, BAD_CAST "dv");
     guard_plan_nodes(&v, plan_root);
+    for (xmlNodePtr r = plan_root->children; r; r = r->next)
+        if (is_elem(r, "record"))
+            type_spelling(&v, r, &records);
+    strmap_free(&records);
     return v.errors ? -1 : 0;
 }

@@ -13,7 +13,8 @@ int emit_view_add(xmlDocPtr spec, const char *spec_name);
 /* Takes every attribute of the view out of the spec again. */
 void emit_view_remove(xmlDocPtr spec);
 /* dv:guard on the validation plan's gated nodes (under plan_root, a
- * document of its own), with the spec's versions; 0 or -1. */
+ * document of its own), with the spec's versions, and dv:c-type on its
+ * records; 0 or -1. */
 int emit_view_guard_plan(xmlDocPtr spec, xmlNodePtr plan_root);
 
 #endif

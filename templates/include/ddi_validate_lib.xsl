@@ -7,21 +7,13 @@
                 xmlns:dv="urn:ddigen:view"
                 exclude-result-prefixes="d dv">
   <!-- Checks, reserved-bit groups and skipped rules per record, decided by
-       gen/rules (the same lowering ddigen trace evaluates). Records whose
-       tag is declared inside another record (C++ spelling differs) are
-       left to a later revision. -->
+       gen/rules (the same lowering ddigen trace evaluates), with each
+       node's #if (dv:guard) and each record's type spelling (dv:c-type)
+       from gen/emit/view.c. A record whose tag is declared inside another
+       (C++ spelling differs) is spelled through DDI_VALIDATE_TYPE_<name>,
+       which ddi_validate.h defines for C and for C++. -->
   <xsl:variable name="plan" select="d:validation-plan()"/>
-  <xsl:variable name="vrecords"
-                select="$plan/record[not(/ddi-spec/layout/record[@name = current()/@name]/@cxx-type) and not(@never)]"/>
-
-  <xsl:template name="ctype">
-    <xsl:param name="name"/>
-    <xsl:variable name="r" select="/ddi-spec/layout/record[@name = $name]"/>
-    <xsl:choose>
-      <xsl:when test="$r/@tag and $r/@tag = $r/@name"><xsl:value-of select="concat($r/@kind, ' ', $r/@tag)"/></xsl:when>
-      <xsl:otherwise><xsl:value-of select="$name"/></xsl:otherwise>
-    </xsl:choose>
-  </xsl:template>
+  <xsl:variable name="vrecords" select="$plan/record[not(@never)]"/>
 
   <!-- "#if COND\n" for a gated plan node (its versions and architectures,
        decided in gen/emit/view.c), else nothing. -->
