@@ -8,7 +8,8 @@
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:d="urn:ddigen:xslt"
-                exclude-result-prefixes="d">
+                xmlns:dv="urn:ddigen:view"
+                exclude-result-prefixes="d dv">
   <xsl:output method="text" encoding="UTF-8"/>
   <xsl:param name="spec-name" select="'the spec'"/>
   <!-- 'ddi' (default): the records of the DDI headers; 'all': also the
@@ -16,7 +17,6 @@
        member names a driver's user-mode headers may rename by macro
        (#define DeviceCapabilities DeviceCapabilitiesA). -->
   <xsl:param name="scope" select="'ddi'"/>
-  <xsl:variable name="versions" select="/ddi-spec/layout/version"/>
   <xsl:variable name="records" select="/ddi-spec/layout/record[$scope = 'all' or not(@referenced = 'true')]"/>
   <!-- Only named bitfields can be set; padding (UINT : 30) has no name. -->
   <xsl:variable name="bitfield-records" select="$records[.//field[@bits and @name != '']]"/>
@@ -153,19 +153,6 @@ static __inline const char *ddi_layout_bitfield_failure(void)
     </xsl:choose>
   </xsl:template>
 
-  <!-- Wraps a line in #if when the value holds only in some versions. -->
-  <xsl:template name="guarded">
-    <xsl:param name="versions"/>
-    <xsl:param name="line"/>
-    <xsl:choose>
-      <xsl:when test="$versions">
-        <xsl:value-of select="concat('#if ', d:version-cond($versions, $versions-nodes), '&#10;', $line, '#endif&#10;')"/>
-      </xsl:when>
-      <xsl:otherwise><xsl:value-of select="$line"/></xsl:otherwise>
-    </xsl:choose>
-  </xsl:template>
-  <xsl:variable name="versions-nodes" select="$versions"/>
-
   <!-- How failure messages name a record's type. -->
   <xsl:template name="label">
     <xsl:choose>
@@ -176,8 +163,12 @@ static __inline const char *ddi_layout_bitfield_failure(void)
 
   <xsl:template match="record" mode="asserts">
     <xsl:param name="arch"/>
-    <xsl:variable name="type"><xsl:call-template name="ctype"/></xsl:variable>
-    <xsl:variable name="label"><xsl:call-template name="label"/></xsl:variable>
+    <!-- Strings, not fragments: a fragment is turned into a string again
+         at every use. -->
+    <xsl:variable name="type-rtf"><xsl:call-template name="ctype"/></xsl:variable>
+    <xsl:variable name="label-rtf"><xsl:call-template name="label"/></xsl:variable>
+    <xsl:variable name="type" select="string($type-rtf)"/>
+    <xsl:variable name="label" select="string($label-rtf)"/>
     <xsl:variable name="id" select="d:c-ident(@name)"/>
     <!-- Starts a new text node in the output (the text method does not
          write comments): after a variable is built, libxslt appends to the
@@ -188,65 +179,65 @@ static __inline const char *ddi_layout_bitfield_failure(void)
       <xsl:value-of select="concat('&#10;/* ', @name, ' (', @file, ':', @line, ') */&#10;')"/>
     </xsl:if>
     <xsl:for-each select="size[@arch = $arch]">
-      <xsl:call-template name="guarded">
-        <xsl:with-param name="versions" select="@versions"/>
-        <xsl:with-param name="line" select="concat(
+      <xsl:if test="@versions"><xsl:value-of select="concat('#if ', @dv:version-cond, '&#10;')"/></xsl:if>
+      <xsl:value-of select="concat(
           'DDIGEN_ASSERT(sizeof(', $type, ') == ', @bytes, ', ddigen_', $id, '_size_', $arch, '_', position(),
           ', &quot;', ../@name, ': size is not ', @bytes, ' bytes on ', $arch, '&quot;);&#10;',
           'DDIGEN_ASSERT(DDIGEN_ALIGNOF(', $type, ') == ', @align, ', ddigen_', $id, '_align_', $arch, '_', position(),
           ', &quot;', ../@name, ': alignment is not ', @align, ' on ', $arch, '&quot;);&#10;')"/>
-      </xsl:call-template>
+      <xsl:if test="@versions"><xsl:text>#endif&#10;</xsl:text></xsl:if>
     </xsl:for-each>
     <!-- Named members of nested records: their size through the designator. -->
     <xsl:for-each select=".//field[@name != '']/record">
       <xsl:variable name="path" select="../@path"/>
       <xsl:for-each select="size[@arch = $arch]">
-        <xsl:call-template name="guarded">
-          <xsl:with-param name="versions" select="@versions"/>
-          <xsl:with-param name="line" select="concat(
+        <xsl:if test="@versions"><xsl:value-of select="concat('#if ', @dv:version-cond, '&#10;')"/></xsl:if>
+        <xsl:value-of select="concat(
             'DDIGEN_ASSERT(sizeof(((', $type, ' *)0)->', $path, ') == ', @bytes,
             ', ddigen_', $id, '_', d:c-ident($path), '_size_', $arch, '_', position(),
             ', &quot;', ../@name, ': size is not ', @bytes, ' bytes on ', $arch, '&quot;);&#10;')"/>
-        </xsl:call-template>
+        <xsl:if test="@versions"><xsl:text>#endif&#10;</xsl:text></xsl:if>
       </xsl:for-each>
     </xsl:for-each>
     <xsl:for-each select=".//field[@name != '' and not(@bits)]">
       <xsl:variable name="path" select="@path"/>
       <xsl:for-each select="offset[@arch = $arch]">
-        <xsl:call-template name="guarded">
-          <xsl:with-param name="versions" select="@versions"/>
-          <xsl:with-param name="line" select="concat(
+        <xsl:if test="@versions"><xsl:value-of select="concat('#if ', @dv:version-cond, '&#10;')"/></xsl:if>
+        <xsl:value-of select="concat(
             'DDIGEN_ASSERT(DDIGEN_OFFSETOF(', $type, ', ', $path, ') == ', floor(@bits div 8),
             ', ddigen_', $id, '_', d:c-ident($path), '_offset_', $arch, '_', position(),
             ', &quot;', $label, '.', $path, ': offset is not ', floor(@bits div 8), ' on ', $arch, '&quot;);&#10;')"/>
-        </xsl:call-template>
+        <xsl:if test="@versions"><xsl:text>#endif&#10;</xsl:text></xsl:if>
       </xsl:for-each>
     </xsl:for-each>
   </xsl:template>
 
   <xsl:template match="record" mode="bitfields">
     <xsl:param name="arch"/>
-    <xsl:variable name="type"><xsl:call-template name="ctype"/></xsl:variable>
-    <xsl:variable name="label"><xsl:call-template name="label"/></xsl:variable>
+    <!-- Strings, not fragments: a fragment is turned into a string again
+         at every use. -->
+    <xsl:variable name="type-rtf"><xsl:call-template name="ctype"/></xsl:variable>
+    <xsl:variable name="label-rtf"><xsl:call-template name="label"/></xsl:variable>
+    <xsl:variable name="type" select="string($type-rtf)"/>
+    <xsl:variable name="label" select="string($label-rtf)"/>
     <xsl:comment/> <!-- a new text node: see mode asserts -->
     <xsl:value-of select="concat('static __inline const char *ddi_layout_bitfields_', d:c-ident(@name), '(void)&#10;{&#10;')"/>
     <!-- A record that exists only in some versions has no type in others. -->
     <xsl:if test="@versions">
-      <xsl:value-of select="concat('#if ', d:version-cond(@versions, $versions), '&#10;')"/>
+      <xsl:value-of select="concat('#if ', @dv:version-cond, '&#10;')"/>
     </xsl:if>
     <xsl:value-of select="concat('    ', $type, ' v;&#10;    ddigen_clear(&amp;v, sizeof v);&#10;')"/>
     <xsl:for-each select=".//field[@bits and @name != '']">
       <xsl:variable name="field" select="."/>
       <xsl:for-each select="offset[@arch = $arch]">
-        <xsl:call-template name="guarded">
-          <xsl:with-param name="versions" select="@versions"/>
-          <xsl:with-param name="line" select="concat(
+        <xsl:if test="@versions"><xsl:value-of select="concat('#if ', @dv:version-cond, '&#10;')"/></xsl:if>
+        <xsl:value-of select="concat(
             '    ddigen_clear(&amp;v, sizeof v);&#10;',
             '    v.', $field/@path, ' = (', $field/@type, ')ddigen_ones();&#10;',
             '    if (!ddigen_only_bits(&amp;v, ', @bits, 'u, ', $field/@bits, 'u))&#10;',
             '        return &quot;', $label, '.', $field/@path, ': not bits ', @bits, '..', @bits + $field/@bits - 1,
             ' (width ', $field/@bits, ') on ', $arch, '&quot;;&#10;')"/>
-        </xsl:call-template>
+        <xsl:if test="@versions"><xsl:text>#endif&#10;</xsl:text></xsl:if>
       </xsl:for-each>
     </xsl:for-each>
     <xsl:if test="@versions"><xsl:text>#endif&#10;</xsl:text></xsl:if>

@@ -9,8 +9,8 @@
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:d="urn:ddigen:xslt"
-                xmlns:exsl="http://exslt.org/common"
-                exclude-result-prefixes="d exsl">
+                xmlns:dv="urn:ddigen:view"
+                exclude-result-prefixes="d dv">
   <xsl:import href="include/marshal_common.xsl"/>
   <xsl:include href="lib/wdk_includes.xsl"/>
   <xsl:output method="text" encoding="UTF-8"/>
@@ -174,16 +174,6 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:text>    (void)out;&#10;    return 1;&#10;}&#10;</xsl:text>
   </xsl:template>
 
-  <!-- Class of a field at its place: pointers inside a union without a
-       discriminator are never followed (the member may not be the live one). -->
-  <xsl:template name="m-class-of">
-    <xsl:param name="f"/>
-    <xsl:call-template name="m-class">
-      <xsl:with-param name="f" select="$f"/>
-      <xsl:with-param name="in-union" select="number(count($f/ancestor::record[@kind = 'union' and not(key('m-discriminator', @name))]) &gt; 0)"/>
-    </xsl:call-template>
-  </xsl:template>
-
   <!-- The fields of one level, in a mode: count, put, get, missing. -->
   <xsl:template name="level-fields">
     <xsl:param name="rec"/>
@@ -216,7 +206,37 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:param name="mode"/>
     <xsl:param name="fl"/>
     <xsl:param name="in-disc" select="0"/>
-    <xsl:variable name="cond"><xsl:call-template name="m-cond"><xsl:with-param name="e" select="$f"/></xsl:call-template></xsl:variable>
+    <xsl:choose>
+      <!-- Most fields: no condition, so written as they are made (no
+           fragment to build and measure first). -->
+      <xsl:when test="$f/@name != '' and not($f/@dv:marshal-cond)">
+        <xsl:comment/> <!-- a new text node: see m-wrap -->
+        <xsl:call-template name="leaf-code">
+          <xsl:with-param name="f" select="$f"/>
+          <xsl:with-param name="mode" select="$mode"/>
+          <xsl:with-param name="fl" select="$fl"/>
+          <xsl:with-param name="in-disc" select="$in-disc"/>
+        </xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:call-template name="field-wrapped">
+          <xsl:with-param name="f" select="$f"/>
+          <xsl:with-param name="mode" select="$mode"/>
+          <xsl:with-param name="fl" select="$fl"/>
+          <xsl:with-param name="in-disc" select="$in-disc"/>
+        </xsl:call-template>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- A field with a condition, or an unnamed member record: its text
+       built first, wrapped in #if when there is any. -->
+  <xsl:template name="field-wrapped">
+    <xsl:param name="f"/>
+    <xsl:param name="mode"/>
+    <xsl:param name="fl"/>
+    <xsl:param name="in-disc"/>
+    <xsl:variable name="cond" select="string($f/@dv:marshal-cond)"/>
     <xsl:variable name="body">
       <xsl:choose>
         <xsl:when test="$f/@name = '' and $f/record">
@@ -229,7 +249,7 @@ const ddi_marshal_type ddi_marshal_types[] = {
         </xsl:when>
         <xsl:when test="$f/@name = ''"/>
         <xsl:otherwise>
-          <xsl:call-template name="leaf">
+          <xsl:call-template name="leaf-code">
             <xsl:with-param name="f" select="$f"/>
             <xsl:with-param name="mode" select="$mode"/>
             <xsl:with-param name="fl" select="$fl"/>
@@ -322,187 +342,99 @@ const ddi_marshal_type ddi_marshal_types[] = {
     </xsl:choose>
   </xsl:template>
 
-  <!-- How each named field goes on the wire, decided once: the six passes
-       over a record (count, put, decl, fast, get, missing) read it here
-       instead of deciding it again each time (the marshaller took 2.7 s on
-       a real kit, most of it deciding). Found by generate-id through a key
-       on the facts' own document. -->
-  <xsl:variable name="m-facts-rtf">
-    <!-- Record by record: libxml2 merges the fields of a path over many
-         records with a duplicate check, quadratic in their number. -->
-    <xsl:for-each select="$m-records">
-      <xsl:for-each select=".//field[@name != '']">
-        <xsl:call-template name="m-fact"><xsl:with-param name="f" select="."/></xsl:call-template>
-      </xsl:for-each>
-    </xsl:for-each>
-  </xsl:variable>
-  <xsl:variable name="m-facts" select="exsl:node-set($m-facts-rtf)"/>
-  <xsl:key name="m-fact" match="m-fact" use="@g"/>
-
-  <xsl:template name="m-fact">
-    <xsl:param name="f"/>
-    <xsl:variable name="top" select="$f/ancestor::record[last()]"/>
-    <xsl:variable name="cls">
-      <xsl:choose>
-        <xsl:when test="$f/record">nest</xsl:when>
-        <xsl:otherwise><xsl:call-template name="m-class-of"><xsl:with-param name="f" select="$f"/></xsl:call-template></xsl:otherwise>
-      </xsl:choose>
-    </xsl:variable>
-    <xsl:variable name="canon"><xsl:call-template name="m-canonical"><xsl:with-param name="f" select="$f"/></xsl:call-template></xsl:variable>
-    <!-- A const member (const UINT, void *const) is written through its
-         mutable type: the decoder fills an object it owns. -->
-    <xsl:variable name="t0" select="normalize-space($f/@type)"/>
-    <xsl:variable name="t1">
-      <xsl:choose>
-        <xsl:when test="starts-with($t0, 'const ') and not(contains($t0, '*'))"><xsl:value-of select="substring-after($t0, 'const ')"/></xsl:when>
-        <xsl:when test="substring($t0, string-length($t0) - 5) = '*const'"><xsl:value-of select="substring($t0, 1, string-length($t0) - 5)"/></xsl:when>
-        <xsl:when test="substring($t0, string-length($t0) - 6) = '* const'"><xsl:value-of select="substring($t0, 1, string-length($t0) - 6)"/></xsl:when>
-        <xsl:otherwise><xsl:value-of select="$t0"/></xsl:otherwise>
-      </xsl:choose>
-    </xsl:variable>
-    <m-fact g="{generate-id($f)}" cls="{$cls}" cid="{d:c-ident($top/@name)}" rid="{concat($top/@id, 'u')}" t1="{$t1}">
-      <xsl:attribute name="rec2"><xsl:call-template name="m-record-of"><xsl:with-param name="c" select="$canon"/></xsl:call-template></xsl:attribute>
-      <xsl:attribute name="key"><xsl:call-template name="m-key-args"><xsl:with-param name="id" select="$f/@id"/></xsl:call-template></xsl:attribute>
-      <xsl:attribute name="lv">
-        <xsl:choose>
-          <xsl:when test="$t1 != $t0"><xsl:value-of select="concat('*(', $t1, ' *)&amp;out->', $f/@path)"/></xsl:when>
-          <xsl:otherwise><xsl:value-of select="concat('out->', $f/@path)"/></xsl:otherwise>
-        </xsl:choose>
-      </xsl:attribute>
-      <xsl:attribute name="size-path"><xsl:call-template name="m-size-path"><xsl:with-param name="f" select="$f"/></xsl:call-template></xsl:attribute>
-    </m-fact>
-  </xsl:template>
-
-  <xsl:template name="leaf">
-    <xsl:param name="f"/>
-    <xsl:param name="mode"/>
-    <xsl:param name="fl"/>
-    <xsl:param name="in-disc" select="0"/>
-    <xsl:variable name="g" select="generate-id($f)"/>
-    <xsl:for-each select="$m-facts">
-      <xsl:call-template name="leaf-code">
-        <xsl:with-param name="f" select="$f"/>
-        <xsl:with-param name="x" select="key('m-fact', $g)"/>
-        <xsl:with-param name="mode" select="$mode"/>
-        <xsl:with-param name="fl" select="$fl"/>
-        <xsl:with-param name="in-disc" select="$in-disc"/>
-      </xsl:call-template>
-    </xsl:for-each>
-  </xsl:template>
-
+  <!-- One named field's code in a mode, from its wire facts (dv:*, decided
+       in gen/emit/view.c). Nothing is built that the mode does not print:
+       libxslt evaluates every variable where it is declared. -->
   <xsl:template name="leaf-code">
     <xsl:param name="f"/>
-    <xsl:param name="x"/>
     <xsl:param name="mode"/>
     <xsl:param name="fl"/>
     <xsl:param name="in-disc"/>
-    <xsl:variable name="cls" select="string($x/@cls)"/>
-    <xsl:variable name="cid" select="string($x/@cid)"/>
-    <xsl:variable name="rid" select="string($x/@rid)"/>
-    <xsl:variable name="id" select="$f/@id"/>
-    <xsl:variable name="p" select="$f/@path"/>
-    <xsl:variable name="rec2" select="string($x/@rec2)"/>
-    <xsl:variable name="key" select="string($x/@key)"/>
-    <xsl:variable name="t1" select="string($x/@t1)"/>
-    <xsl:variable name="lv" select="string($x/@lv)"/>
-    <xsl:variable name="size-path" select="string($x/@size-path)"/>
-    <!-- The decoder of the value (the reader at it), for the keyed loop and
-         the fast path's nested maps and arrays; only those two passes
-         build it (every variable is built where it is declared). -->
-    <xsl:variable name="getbody">
-      <xsl:if test="$mode = 'get' or $mode = 'fast'">
-        <xsl:call-template name="get-body">
-          <xsl:with-param name="f" select="$f"/>
-          <xsl:with-param name="cls" select="$cls"/>
-          <xsl:with-param name="cid" select="$cid"/>
-          <xsl:with-param name="rid" select="$rid"/>
-          <xsl:with-param name="rec2" select="$rec2"/>
-          <xsl:with-param name="t1" select="$t1"/>
-          <xsl:with-param name="lv" select="$lv"/>
-        </xsl:call-template>
-      </xsl:if>
-    </xsl:variable>
+    <xsl:variable name="cls" select="string($f/@dv:wire)"/>
+    <xsl:if test="$cls = ''">
+      <xsl:message terminate="yes"><xsl:value-of select="concat('field ', $f/@path, ' of ', $f/ancestor::record[last()]/@name, ' has no scalar type facts: the spec predates them; write it again with this ddigen (ddigen layout, ddigen spec)')"/></xsl:message>
+    </xsl:if>
     <xsl:choose>
       <xsl:when test="$cls = 'skip'"/>
       <xsl:when test="$mode = 'count'">    n += 1;&#10;</xsl:when>
       <xsl:when test="$mode = 'decl'">
-        <xsl:if test="$cls = 'follow'"><xsl:value-of select="concat('    size_t fb_', $id, ' = ~(size_t)0;&#10;')"/></xsl:if>
+        <xsl:if test="$cls = 'follow'"><xsl:value-of select="concat('    size_t fb_', $f/@id, ' = ~(size_t)0;&#10;')"/></xsl:if>
       </xsl:when>
       <xsl:when test="$mode = 'missing'">
         <xsl:if test="$cls = 'follow'">
           <xsl:variable name="elem"><xsl:call-template name="elem-size"><xsl:with-param name="f" select="$f"/><xsl:with-param name="obj" select="'out'"/></xsl:call-template></xsl:variable>
-          <xsl:value-of select="concat('    if (fb_', $id, ' != ~(size_t)0 &amp;&amp; (fb_', $id, ' % ', $elem, ' != 0 || (uint64_t)(fb_', $id, ' / ', $elem,
-            ') != (uint64_t)out->', $size-path, '))&#10;        return ddi_mrt_fail(c, DDI_MARSHAL_SIZE_MISMATCH, ', $rid, ', ', $id, 'u);&#10;')"/>
+          <xsl:value-of select="concat('    if (fb_', $f/@id, ' != ~(size_t)0 &amp;&amp; (fb_', $f/@id, ' % ', $elem, ' != 0 || (uint64_t)(fb_', $f/@id, ' / ', $elem,
+            ') != (uint64_t)out->', $f/@dv:size-path, '))&#10;        return ddi_mrt_fail(c, DDI_MARSHAL_SIZE_MISMATCH, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;')"/>
         </xsl:if>
         <xsl:if test="$in-disc = 0">
-          <xsl:value-of select="concat('    if (!DDI_MRT_HAS(seen, ', $id, 'u))&#10;        ddi_mrt_missing(c, ', $rid, ', ', $id, 'u);&#10;')"/>
+          <xsl:value-of select="concat('    if (!DDI_MRT_HAS(seen, ', $f/@id, 'u))&#10;        ddi_mrt_missing(c, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;')"/>
         </xsl:if>
       </xsl:when>
       <xsl:when test="$mode = 'put'">
         <xsl:choose>
-          <xsl:when test="$cls = 'u'"><xsl:value-of select="concat('    ddi_mrt_wc_kh(&amp;wc, w, ', $key, ', 0x00, (uint64_t)a->', $p, ');&#10;')"/></xsl:when>
-          <xsl:when test="$cls = 's'"><xsl:value-of select="concat('    ddi_mrt_wc_ks(&amp;wc, w, ', $key, ', (int64_t)a->', $p, ');&#10;')"/></xsl:when>
-          <xsl:when test="$cls = 'ptr'"><xsl:value-of select="concat('    ddi_mrt_wc_kh(&amp;wc, w, ', $key, ', 0x00, (uint64_t)(uintptr_t)a->', $p, ');&#10;')"/></xsl:when>
+          <xsl:when test="$cls = 'u'"><xsl:value-of select="concat('    ddi_mrt_wc_kh(&amp;wc, w, ', $f/@dv:key, ', 0x00, (uint64_t)a->', $f/@path, ');&#10;')"/></xsl:when>
+          <xsl:when test="$cls = 's'"><xsl:value-of select="concat('    ddi_mrt_wc_ks(&amp;wc, w, ', $f/@dv:key, ', (int64_t)a->', $f/@path, ');&#10;')"/></xsl:when>
+          <xsl:when test="$cls = 'ptr'"><xsl:value-of select="concat('    ddi_mrt_wc_kh(&amp;wc, w, ', $f/@dv:key, ', 0x00, (uint64_t)(uintptr_t)a->', $f/@path, ');&#10;')"/></xsl:when>
           <xsl:when test="$cls = 'follow'">
             <xsl:variable name="elem"><xsl:call-template name="elem-size"><xsl:with-param name="f" select="$f"/><xsl:with-param name="obj" select="'a'"/></xsl:call-template></xsl:variable>
-            <xsl:value-of select="concat('    ddi_mrt_wc_kfollow(&amp;wc, w, ', $key, ', (const void *)a->', $p, ', (uint64_t)a->', $size-path, ', ', $elem, ', ', $fl, ');&#10;')"/>
+            <xsl:value-of select="concat('    ddi_mrt_wc_kfollow(&amp;wc, w, ', $f/@dv:key, ', (const void *)a->', $f/@path, ', (uint64_t)a->', $f/@dv:size-path, ', ', $elem, ', ', $fl, ');&#10;')"/>
           </xsl:when>
-          <xsl:when test="$cls = 'raw' or $cls = 'bytes'"><xsl:value-of select="concat('    ddi_mrt_wc_kraw(&amp;wc, w, ', $key, ', &amp;a->', $p, ', sizeof(a->', $p, '));&#10;')"/></xsl:when>
+          <xsl:when test="$cls = 'raw' or $cls = 'bytes'"><xsl:value-of select="concat('    ddi_mrt_wc_kraw(&amp;wc, w, ', $f/@dv:key, ', &amp;a->', $f/@path, ', sizeof(a->', $f/@path, '));&#10;')"/></xsl:when>
           <xsl:when test="$cls = 'nest'">
-            <xsl:value-of select="concat('    ddi_mrt_wc_key(&amp;wc, w, ', $key, ');&#10;    ddi_mrt_wc_store(&amp;wc, w);&#10;',
-              '    ddi_mput_', $cid, '__', d:c-ident($p), '(w, a, ', $fl, ');&#10;    ddi_mrt_wc_load(&amp;wc, w);&#10;')"/>
+            <xsl:value-of select="concat('    ddi_mrt_wc_key(&amp;wc, w, ', $f/@dv:key, ');&#10;    ddi_mrt_wc_store(&amp;wc, w);&#10;',
+              '    ddi_mput_', $f/@dv:cid, '__', d:c-ident($f/@path), '(w, a, ', $fl, ');&#10;    ddi_mrt_wc_load(&amp;wc, w);&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 'rec'">
-            <xsl:value-of select="concat('    ddi_mrt_wc_key(&amp;wc, w, ', $key, ');&#10;    ddi_mrt_wc_store(&amp;wc, w);&#10;',
-              '    ddi_marshal_put_', d:c-ident($rec2), '(w, &amp;a->', $p, ', ', $fl, ');&#10;    ddi_mrt_wc_load(&amp;wc, w);&#10;')"/>
+            <xsl:value-of select="concat('    ddi_mrt_wc_key(&amp;wc, w, ', $f/@dv:key, ');&#10;    ddi_mrt_wc_store(&amp;wc, w);&#10;',
+              '    ddi_marshal_put_', d:c-ident($f/@dv:record), '(w, &amp;a->', $f/@path, ', ', $fl, ');&#10;    ddi_mrt_wc_load(&amp;wc, w);&#10;')"/>
           </xsl:when>
           <xsl:when test="starts-with($cls, 'arr-')">
-            <xsl:value-of select="concat('    ddi_mrt_wc_key(&amp;wc, w, ', $key, ');&#10;    {&#10;        unsigned j;&#10;        ddi_mrt_wc_h(&amp;wc, w, 0x80, ', $f/@array, 'u);&#10;        for (j = 0; j &lt; ', $f/@array, 'u; j++)')"/>
+            <xsl:value-of select="concat('    ddi_mrt_wc_key(&amp;wc, w, ', $f/@dv:key, ');&#10;    {&#10;        unsigned j;&#10;        ddi_mrt_wc_h(&amp;wc, w, 0x80, ', $f/@array, 'u);&#10;        for (j = 0; j &lt; ', $f/@array, 'u; j++)')"/>
             <xsl:choose>
-              <xsl:when test="$cls = 'arr-u'"><xsl:value-of select="concat('&#10;            ddi_mrt_wc_h(&amp;wc, w, 0x00, (uint64_t)a->', $p, '[j]);&#10;')"/></xsl:when>
-              <xsl:when test="$cls = 'arr-s'"><xsl:value-of select="concat('&#10;            ddi_mrt_wc_s(&amp;wc, w, (int64_t)a->', $p, '[j]);&#10;')"/></xsl:when>
-              <xsl:otherwise><xsl:value-of select="concat(' {&#10;            ddi_mrt_wc_store(&amp;wc, w);&#10;            ddi_marshal_put_', d:c-ident($rec2), '(w, &amp;a->', $p, '[j], ', $fl, ');&#10;            ddi_mrt_wc_load(&amp;wc, w);&#10;        }&#10;')"/></xsl:otherwise>
+              <xsl:when test="$cls = 'arr-u'"><xsl:value-of select="concat('&#10;            ddi_mrt_wc_h(&amp;wc, w, 0x00, (uint64_t)a->', $f/@path, '[j]);&#10;')"/></xsl:when>
+              <xsl:when test="$cls = 'arr-s'"><xsl:value-of select="concat('&#10;            ddi_mrt_wc_s(&amp;wc, w, (int64_t)a->', $f/@path, '[j]);&#10;')"/></xsl:when>
+              <xsl:otherwise><xsl:value-of select="concat(' {&#10;            ddi_mrt_wc_store(&amp;wc, w);&#10;            ddi_marshal_put_', d:c-ident($f/@dv:record), '(w, &amp;a->', $f/@path, '[j], ', $fl, ');&#10;            ddi_mrt_wc_load(&amp;wc, w);&#10;        }&#10;')"/></xsl:otherwise>
             </xsl:choose>
             <xsl:text>    }&#10;</xsl:text>
           </xsl:when>
         </xsl:choose>
       </xsl:when>
       <xsl:when test="$mode = 'fast'">
-        <xsl:value-of select="concat('    if (i &lt; n &amp;&amp; ddi_mrt_rc_key(&amp;rc, ', $key, ')) {&#10;')"/>
+        <xsl:value-of select="concat('    if (i &lt; n &amp;&amp; ddi_mrt_rc_key(&amp;rc, ', $f/@dv:key, ')) {&#10;')"/>
         <xsl:choose>
           <xsl:when test="$cls = 'u'">
-            <xsl:value-of select="concat('        uint64_t v;&#10;        const uint8_t *at = rc.p;&#10;        if (!ddi_mrt_rc_u(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v))&#10;            return 0;&#10;',
-              '        ', $lv, ' = (', $t1, ')v;&#10;',
-              '        if ((uint64_t)out->', $p, ' != v) {&#10;            c->r.pos = at;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;        }&#10;')"/>
+            <xsl:value-of select="concat('        uint64_t v;&#10;        const uint8_t *at = rc.p;&#10;        if (!ddi_mrt_rc_u(c, &amp;rc, ', $f/@dv:rid, ', ', $f/@id, 'u, &amp;v))&#10;            return 0;&#10;',
+              '        ', $f/@dv:lvalue, ' = (', $f/@dv:c-type, ')v;&#10;',
+              '        if ((uint64_t)out->', $f/@path, ' != v) {&#10;            c->r.pos = at;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;        }&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 's'">
-            <xsl:value-of select="concat('        int64_t v;&#10;        const uint8_t *at = rc.p;&#10;        if (!ddi_mrt_rc_s(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v))&#10;            return 0;&#10;',
-              '        ', $lv, ' = (', $t1, ')v;&#10;',
-              '        if ((int64_t)out->', $p, ' != v) {&#10;            c->r.pos = at;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;        }&#10;')"/>
+            <xsl:value-of select="concat('        int64_t v;&#10;        const uint8_t *at = rc.p;&#10;        if (!ddi_mrt_rc_s(c, &amp;rc, ', $f/@dv:rid, ', ', $f/@id, 'u, &amp;v))&#10;            return 0;&#10;',
+              '        ', $f/@dv:lvalue, ' = (', $f/@dv:c-type, ')v;&#10;',
+              '        if ((int64_t)out->', $f/@path, ' != v) {&#10;            c->r.pos = at;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;        }&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 'ptr'">
-            <xsl:value-of select="concat('        uintptr_t v;&#10;        if (!ddi_mrt_rc_ptr(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v))&#10;            return 0;&#10;',
-              '        ', $lv, ' = (', $t1, ')v;&#10;')"/>
+            <xsl:value-of select="concat('        uintptr_t v;&#10;        if (!ddi_mrt_rc_ptr(c, &amp;rc, ', $f/@dv:rid, ', ', $f/@id, 'u, &amp;v))&#10;            return 0;&#10;',
+              '        ', $f/@dv:lvalue, ' = (', $f/@dv:c-type, ')v;&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 'follow'">
-            <xsl:value-of select="concat('        uintptr_t v;&#10;        if (!ddi_mrt_rc_follow(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;v, &amp;fb_', $id, '))&#10;            return 0;&#10;',
-              '        ', $lv, ' = (', $t1, ')v;&#10;')"/>
+            <xsl:value-of select="concat('        uintptr_t v;&#10;        if (!ddi_mrt_rc_follow(c, &amp;rc, ', $f/@dv:rid, ', ', $f/@id, 'u, &amp;v, &amp;fb_', $f/@id, '))&#10;            return 0;&#10;',
+              '        ', $f/@dv:lvalue, ' = (', $f/@dv:c-type, ')v;&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 'raw' or $cls = 'bytes'">
-            <xsl:value-of select="concat('        if (!ddi_mrt_rc_raw(c, &amp;rc, ', $rid, ', ', $id, 'u, &amp;out->', $p, ', sizeof(out->', $p, ')))&#10;            return 0;&#10;')"/>
+            <xsl:value-of select="concat('        if (!ddi_mrt_rc_raw(c, &amp;rc, ', $f/@dv:rid, ', ', $f/@id, 'u, &amp;out->', $f/@path, ', sizeof(out->', $f/@path, ')))&#10;            return 0;&#10;')"/>
           </xsl:when>
           <xsl:otherwise>
             <!-- Nested maps and arrays: the general code, the reader at the cursor. -->
             <xsl:text>        c->r.pos = rc.p;&#10;        {&#10;</xsl:text>
-            <xsl:value-of select="$getbody"/>
+            <xsl:call-template name="get-body"><xsl:with-param name="f" select="$f"/><xsl:with-param name="cls" select="$cls"/></xsl:call-template>
             <xsl:text>        }&#10;        rc.p = c->r.pos;&#10;</xsl:text>
           </xsl:otherwise>
         </xsl:choose>
-        <xsl:value-of select="concat('        seen[', floor($id div 64), '] |= (uint64_t)1 &lt;&lt; ', $id mod 64, ';&#10;        i++;&#10;    }&#10;')"/>
+        <xsl:value-of select="concat('        seen[', floor($f/@id div 64), '] |= (uint64_t)1 &lt;&lt; ', $f/@id mod 64, ';&#10;        i++;&#10;    }&#10;')"/>
       </xsl:when>
       <xsl:when test="$mode = 'get'">
-        <xsl:value-of select="concat('        case ', $id, ': {&#10;')"/>
-        <xsl:value-of select="$getbody"/>
+        <xsl:value-of select="concat('        case ', $f/@id, ': {&#10;')"/>
+        <xsl:call-template name="get-body"><xsl:with-param name="f" select="$f"/><xsl:with-param name="cls" select="$cls"/></xsl:call-template>
         <xsl:text>            break;&#10;        }&#10;</xsl:text>
       </xsl:when>
     </xsl:choose>
@@ -521,57 +453,50 @@ const ddi_marshal_type ddi_marshal_types[] = {
   <xsl:template name="get-body">
     <xsl:param name="f"/>
     <xsl:param name="cls"/>
-    <xsl:param name="cid"/>
-    <xsl:param name="rid"/>
-    <xsl:param name="rec2"/>
-    <xsl:param name="t1"/>
-    <xsl:param name="lv"/>
-    <xsl:variable name="id" select="$f/@id"/>
-    <xsl:variable name="p" select="$f/@path"/>
     <xsl:choose>
       <xsl:when test="$cls = 'nest'">
-        <xsl:value-of select="concat('            if (!ddi_mget_', $cid, '__', d:c-ident($p), '(c, out))&#10;                return 0;&#10;')"/>
+        <xsl:value-of select="concat('            if (!ddi_mget_', $f/@dv:cid, '__', d:c-ident($f/@path), '(c, out))&#10;                return 0;&#10;')"/>
       </xsl:when>
       <xsl:when test="$cls = 'u'">
-        <xsl:value-of select="concat('            uint64_t v;&#10;            const uint8_t *at = c->r.pos;&#10;            if (!ddi_mrt_get_u(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
-          '            ', $lv, ' = (', $t1, ')v;&#10;',
-          '            if ((uint64_t)out->', $p, ' != v) {&#10;                c->r.pos = at;&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;            }&#10;')"/>
+        <xsl:value-of select="concat('            uint64_t v;&#10;            const uint8_t *at = c->r.pos;&#10;            if (!ddi_mrt_get_u(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;',
+          '            ', $f/@dv:lvalue, ' = (', $f/@dv:c-type, ')v;&#10;',
+          '            if ((uint64_t)out->', $f/@path, ' != v) {&#10;                c->r.pos = at;&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;            }&#10;')"/>
       </xsl:when>
       <xsl:when test="$cls = 's'">
-        <xsl:value-of select="concat('            int64_t v;&#10;            const uint8_t *at = c->r.pos;&#10;            if (!ddi_mrt_get_s(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
-          '            ', $lv, ' = (', $t1, ')v;&#10;',
-          '            if ((int64_t)out->', $p, ' != v) {&#10;                c->r.pos = at;&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;            }&#10;')"/>
+        <xsl:value-of select="concat('            int64_t v;&#10;            const uint8_t *at = c->r.pos;&#10;            if (!ddi_mrt_get_s(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;',
+          '            ', $f/@dv:lvalue, ' = (', $f/@dv:c-type, ')v;&#10;',
+          '            if ((int64_t)out->', $f/@path, ' != v) {&#10;                c->r.pos = at;&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;            }&#10;')"/>
       </xsl:when>
       <xsl:when test="$cls = 'ptr'">
-        <xsl:value-of select="concat('            uintptr_t v;&#10;            if (!ddi_mrt_get_ptr(c, ', $rid, ', ', $id, 'u, &amp;v))&#10;                return 0;&#10;',
-          '            ', $lv, ' = (', $t1, ')v;&#10;')"/>
+        <xsl:value-of select="concat('            uintptr_t v;&#10;            if (!ddi_mrt_get_ptr(c, ', $f/@dv:rid, ', ', $f/@id, 'u, &amp;v))&#10;                return 0;&#10;',
+          '            ', $f/@dv:lvalue, ' = (', $f/@dv:c-type, ')v;&#10;')"/>
       </xsl:when>
       <xsl:when test="$cls = 'follow'">
-        <xsl:value-of select="concat('            uintptr_t v;&#10;            if (!ddi_mrt_get_follow(c, ', $rid, ', ', $id, 'u, &amp;v, &amp;fb_', $id, '))&#10;                return 0;&#10;',
-          '            ', $lv, ' = (', $t1, ')v;&#10;')"/>
+        <xsl:value-of select="concat('            uintptr_t v;&#10;            if (!ddi_mrt_get_follow(c, ', $f/@dv:rid, ', ', $f/@id, 'u, &amp;v, &amp;fb_', $f/@id, '))&#10;                return 0;&#10;',
+          '            ', $f/@dv:lvalue, ' = (', $f/@dv:c-type, ')v;&#10;')"/>
       </xsl:when>
       <xsl:when test="$cls = 'rec'">
-        <xsl:value-of select="concat('            if (!ddi_marshal_get_', d:c-ident($rec2), '(c, &amp;out->', $p, '))&#10;                return 0;&#10;')"/>
+        <xsl:value-of select="concat('            if (!ddi_marshal_get_', d:c-ident($f/@dv:record), '(c, &amp;out->', $f/@path, '))&#10;                return 0;&#10;')"/>
       </xsl:when>
       <xsl:when test="$cls = 'raw' or $cls = 'bytes'">
-        <xsl:value-of select="concat('            if (!ddi_mrt_get_raw(c, ', $rid, ', ', $id, 'u, &amp;out->', $p, ', sizeof(out->', $p, ')))&#10;                return 0;&#10;')"/>
+        <xsl:value-of select="concat('            if (!ddi_mrt_get_raw(c, ', $f/@dv:rid, ', ', $f/@id, 'u, &amp;out->', $f/@path, ', sizeof(out->', $f/@path, ')))&#10;                return 0;&#10;')"/>
       </xsl:when>
       <xsl:when test="starts-with($cls, 'arr-')">
-        <xsl:value-of select="concat('            unsigned j;&#10;            if (!ddi_mrt_get_array(c, ', $rid, ', ', $id, 'u, ', $f/@array, 'u))&#10;                return 0;&#10;',
+        <xsl:value-of select="concat('            unsigned j;&#10;            if (!ddi_mrt_get_array(c, ', $f/@dv:rid, ', ', $f/@id, 'u, ', $f/@array, 'u))&#10;                return 0;&#10;',
           '            for (j = 0; j &lt; ', $f/@array, 'u; j++) {&#10;')"/>
         <xsl:choose>
           <xsl:when test="$cls = 'arr-u'">
-            <xsl:value-of select="concat('                uint64_t v;&#10;                const uint8_t *at = c->r.pos;&#10;                if (!ddi_mrt_get_u(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
-              '                out->', $p, '[j] = (', $f/@type, ')v;&#10;',
-              '                if ((uint64_t)out->', $p, '[j] != v) {&#10;                    c->r.pos = at;&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;                }&#10;')"/>
+            <xsl:value-of select="concat('                uint64_t v;&#10;                const uint8_t *at = c->r.pos;&#10;                if (!ddi_mrt_get_u(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;',
+              '                out->', $f/@path, '[j] = (', $f/@type, ')v;&#10;',
+              '                if ((uint64_t)out->', $f/@path, '[j] != v) {&#10;                    c->r.pos = at;&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;                }&#10;')"/>
           </xsl:when>
           <xsl:when test="$cls = 'arr-s'">
-            <xsl:value-of select="concat('                int64_t v;&#10;                const uint8_t *at = c->r.pos;&#10;                if (!ddi_mrt_get_s(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $rid, ', ', $id, 'u);&#10;',
-              '                out->', $p, '[j] = (', $f/@type, ')v;&#10;',
-              '                if ((int64_t)out->', $p, '[j] != v) {&#10;                    c->r.pos = at;&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $rid, ', ', $id, 'u);&#10;                }&#10;')"/>
+            <xsl:value-of select="concat('                int64_t v;&#10;                const uint8_t *at = c->r.pos;&#10;                if (!ddi_mrt_get_s(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;',
+              '                out->', $f/@path, '[j] = (', $f/@type, ')v;&#10;',
+              '                if ((int64_t)out->', $f/@path, '[j] != v) {&#10;                    c->r.pos = at;&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;                }&#10;')"/>
           </xsl:when>
           <xsl:otherwise>
-            <xsl:value-of select="concat('                if (!ddi_marshal_get_', d:c-ident($rec2), '(c, &amp;out->', $p, '[j]))&#10;                    return 0;&#10;')"/>
+            <xsl:value-of select="concat('                if (!ddi_marshal_get_', d:c-ident($f/@dv:record), '(c, &amp;out->', $f/@path, '[j]))&#10;                    return 0;&#10;')"/>
           </xsl:otherwise>
         </xsl:choose>
         <xsl:text>            }&#10;            ddi_mrt_leave(c);&#10;</xsl:text>

@@ -6,7 +6,8 @@
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:d="urn:ddigen:xslt"
-                exclude-result-prefixes="d">
+                xmlns:dv="urn:ddigen:view"
+                exclude-result-prefixes="d dv">
   <xsl:include href="include/ddi_validate_lib.xsl"/>
   <xsl:include href="lib/wdk_includes.xsl"/>
   <xsl:output method="text" encoding="UTF-8"/>
@@ -42,7 +43,7 @@
 </xsl:text>
     <xsl:for-each select="$vrecords">
       <xsl:variable name="rec" select="."/>
-      <xsl:variable name="type"><xsl:call-template name="ctype"><xsl:with-param name="name" select="@name"/></xsl:call-template></xsl:variable>
+      <xsl:variable name="type" select="string(@dv:c-type)"/>
       <xsl:value-of select="concat('&#10;/* ---- ', @name, ' ---- */&#10;')"/>
       <xsl:if test="skip">
         <xsl:text>/* Not checked (cannot be decided from the structure alone):&#10;</xsl:text>

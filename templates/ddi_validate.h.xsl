@@ -5,7 +5,8 @@
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:d="urn:ddigen:xslt"
-                exclude-result-prefixes="d">
+                xmlns:dv="urn:ddigen:view"
+                exclude-result-prefixes="d dv">
   <xsl:include href="include/ddi_validate_lib.xsl"/>
   <xsl:output method="text" encoding="UTF-8"/>
   <xsl:param name="spec-name" select="'the spec'"/>
@@ -58,9 +59,18 @@ typedef struct ddi_rule_info {
 } ddi_rule_info;
 const ddi_rule_info *ddi_rule_source(const char *rule_id);
 </xsl:text>
+    <xsl:if test="$vrecords[@dv:cxx-type]">
+      <xsl:text>
+/* Tags declared inside another record: file-scope in C, nested in C++. */
+</xsl:text>
+      <xsl:for-each select="$vrecords[@dv:cxx-type]">
+        <xsl:value-of select="concat('#if defined(__cplusplus)&#10;#define ', @dv:c-type, ' ', @dv:cxx-type,
+                                     '&#10;#else&#10;#define ', @dv:c-type, ' ', @dv:c-spelling, '&#10;#endif&#10;')"/>
+      </xsl:for-each>
+    </xsl:if>
     <xsl:for-each select="$vrecords">
       <xsl:variable name="rec" select="."/>
-      <xsl:variable name="type"><xsl:call-template name="ctype"><xsl:with-param name="name" select="@name"/></xsl:call-template></xsl:variable>
+      <xsl:variable name="type" select="string(@dv:c-type)"/>
       <xsl:value-of select="concat('&#10;/* ', @name, ' */&#10;')"/>
       <xsl:call-template name="open-guard"/>
       <xsl:for-each select="selector/case[not(@never)]/call[not(@never) and not(@member = ../preceding-sibling::case/call/@member)]">

@@ -3,6 +3,7 @@
 #include "emit.h"
 #include "families.h"
 #include "skeleton_opts.h"
+#include "view.h"
 
 #include "../rules/rules.h"
 #include "../spec/schema.h"
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TEMPLATE_SUFFIX ".xsl"
@@ -165,6 +167,7 @@ struct render_job {
     xmlChar *bytes; /* the rendered text, when rendered */
     int len;
     int rendered;
+    double cpu; /* seconds this template's transform took on its thread (-v) */
     struct ddigen_diag_held msgs;
 };
 
@@ -212,8 +215,16 @@ static void libxml_error(void *ctx, const char *fmt, ...)
     va_end(ap);
 }
 
+static double thread_cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void transform_one(struct render_run *run, struct render_job *job)
 {
+    double start = thread_cpu_seconds();
     ddigen_diag_hold(&job->msgs);
     current_template = job->xsl_path;
     xmlSetGenericErrorFunc(NULL, libxml_error);
@@ -223,7 +234,7 @@ static void transform_one(struct render_run *run, struct render_job *job)
         tctx->_private = run->shared; /* d:validation-plan's cache */
         xsltSetTransformErrorFunc(tctx, job->xsl_path, xslt_error);
         if (xsltQuoteUserParams(tctx, run->params) == 0)
-            result = xsltApplyStylesheetUser(job->sheet, run->spec, NULL, NULL, NULL, tctx);
+            result = xsltApplyStylesheetUser(job->sheet, run->spec, NULL, NULL, getenv("DDIGEN_XSLT_PROFILE") ? stderr : NULL, tctx);
     }
     xsltFreeTransformContext(tctx);
     job->rendered = result && xsltSaveResultToString(&job->bytes, &job->len, result, job->sheet) == 0;
@@ -233,6 +244,7 @@ static void transform_one(struct render_run *run, struct render_job *job)
     xmlSetGenericErrorFunc(NULL, NULL);
     current_template = NULL;
     ddigen_diag_hold(NULL);
+    job->cpu = thread_cpu_seconds() - start;
 }
 
 static void *render_worker(void *arg)
@@ -344,6 +356,8 @@ static int render_all(const struct emit_options *opt, struct emit_shared *shared
     for (size_t i = 0; run.jobs && i < run.njobs; i++) {
         struct render_job *job = &run.jobs[i];
         ddigen_diag_print_held(&job->msgs);
+        if (ddigen_diag_global.verbose && job->sheet)
+            ddigen_progress("time: render %s %.3f s CPU", job->name, job->cpu);
         int one = ready ? finish_one(opt, job) : -1;
         if (one == 3 && rc == 0)
             rc = 3;
@@ -423,8 +437,14 @@ int emit_render(const struct emit_options *opt, xmlDocPtr spec)
         if (plan)
             rules_print_stats(plan, stdout);
     }
+    double view_start = thread_cpu_seconds();
+    if (rc == 0 && emit_view_add(spec, opt->spec_path) != 0)
+        rc = 1;
+    if (ddigen_diag_global.verbose)
+        ddigen_progress("time: view %.3f s CPU", thread_cpu_seconds() - view_start);
     if (rc == 0)
         rc = render_all(opt, &shared, &names);
+    emit_view_remove(spec);
     emit_shared_free(&shared);
     for (size_t i = 0; i < names.len; i++)
         free(names.items[i]);

@@ -38,8 +38,9 @@ int emit_check_param_conflicts(const char *const *params);
 int emit_run(const struct emit_options *opt);
 /* The same over a spec already in memory (valid, semantically checked:
  * what spec_load gives, or what `generate` built and wrote); opt->spec_path
- * names it in messages. The document is not changed, except that its
- * XPath document order is set. */
+ * names it in messages. The derived view (view.h) is added to the
+ * document while the templates render and taken out again after: the
+ * document is left as it was, except that its XPath document order is set. */
 int emit_render(const struct emit_options *opt, xmlDocPtr spec);
 int ddigen_cmd_emit(int argc, char **argv);
 
@@ -57,6 +58,7 @@ struct emit_shared {
     pthread_mutex_t lock;
     int lowered;
     struct rules_plan *plan; /* NULL after lowering: it failed */
+    xmlDocPtr plan_doc;      /* the plan as XML, with its guards (d:validation-plan) */
 };
 void emit_shared_init(struct emit_shared *s, xmlDocPtr spec);
 void emit_shared_free(struct emit_shared *s);

@@ -1,5 +1,7 @@
 /* XSLT extension functions for what XSLT 1.0 does badly: C identifiers,
- * hex, all-ones masks, and DDI version sets as preprocessor conditions. */
+ * hex, all-ones masks, trace IDs, membership of a version in a set. The
+ * preprocessor condition of a version set is not one: the derived view
+ * (view.c) writes it on every element that has one. */
 #include "emit.h"
 
 #include "../model/vset.h"
@@ -95,35 +97,6 @@ static void fn_hex(xmlXPathParserContextPtr ctxt, int nargs)
     return_string(ctxt, buf);
 }
 
-/* version-cond("WDDM2_0-WDDM3_1 WDDM3_2", /ddi-spec/layout/version): the
- * preprocessor condition of a version set (ddi_vset_condition); "" is
- * every version. */
-static void fn_version_cond(xmlXPathParserContextPtr ctxt, int nargs)
-{
-    if (nargs != 2) {
-        xmlXPathSetArityError(ctxt);
-        return;
-    }
-    xmlNodeSetPtr nodes = xmlXPathPopNodeSet(ctxt);
-    xmlChar *text = xmlXPathPopString(ctxt);
-    struct ddi_versions vl = {0};
-    for (int i = 0; nodes && i < nodes->nodeNr; i++)
-        ddi_versions_add(&vl, nodes->nodeTab[i]);
-    struct strbuf sb = {0};
-    ddi_vset set;
-    struct ddi_vset_error err;
-    if (ddi_vset_parse(&vl, text && *text ? (const char *)text : NULL, &set, &err) != 0) {
-        xsltTransformError(xsltXPathGetTransformContext(ctxt), NULL, NULL,
-                           "version-cond: %s in '%s'\n", err.what, ddigen_quote((const char *)text));
-        set = 0;
-    }
-    ddi_vset_condition(&vl, set, &sb);
-    return_string(ctxt, sb_str(&sb));
-    sb_free(&sb);
-    xmlFree(text);
-    xmlXPathFreeNodeSet(nodes);
-}
-
 /* fnv1a("DXGKDDI_BUILDPAGINGBUFFER") -> "0x1234ABCD": the trace ID of a
  * DDI (ddi_trace_id, util/hash.h; the same in every release). */
 static void fn_fnv1a(xmlXPathParserContextPtr ctxt, int nargs)
@@ -173,7 +146,6 @@ void emit_register_extensions(void)
     xsltRegisterExtModuleFunction(BAD_CAST "validator-name", BAD_CAST DDIGEN_XSLT_NS, fn_validator_name);
     xsltRegisterExtModuleFunction(BAD_CAST "ones", BAD_CAST DDIGEN_XSLT_NS, fn_ones);
     xsltRegisterExtModuleFunction(BAD_CAST "hex", BAD_CAST DDIGEN_XSLT_NS, fn_hex);
-    xsltRegisterExtModuleFunction(BAD_CAST "version-cond", BAD_CAST DDIGEN_XSLT_NS, fn_version_cond);
     xsltRegisterExtModuleFunction(BAD_CAST "fnv1a", BAD_CAST DDIGEN_XSLT_NS, fn_fnv1a);
     emit_register_rule_extensions();
 }

@@ -1,6 +1,7 @@
 /* d:validation-plan(): the rule lowering of gen/rules as a node-set, so
  * the validator templates render checks the C side decided. */
 #include "emit.h"
+#include "view.h"
 
 #include "../rules/rules.h"
 #include "../util/strbuf.h"
@@ -9,7 +10,27 @@
 #include <libxslt/transform.h>
 #include <libxslt/variables.h>
 #include <libxslt/xsltutils.h>
+#include <libxml/xpath.h>
 #include <libxml/xpathInternals.h>
+
+/* The plan as a document of its own, built once per emit on first use
+ * (under the lock, with its dv:guard conditions and its XPath order set
+ * before any transform reads it); NULL when lowering failed. */
+static xmlNodePtr shared_plan_root(struct emit_shared *s)
+{
+    const struct rules_plan *plan = emit_shared_plan(s);
+    pthread_mutex_lock(&s->lock);
+    if (plan && !s->plan_doc) {
+        s->plan_doc = xmlNewDoc(BAD_CAST "1.0");
+        xmlNodePtr root = rules_plan_xml(plan, s->plan_doc);
+        xmlDocSetRootElement(s->plan_doc, root);
+        emit_view_guard_plan(s->spec, root);
+        xmlXPathOrderDocElems(s->plan_doc);
+    }
+    xmlNodePtr root = s->plan_doc ? xmlDocGetRootElement(s->plan_doc) : NULL;
+    pthread_mutex_unlock(&s->lock);
+    return root;
+}
 
 static void fn_validation_plan(xmlXPathParserContextPtr ctxt, int nargs)
 {
@@ -20,23 +41,27 @@ static void fn_validation_plan(xmlXPathParserContextPtr ctxt, int nargs)
     xsltTransformContextPtr tctxt = xsltXPathGetTransformContext(ctxt);
     xmlDocPtr spec = ctxt->context->doc;
     struct emit_shared *shared = tctxt ? tctxt->_private : NULL;
-    struct rules_plan *own = NULL;
-    const struct rules_plan *plan = NULL;
-    if (shared && shared->spec == spec)
-        plan = emit_shared_plan(shared);
-    else if (spec)
-        plan = own = rules_lower(spec);
-    if (!tctxt || !plan) {
+    if (shared && shared->spec == spec) {
+        xmlNodePtr root = shared_plan_root(shared);
+        if (!root)
+            xsltTransformError(tctxt, NULL, NULL, "validation-plan: cannot lower the rules\n");
+        valuePush(ctxt, xmlXPathNewNodeSet(root));
+        return;
+    }
+    /* Another document (a user's template reading one): lowered here,
+     * kept until the transformation ends. */
+    struct rules_plan *own = spec ? rules_lower(spec) : NULL;
+    if (!tctxt || !own) {
         xsltTransformError(tctxt, NULL, NULL, "validation-plan: cannot lower the rules\n");
         rules_plan_free(own);
         valuePush(ctxt, xmlXPathNewNodeSet(NULL));
         return;
     }
-    /* Kept until the transformation ends: templates hold it in a variable. */
     xmlDocPtr container = xsltCreateRVT(tctxt);
     xsltRegisterPersistRVT(tctxt, container);
-    xmlNodePtr root = rules_plan_xml(plan, container);
+    xmlNodePtr root = rules_plan_xml(own, container);
     xmlAddChild((xmlNodePtr)container, root);
+    emit_view_guard_plan(spec, root);
     rules_plan_free(own);
     valuePush(ctxt, xmlXPathNewNodeSet(root));
 }
@@ -72,6 +97,7 @@ void emit_shared_init(struct emit_shared *s, xmlDocPtr spec)
     s->spec = spec;
     s->lowered = 0;
     s->plan = NULL;
+    s->plan_doc = NULL;
     pthread_mutex_init(&s->lock, NULL);
 }
 
@@ -79,6 +105,8 @@ void emit_shared_free(struct emit_shared *s)
 {
     rules_plan_free(s->plan);
     s->plan = NULL;
+    xmlFreeDoc(s->plan_doc);
+    s->plan_doc = NULL;
     pthread_mutex_destroy(&s->lock);
 }
 

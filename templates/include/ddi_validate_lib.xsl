@@ -4,43 +4,26 @@
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:d="urn:ddigen:xslt"
-                exclude-result-prefixes="d">
-  <xsl:variable name="versions" select="/ddi-spec/layout/version"/>
+                xmlns:dv="urn:ddigen:view"
+                exclude-result-prefixes="d dv">
   <!-- Checks, reserved-bit groups and skipped rules per record, decided by
-       gen/rules (the same lowering ddigen trace evaluates). Records whose
-       tag is declared inside another record (C++ spelling differs) are
-       left to a later revision. -->
+       gen/rules (the same lowering ddigen trace evaluates), with each
+       node's #if (dv:guard) and each record's type spelling (dv:c-type)
+       from gen/emit/view.c. A record whose tag is declared inside another
+       (C++ spelling differs) is spelled through DDI_VALIDATE_TYPE_<name>,
+       which ddi_validate.h defines for C and for C++. -->
   <xsl:variable name="plan" select="d:validation-plan()"/>
-  <xsl:variable name="vrecords"
-                select="$plan/record[not(/ddi-spec/layout/record[@name = current()/@name]/@cxx-type) and not(@never)]"/>
+  <xsl:variable name="vrecords" select="$plan/record[not(@never)]"/>
 
-  <xsl:template name="ctype">
-    <xsl:param name="name"/>
-    <xsl:variable name="r" select="/ddi-spec/layout/record[@name = $name]"/>
-    <xsl:choose>
-      <xsl:when test="$r/@tag and $r/@tag = $r/@name"><xsl:value-of select="concat($r/@kind, ' ', $r/@tag)"/></xsl:when>
-      <xsl:otherwise><xsl:value-of select="$name"/></xsl:otherwise>
-    </xsl:choose>
-  </xsl:template>
-
-  <!-- "#if COND\n" for a node with versions / arch-cond, else nothing. -->
+  <!-- "#if COND\n" for a gated plan node (its versions and architectures,
+       decided in gen/emit/view.c), else nothing. -->
   <xsl:template name="open-guard">
     <xsl:param name="node" select="."/>
-    <xsl:if test="$node/@versions or $node/@arch-cond">
-      <xsl:text>#if </xsl:text>
-      <xsl:if test="$node/@versions">
-        <xsl:value-of select="concat('(', d:version-cond($node/@versions, $versions), ')')"/>
-      </xsl:if>
-      <xsl:if test="$node/@versions and $node/@arch-cond"> &amp;&amp; </xsl:if>
-      <xsl:if test="$node/@arch-cond">
-        <xsl:value-of select="concat('(', $node/@arch-cond, ')')"/>
-      </xsl:if>
-      <xsl:text>&#10;</xsl:text>
-    </xsl:if>
+    <xsl:if test="$node/@dv:guard"><xsl:value-of select="concat('#if ', $node/@dv:guard, '&#10;')"/></xsl:if>
   </xsl:template>
   <xsl:template name="close-guard">
     <xsl:param name="node" select="."/>
-    <xsl:if test="$node/@versions or $node/@arch-cond"><xsl:text>#endif&#10;</xsl:text></xsl:if>
+    <xsl:if test="$node/@dv:guard"><xsl:text>#endif&#10;</xsl:text></xsl:if>
   </xsl:template>
 
   <!-- The union members a record's selector dispatches to (first case wins). -->

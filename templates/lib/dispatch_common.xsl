@@ -7,7 +7,8 @@
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:d="urn:ddigen:xslt"
-                exclude-result-prefixes="d">
+                xmlns:dv="urn:ddigen:view"
+                exclude-result-prefixes="d dv">
   <xsl:variable name="versions" select="/ddi-spec/layout/version"/>
   <xsl:variable name="archs" select="/ddi-spec/layout/arch"/>
   <xsl:key name="top-record" match="/ddi-spec/layout/record" use="@name"/>
@@ -58,7 +59,7 @@
         <xsl:for-each select="$nodes">
           <xsl:choose>
             <xsl:when test="@versions">
-              <xsl:value-of select="d:version-cond(@versions, $versions)"/>
+              <xsl:value-of select="@dv:version-cond"/>
             </xsl:when>
             <xsl:otherwise>1</xsl:otherwise>
           </xsl:choose>
@@ -91,13 +92,13 @@
     <xsl:param name="field"/>
     <xsl:variable name="c1">
       <xsl:choose>
-        <xsl:when test="$case/@versions"><xsl:value-of select="d:version-cond($case/@versions, $versions)"/></xsl:when>
+        <xsl:when test="$case/@versions"><xsl:value-of select="$case/@dv:version-cond"/></xsl:when>
         <xsl:otherwise>1</xsl:otherwise>
       </xsl:choose>
     </xsl:variable>
     <xsl:variable name="c2">
       <xsl:choose>
-        <xsl:when test="$field/@versions"><xsl:value-of select="d:version-cond($field/@versions, $versions)"/></xsl:when>
+        <xsl:when test="$field/@versions"><xsl:value-of select="$field/@dv:version-cond"/></xsl:when>
         <xsl:otherwise>1</xsl:otherwise>
       </xsl:choose>
     </xsl:variable>
@@ -114,7 +115,7 @@
   <xsl:template name="record-condition">
     <xsl:param name="record"/>
     <xsl:choose>
-      <xsl:when test="$record/@versions"><xsl:value-of select="d:version-cond($record/@versions, $versions)"/></xsl:when>
+      <xsl:when test="$record/@versions"><xsl:value-of select="$record/@dv:version-cond"/></xsl:when>
       <xsl:otherwise>1</xsl:otherwise>
     </xsl:choose>
   </xsl:template>

@@ -1,6 +1,7 @@
 /* Unit tests of the emit stage: the XSLT extension functions (through a
- * real stylesheet run by libxslt) and --check on stale output. */
+ * real stylesheet run by libxslt) and the derived view's conditions. */
 #include "emit/emit.h"
+#include "emit/view.h"
 
 #include <libexslt/exslt.h>
 #include <libxml/parser.h>
@@ -80,18 +81,73 @@ static void hex_and_ones(void **state)
     expect("d:ones(64)", "0xFFFFFFFFFFFFFFFFull");
 }
 
+/* The view's condition of a spec element's versions (view.c): the first
+ * range has no lower bound, the last no upper bound. */
+static const char view_spec[] = "<ddi-spec version='1'><layout>"
+                                "<version name='DXGKDDI_INTERFACE_VERSION_A' short='A' value='0x1'/>"
+                                "<version name='DXGKDDI_INTERFACE_VERSION_B' short='B' value='0x2'/>"
+                                "<version name='DXGKDDI_INTERFACE_VERSION_C' short='C' value='0x3'/>"
+                                "<version name='DXGKDDI_INTERFACE_VERSION_D' short='D' value='0x4'/>"
+                                "<record name='all' versions='A-D'/><record name='mid' versions='B-C'/>"
+                                "<record name='first' versions='A'/><record name='ends' versions='A C-D' archs='x64'/>"
+                                "</layout></ddi-spec>";
+
+static xmlNodePtr view_record(xmlDocPtr doc, const char *name)
+{
+    xmlNodePtr layout = xmlDocGetRootElement(doc)->children;
+    for (xmlNodePtr r = layout->children; r; r = r->next) {
+        xmlChar *n = xmlGetProp(r, BAD_CAST "name");
+        int found = n && !strcmp((const char *)n, name);
+        xmlFree(n);
+        if (found)
+            return r;
+    }
+    return NULL;
+}
+
+static void expect_view(xmlDocPtr doc, const char *record, const char *attr, const char *want)
+{
+    xmlChar *got = xmlGetNsProp(view_record(doc, record), BAD_CAST attr, BAD_CAST EMIT_VIEW_NS);
+    assert_non_null(got);
+    assert_string_equal((const char *)got, want);
+    xmlFree(got);
+}
+
+static char *serialized(xmlDocPtr doc)
+{
+    xmlChar *text = NULL;
+    int len = 0;
+    xmlDocDumpMemory(doc, &text, &len);
+    char *copy = strdup((const char *)text);
+    xmlFree(text);
+    return copy;
+}
+
 static void version_ranges_become_conditions(void **state)
 {
     (void)state;
-    /* The first range has no lower bound, the last no upper bound. */
-    expect("d:version-cond('A-D', $v)", "1");
-    expect("d:version-cond('B-C', $v)",
-           "(DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_B && "
-           "DXGKDDI_INTERFACE_VERSION < DXGKDDI_INTERFACE_VERSION_D)");
-    expect("d:version-cond('A', $v)", "(DXGKDDI_INTERFACE_VERSION < DXGKDDI_INTERFACE_VERSION_B)");
-    expect("d:version-cond('A C-D', $v)",
-           "(DXGKDDI_INTERFACE_VERSION < DXGKDDI_INTERFACE_VERSION_B) || "
-           "(DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_C)");
+    xmlDocPtr doc = xmlReadMemory(view_spec, (int)strlen(view_spec), "s.xml", NULL, 0);
+    char *before = serialized(doc);
+    assert_int_equal(emit_view_add(doc, "s.xml"), 0);
+    expect_view(doc, "all", "version-cond", "1");
+    expect_view(doc, "mid", "version-cond",
+                "(DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_B && "
+                "DXGKDDI_INTERFACE_VERSION < DXGKDDI_INTERFACE_VERSION_D)");
+    expect_view(doc, "first", "version-cond", "(DXGKDDI_INTERFACE_VERSION < DXGKDDI_INTERFACE_VERSION_B)");
+    expect_view(doc, "ends", "version-cond",
+                "(DXGKDDI_INTERFACE_VERSION < DXGKDDI_INTERFACE_VERSION_B) || "
+                "(DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_C)");
+    /* The marshallers' form adds the architectures as runtime macros. */
+    expect_view(doc, "ends", "marshal-cond",
+                "((DXGKDDI_INTERFACE_VERSION < DXGKDDI_INTERFACE_VERSION_B) || "
+                "(DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_C)) && (0 || DDI_MRT_ARCH_X64)");
+    /* Taken out again, the document is what it was. */
+    emit_view_remove(doc);
+    char *after = serialized(doc);
+    assert_string_equal(after, before);
+    free(before);
+    free(after);
+    xmlFreeDoc(doc);
 }
 
 int main(void)
