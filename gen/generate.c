@@ -440,7 +440,7 @@ int ddigen_cmd_generate(int argc, char **argv)
                                   .params = (const char *const *)params.items,
                                   .outputs = outputs,
                                   .jobs = in.jobs};
-        spec_write_behind_serialized(spec_writer); /* before emit's threads read the spec */
+        spec_write_behind_serialized(spec_writer); /* then emit may add its view to the spec */
         rc = emit_render(&eo, spec);
         stage_done("emit", &t);
     }

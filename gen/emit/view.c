@@ -18,7 +18,7 @@
 #include "view.h"
 
 #include "../model/vset.h"
-#include "../spec/specxml.h"
+#include "../model/specxml.h"
 #include "../util/arena.h"
 #include "../util/diag.h"
 #include "../util/strbuf.h"

@@ -9,6 +9,7 @@
 #include "../util/diag.h"
 #include "../util/output.h"
 
+#include <libxml/parser.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,23 @@ static void mark_serialized(struct spec_write_behind *w)
     pthread_mutex_unlock(&w->lock);
 }
 
+/* The caller's document is handed back once serialized (emit adds its
+ * view to it and libxslt numbers its nodes), so the check reads the text
+ * that is written, parsed here into a tree of this thread's own: the
+ * caller may then change its document while the check runs. */
+static int check_text(struct spec_write_behind *w)
+{
+    xmlDocPtr own = xmlReadMemory((const char *)w->text, w->len, w->path, NULL,
+                                  XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_HUGE);
+    if (!own) {
+        ddigen_error(w->path, 0, "internal error: the serialized spec does not parse; nothing written");
+        return -1;
+    }
+    int rc = spec_validate_generated(own, w->path);
+    xmlFreeDoc(own);
+    return rc;
+}
+
 /* Serializes first, so that a caller waiting to share the document with
  * threads of its own waits for the short part only. */
 static void *check_document(void *arg)
@@ -52,7 +70,10 @@ static void *check_document(void *arg)
             ddigen_error(w->path, 0, "cannot serialize: out of memory");
         mark_serialized(w);
     }
-    w->valid = w->doc && (w->text || w->serialize_here) ? spec_validate_generated(w->doc, w->path) : -1;
+    if (w->doc && !w->make && !w->serialize_here)
+        w->valid = w->text ? check_text(w) : -1;
+    else
+        w->valid = w->doc && (w->text || w->serialize_here) ? spec_validate_generated(w->doc, w->path) : -1;
     if (w->make) {
         xmlFreeDoc(w->doc);
         w->doc = NULL;
