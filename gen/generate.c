@@ -220,9 +220,9 @@ static int check_semantics(xmlDocPtr spec, const char *path, struct spec_write_b
     unsigned errors = ddigen_diag_global.errors;
     int rc = spec_check_semantics(spec, path);
     ddigen_diag_hold(NULL);
-    free(quiet.text);
     if (quiet.stream)
-        fclose(quiet.stream);
+        fclose(quiet.stream); /* sets quiet.text to its final buffer */
+    free(quiet.text);
     if (rc == 0)
         return 0;
     ddigen_diag_global.errors = errors; /* reported again, with its line */

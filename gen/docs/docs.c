@@ -32,7 +32,11 @@ const char *ddigen_docs_rule_kind_name(unsigned kind)
     return kind < DOCS_RULE_KIND_COUNT ? docs_rule_kind_name((enum docs_rule_kind)kind) : NULL;
 }
 
-void ddigen_docs_shutdown(void) { docs_syntax_shutdown(); }
+void ddigen_docs_shutdown(void)
+{
+    docs_syntax_shutdown();
+    docs_md_release(); /* generate reads the pages on a thread that then ends */
+}
 
 /* ---- XML ----------------------------------------------------------------- */
 

@@ -69,7 +69,8 @@ const char *ddigen_docs_rule_kind_name(unsigned kind);
 /* Canonical serialization of a built document (what `ddigen docs -o` writes). */
 int ddigen_docs_serialize(xmlDocPtr doc, char **data, size_t *len);
 
-/* Releases process-wide state (the libclang index). */
+/* Releases process-wide state (the libclang index) and the calling
+ * thread's page-parse heap. */
 void ddigen_docs_shutdown(void);
 
 /* `ddigen docs PATH... -o FILE [-v] [-q]`; argv[0] is "docs". */

@@ -537,6 +537,11 @@ static void heap_free(void *ptr)
 
 static cmark_mem md_heap_mem = {heap_calloc, heap_realloc, heap_free};
 
+void docs_md_release(void)
+{
+    bump_release(&md_heap);
+}
+
 static cmark_parser *new_parser(void)
 {
     cmark_parser *parser = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, &md_heap_mem);

@@ -10,6 +10,9 @@
 int docs_read_markdown(struct docs_page *page, const char *buf, size_t len);
 int docs_read_html(struct docs_page *page, const char *buf, size_t len);
 int docs_read_text(struct docs_page *page, const char *buf, size_t len);
+/* Returns the calling thread's markdown parse heap to the system (it is
+ * kept between pages; a thread that read pages calls this before it ends). */
+void docs_md_release(void);
 
 /* Shared by all readers once fields are known. */
 void docs_parse_field_name(struct docs_page *page, const char *text, size_t n, struct docs_field *f);
