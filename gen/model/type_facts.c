@@ -43,7 +43,7 @@ struct ddi_type_fact ddi_type_fact_with(xmlNodePtr n, xmlNodePtr type_size)
 struct ddi_type_fact ddi_type_fact_at(const struct ddi_versions *v, xmlNodePtr n, const char *arch, int version)
 {
     for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE || strcmp((const char *)c->name, "type-size"))
+        if (!sx_is(c, "type-size"))
             continue;
         const char *a = sx_get(c, "arch");
         if (!a || strcmp(a, arch))

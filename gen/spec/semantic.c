@@ -460,18 +460,18 @@ static int has_ids(xmlNodePtr layout)
     return 0;
 }
 
-/* Every rule of the <docs> part is of a kind the table knows
- * (model/rule_kinds.h), which the schema cannot list without repeating it. */
-static void check_rule_kinds(struct check *c, xmlNodePtr n)
+/* Every rule of the <docs> part (docs/page/rules/rule, the only place
+ * docs.rng allows one) is of a kind the table knows (model/rule_kinds.h),
+ * which the schema cannot list without repeating it. */
+static void check_rule_kinds(struct check *c, xmlNodePtr docs)
 {
-    for (; n && !c->failed; n = n->next) {
-        if (n->type != XML_ELEMENT_NODE)
-            continue;
-        const char *kind = sx_is(n, "rule") ? sx_get(n, "kind") : NULL;
-        if (kind && ddi_rule_kind_find(kind) < 0)
-            fail(c, n, "rule kind '%s' is not one of ddigen's rule kinds", ddigen_quote(kind));
-        check_rule_kinds(c, n->children);
-    }
+    for (xmlNodePtr page = sx_child(docs, "page"); page && !c->failed; page = sx_next(page, "page"))
+        for (xmlNodePtr rule = sx_child(sx_child(page, "rules"), "rule"); rule && !c->failed;
+             rule = sx_next(rule, "rule")) {
+            const char *kind = sx_get(rule, "kind");
+            if (kind && ddi_rule_kind_find(kind) < 0)
+                fail(c, rule, "rule kind '%s' is not one of ddigen's rule kinds", ddigen_quote(kind));
+        }
 }
 
 int spec_check_semantics(xmlDocPtr doc, const char *file)
@@ -485,7 +485,7 @@ int spec_check_semantics(xmlDocPtr doc, const char *file)
             docs = n;
     struct check c = {.file = file};
     if (docs)
-        check_rule_kinds(&c, docs->children);
+        check_rule_kinds(&c, docs);
     if (!layout || c.failed)
         return c.failed ? -1 : 0;
     read_header(&c, layout);
