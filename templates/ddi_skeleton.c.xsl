@@ -7,7 +7,8 @@
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:d="urn:ddigen:xslt"
-                exclude-result-prefixes="d">
+                xmlns:dv="urn:ddigen:view"
+                exclude-result-prefixes="d dv">
   <xsl:include href="lib/skeleton_common.xsl"/>
   <xsl:include href="lib/wdk_includes.xsl"/>
   <xsl:output method="text" encoding="UTF-8"/>
@@ -105,7 +106,7 @@
   <xsl:template name="thunk">
     <xsl:variable name="role"><xsl:call-template name="role"/></xsl:variable>
     <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
-    <xsl:variable name="fn" select="key('fn', $role)[not(@versions) or d:version-in(@versions, $chosen-short, $versions)][1]"/>
+    <xsl:variable name="fn" select="key('fn', $role)[@dv:at-chosen][1]"/>
     <xsl:variable name="pageable"><xsl:call-template name="pageable"><xsl:with-param name="role" select="$role"/></xsl:call-template></xsl:variable>
     <xsl:variable name="irql"><xsl:call-template name="irql"><xsl:with-param name="role" select="$role"/></xsl:call-template></xsl:variable>
     <xsl:variable name="void" select="$fn/@result = 'VOID' or $fn/@result = 'void'"/>

@@ -440,6 +440,8 @@ int emit_render(const struct emit_options *opt, xmlDocPtr spec)
     double view_start = thread_cpu_seconds();
     if (rc == 0 && emit_view_add(spec, opt->spec_path) != 0)
         rc = 1;
+    if (rc == 0)
+        skeleton_view_add(spec, opt->params);
     if (ddigen_diag_global.verbose)
         ddigen_progress("time: view %.3f s CPU", thread_cpu_seconds() - view_start);
     if (rc == 0)

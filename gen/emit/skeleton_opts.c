@@ -2,6 +2,7 @@
  * (the templates check again, but only emit can refuse before any file is
  * written). */
 #include "skeleton_opts.h"
+#include "view.h"
 
 #include "../model/vset.h"
 #include "../model/specxml.h"
@@ -191,4 +192,82 @@ int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *con
         rc = check_list(ctx, spec_path, record, list);
     xmlXPathFreeContext(ctx);
     return rc;
+}
+
+/* Is the callback member on the driver's list: by its name, its role
+ * typedef, or its name without DxgkDdi ("all" lists every one)? */
+static int on_list(const char *list, const char *member, const char *role)
+{
+    if (!strcmp(list, "all"))
+        return 1;
+    const char *suffix = strncmp(member, "DxgkDdi", 7) == 0 ? member + 7 : NULL;
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, " ");
+        if (n && ((strlen(member) == n && !strncmp(p, member, n)) ||
+                  (role && strlen(role) == n && !strncmp(p, role, n)) ||
+                  (suffix && strlen(suffix) == n && !strncmp(p, suffix, n))))
+            return 1;
+        p += n + (p[n] == ' ');
+    }
+    return 0;
+}
+
+static int exists_at(const struct ddi_versions *vl, xmlNodePtr n, int at)
+{
+    const char *set = sx_get(n, "versions");
+    return !set || ddi_vset_has(ddi_vset_of(vl, set), at);
+}
+
+static void mark(xmlNodePtr n, xmlNsPtr ns, const char *name)
+{
+    xmlNewNsProp(n, ns, BAD_CAST name, BAD_CAST "yes");
+}
+
+/* The kind's record and its callback members: which exist at the chosen
+ * version, which are on the list. */
+static void mark_members(xmlNodePtr layout, xmlNodePtr rec, xmlNsPtr ns, const struct ddi_versions *vl, int at,
+                         const char *list)
+{
+    if (exists_at(vl, rec, at))
+        mark(rec, ns, "at-chosen");
+    for (xmlNodePtr f = sx_child(rec, "field"); f; f = sx_next(f, "field")) {
+        const char *type = sx_get(f, "type"), *role = NULL;
+        for (xmlNodePtr fn = sx_child(layout, "function-type"); type && fn && !role;
+             fn = sx_next(fn, "function-type"))
+            if (!strcmp(sx_get(fn, "name") ? sx_get(fn, "name") : "", type))
+                role = sx_get(fn, "pointer-to");
+        if (!role)
+            continue;
+        if (exists_at(vl, f, at))
+            mark(f, ns, "at-chosen");
+        if (on_list(list, sx_get(f, "name") ? sx_get(f, "name") : "", role))
+            mark(f, ns, "listed");
+    }
+}
+
+void skeleton_view_add(xmlDocPtr spec, const char *const *params)
+{
+    xmlNodePtr root = xmlDocGetRootElement(spec), layout = sx_part(spec, "layout");
+    xmlNsPtr ns = root ? xmlSearchNsByHref(spec, root, BAD_CAST EMIT_VIEW_NS) : NULL;
+    if (!layout || !ns)
+        return;
+    struct ddi_versions vl;
+    ddi_versions_read(&vl, layout);
+    const char *version = param_value(params, "ddi-version");
+    const char *list = param_value(params, "ddi-list");
+    int at = version ? version_position(&vl, version) - 1 : (int)vl.n - 1;
+    if (at < 0)
+        return; /* skeleton_check_params refused it; the templates say so again */
+    int i = 0;
+    for (xmlNodePtr v = sx_child(layout, "version"); v; v = sx_next(v, "version"), i++)
+        if (i == at)
+            mark(v, ns, "chosen");
+    for (xmlNodePtr fn = sx_child(layout, "function-type"); fn; fn = sx_next(fn, "function-type"))
+        if (exists_at(&vl, fn, at))
+            mark(fn, ns, "at-chosen");
+    for (xmlNodePtr rec = sx_child(layout, "record"); rec; rec = sx_next(rec, "record")) {
+        const char *name = sx_get(rec, "name");
+        if (name && (!strcmp(name, "DRIVER_INITIALIZATION_DATA") || !strcmp(name, "KMDDOD_INITIALIZATION_DATA")))
+            mark_members(layout, rec, ns, &vl, at, list ? list : "all");
+    }
 }

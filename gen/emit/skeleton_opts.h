@@ -30,4 +30,11 @@ int skeleton_option(int code, const char *arg, struct vec *params, struct arena 
  * NAME=VALUE) against the spec; 0, or -1 after reporting each problem. */
 int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *const *params);
 
+/* Adds the skeleton's part of emit's derived view (view.h; after
+ * emit_view_add), so its templates print and decide nothing: dv:chosen on
+ * the chosen <version> (the newest when none is given), dv:at-chosen on the
+ * function types, initialization records and callback members that exist
+ * at it, dv:listed on the callback members the ddi-list names. */
+void skeleton_view_add(xmlDocPtr spec, const char *const *params);
+
 #endif

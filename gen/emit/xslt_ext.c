@@ -113,35 +113,8 @@ static void fn_fnv1a(xmlXPathParserContextPtr ctxt, int nargs)
     xmlFree(s);
 }
 
-/* version-in("WIN7-WDDM2_0 WDDM3_2", "WDDM2_0", /ddi-spec/layout/version):
- * whether the version set holds the version (short names; an empty set is
- * every version). The skeleton asks it per member for the chosen version. */
-static void fn_version_in(xmlXPathParserContextPtr ctxt, int nargs)
-{
-    if (nargs != 3) {
-        xmlXPathSetArityError(ctxt);
-        return;
-    }
-    xmlNodeSetPtr nodes = xmlXPathPopNodeSet(ctxt);
-    xmlChar *version = xmlXPathPopString(ctxt);
-    xmlChar *set = xmlXPathPopString(ctxt);
-    struct ddi_versions vl = {0};
-    for (int i = 0; nodes && i < nodes->nodeNr; i++)
-        ddi_versions_add(&vl, nodes->nodeTab[i]);
-    int at = ddi_version_find(&vl, (const char *)version, strlen((const char *)version));
-    if (at < 0)
-        xsltTransformError(xsltXPathGetTransformContext(ctxt), NULL, NULL, "version-in: unknown DDI version '%s'\n",
-                           ddigen_quote((const char *)version));
-    int any = set && set[strspn((const char *)set, " ")];
-    valuePush(ctxt, xmlXPathNewBoolean(at >= 0 && ddi_vset_has(ddi_vset_of(&vl, any ? (const char *)set : NULL), at)));
-    xmlFree(set);
-    xmlFree(version);
-    xmlXPathFreeNodeSet(nodes);
-}
-
 void emit_register_extensions(void)
 {
-    xsltRegisterExtModuleFunction(BAD_CAST "version-in", BAD_CAST DDIGEN_XSLT_NS, fn_version_in);
     xsltRegisterExtModuleFunction(BAD_CAST "c-ident", BAD_CAST DDIGEN_XSLT_NS, fn_c_ident);
     xsltRegisterExtModuleFunction(BAD_CAST "validator-name", BAD_CAST DDIGEN_XSLT_NS, fn_validator_name);
     xsltRegisterExtModuleFunction(BAD_CAST "ones", BAD_CAST DDIGEN_XSLT_NS, fn_ones);

@@ -8,7 +8,8 @@
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:d="urn:ddigen:xslt"
-                exclude-result-prefixes="d">
+                xmlns:dv="urn:ddigen:view"
+                exclude-result-prefixes="d dv">
   <!-- ddi-version: a short name (WDDM2_0) or the macro; default the newest.
        ddi-list: callback names separated by spaces ('all': every one).
        driver-kind: full (DRIVER_INITIALIZATION_DATA, DxgkInitialize) or
@@ -24,14 +25,10 @@
   <xsl:key name="record" match="/ddi-spec/layout/record" use="@name"/>
   <xsl:key name="page-with-irql" match="/ddi-spec/docs/page[@irql]" use="@name"/>
 
-  <xsl:variable name="chosen-short">
-    <xsl:choose>
-      <xsl:when test="$ddi-version = ''"><xsl:value-of select="$versions[last()]/@short"/></xsl:when>
-      <xsl:when test="$versions[@short = $ddi-version]"><xsl:value-of select="$ddi-version"/></xsl:when>
-      <xsl:otherwise><xsl:value-of select="$versions[@name = $ddi-version]/@short"/></xsl:otherwise>
-    </xsl:choose>
-  </xsl:variable>
-  <xsl:variable name="chosen" select="$versions[@short = $chosen-short]"/>
+  <!-- The derived view (emit's view.c and skeleton_opts.c) marks the chosen
+       version (dv:chosen), what exists at it (dv:at-chosen) and the
+       callback members on the list (dv:listed). -->
+  <xsl:variable name="chosen" select="$versions[@dv:chosen]"/>
   <xsl:variable name="kind-record-name">
     <xsl:choose>
       <xsl:when test="$driver-kind = 'display-only'">KMDDOD_INITIALIZATION_DATA</xsl:when>
@@ -48,10 +45,8 @@
   <!-- Members whose type is a pointer to a function typedef (PDXGKDDI_X). -->
   <xsl:variable name="callbacks" select="$kind-record/field[key('fn', @type)/@pointer-to]"/>
   <xsl:variable name="list" select="concat(' ', normalize-space($ddi-list), ' ')"/>
-  <xsl:variable name="listed" select="$callbacks[$ddi-list = 'all' or contains($list, concat(' ', @name, ' '))
-      or contains($list, concat(' ', key('fn', @type)/@pointer-to, ' '))
-      or (starts-with(@name, 'DxgkDdi') and contains($list, concat(' ', substring-after(@name, 'DxgkDdi'), ' ')))]"/>
-  <xsl:variable name="chosen-callbacks" select="$listed[not(@versions) or d:version-in(@versions, $chosen-short, $versions)]"/>
+  <xsl:variable name="listed" select="$callbacks[@dv:listed]"/>
+  <xsl:variable name="chosen-callbacks" select="$listed[@dv:at-chosen]"/>
   <xsl:variable name="version-field" select="$kind-record/field[@name = 'Version']"/>
 
   <!-- Stops the transform on parameters that name nothing (emit checks
@@ -63,8 +58,8 @@
     <xsl:if test="$versions and not($chosen)">
       <xsl:message terminate="yes">ddi-version '<xsl:value-of select="$ddi-version"/>' is not a DDI version of the spec</xsl:message>
     </xsl:if>
-    <xsl:if test="$chosen and $kind-record/@versions and not(d:version-in($kind-record/@versions, $chosen-short, $versions))">
-      <xsl:message terminate="yes"><xsl:value-of select="concat($kind-record-name, ' does not exist at ', $chosen-short, ' (only ', $kind-record/@versions, ')')"/></xsl:message>
+    <xsl:if test="$chosen and not($kind-record/@dv:at-chosen)">
+      <xsl:message terminate="yes"><xsl:value-of select="concat($kind-record-name, ' does not exist at ', $chosen/@short, ' (only ', $kind-record/@versions, ')')"/></xsl:message>
     </xsl:if>
   </xsl:template>
 
