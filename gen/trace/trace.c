@@ -4,6 +4,8 @@
 #include "trace.h"
 
 #include "image.h"
+#include "model/specxml.h"
+#include "model/wire.h"
 #include "rules_hook.h"
 #include "spec/schema.h"
 #include "util/arena.h"
@@ -50,6 +52,7 @@ struct tracer {
     enum trace_rules_status rules;
     struct strmap enums; /* tag -> struct vec of the <enum>s with it, in document order */
     struct by_number *records, *ddis; /* sorted by number (index_numbers) */
+    struct ddi_wire_index wire;
     size_t nrecords, nddis;
 };
 
@@ -143,29 +146,6 @@ static const char *ddi_name(struct tracer *t, uint32_t id)
     return f ? attr_str(f, "name") : NULL;
 }
 
-/* The top-level record a field's canonical type names ("struct _TAG" or a
- * typedef name), or NULL: the first of the spec with that kind and tag, or
- * with that name. */
-static xmlNodePtr record_of_type(struct tracer *t, xmlNodePtr field)
-{
-    const char *c = attr_str(field, "canonical");
-    if (!*c || strchr(c, '*'))
-        return NULL;
-    const char *tag = strchr(c, ' ');
-    const struct ddi_model_record *r =
-        tag ? ddi_model_record_by_tag(t->lay.model, tag + 1) : ddi_model_record(t->lay.model, c);
-    if (r && tag && !(r->kind && !strncmp(c, r->kind, (size_t)(tag - c)))) {
-        /* the first record of that tag is of another kind: look further */
-        const struct ddi_model *m = t->lay.model;
-        r = NULL;
-        for (size_t i = 0; i < m->nrecords && !r; i++)
-            if (m->records[i]->tag && !strcmp(m->records[i]->tag, tag + 1) && m->records[i]->kind &&
-                !strncmp(c, m->records[i]->kind, (size_t)(tag - c)))
-                r = m->records[i];
-    }
-    return r ? r->node : NULL;
-}
-
 /* The enumerator a value of an enum-typed field names, or NULL. */
 static const char *enum_name(struct tracer *t, xmlNodePtr field, int64_t value)
 {
@@ -178,17 +158,6 @@ static const char *enum_name(struct tracer *t, xmlNodePtr field, int64_t value)
             if (is_elem(v, "value") && strtoll(attr_str(v, "value"), NULL, 10) == value && trace_layout_has(&t->lay, v))
                 return attr_str(v, "name");
     return NULL;
-}
-
-static int has_discriminator(struct tracer *t, xmlNodePtr union_record)
-{
-    xmlNodePtr root = xmlDocGetRootElement(t->spec);
-    for (xmlNodePtr m = root->children; m; m = m->next)
-        if (is_elem(m, "merge"))
-            for (xmlNodePtr d = m->children; d; d = d->next)
-                if (is_elem(d, "discriminator") && !strcmp(attr_str(d, "union"), attr_str(union_record, "name")))
-                    return 1;
-    return 0;
 }
 
 /* The field with stable ID id at this map level: a field of rec, or of the
@@ -313,7 +282,8 @@ static void name_path(struct tracer *t, const ddi_cbor_path *p, char *names, siz
         xmlNodePtr f = rec && !other && p->key[i] <= (uint64_t)LONG_MAX ? find_field(rec, (long)p->key[i]) : NULL;
         if (f) {
             snprintf(names, nsize, "%s%s", prefix, attr_str(f, "path"));
-            xmlNodePtr nested = nested_record(f), other = nested ? NULL : record_of_type(t, f);
+            xmlNodePtr nested = nested_record(f);
+            xmlNodePtr other = nested ? NULL : ddi_wire_record(&t->wire, ddi_wire_canonical(f));
             if (other)
                 snprintf(prefix, sizeof prefix, "%s.", names);
             rec = nested ? nested : other;
@@ -461,7 +431,9 @@ static int value_any(struct tracer *t, unsigned depth)
     return 0;
 }
 
-static int record_map(struct tracer *t, xmlNodePtr rec, long base, const char *prefix, unsigned depth);
+/* in_union: some record enclosing rec (rec excluded) in its top record is
+ * a union no discriminator selects. */
+static int record_map(struct tracer *t, xmlNodePtr rec, long base, const char *prefix, unsigned depth, int in_union);
 
 /* The path a reader of the record sees: full for fields of the top record,
  * prefixed for fields of a record held by value. */
@@ -470,8 +442,7 @@ static void field_path(char *buf, size_t size, const char *prefix, xmlNodePtr f)
     snprintf(buf, size, "%s%s", prefix, attr_str(f, "path"));
 }
 
-/* How a field goes on the wire, as templates/include/marshal_common.xsl
- * decides it (m-class), from the spec alone. */
+/* How a field goes on the wire (model/wire.h), as this reader checks it. */
 enum wire {
     WIRE_U,      /* unsigned integer of the field's width */
     WIRE_S,      /* signed integer of the field's width */
@@ -483,75 +454,34 @@ enum wire {
     WIRE_ANY     /* never written by the encoders (flexible arrays): unknown */
 };
 
-static const char *canonical_of(xmlNodePtr f)
+/* The class model/wire.h decides (what the marshallers write), as this
+ * reader checks it; a field the spec has no type facts for is read as
+ * anything. */
+static enum wire wire_of(struct tracer *t, xmlNodePtr f, int in_union)
 {
-    const char *c = attr_str(f, "canonical");
-    if (!*c)
-        for (xmlNodePtr k = f->children; k; k = k->next)
-            if (is_elem(k, "canonical"))
-                return attr_str(k, "type");
-    if (!*c)
-        c = attr_str(f, "type");
-    if (!strncmp(c, "volatile ", 9))
-        c += 9;
-    if (!strncmp(c, "const ", 6) && !strchr(c, '*'))
-        c += 6;
-    return c;
-}
-
-/* u, s, ptr, rec or raw (m-scalar-class). */
-static char scalar_class(struct tracer *t, xmlNodePtr f, const char *c)
-{
-    if (strchr(c, '*') || strchr(c, '('))
-        return 'p';
-    if (!strncmp(c, "enum ", 5))
-        return 's';
-    if (!strcmp(c, "float") || !strcmp(c, "double") || !strcmp(c, "long double"))
-        return 'b';
-    if (!strncmp(c, "unsigned ", 9) || !strcmp(c, "_Bool") || !strcmp(c, "bool") || !strcmp(c, "wchar_t"))
-        return 'u';
-    if (!strcmp(c, "char") || !strcmp(c, "signed char") || !strcmp(c, "short") || !strcmp(c, "int") ||
-        !strcmp(c, "long") || !strcmp(c, "long long") || !strcmp(c, "__int64"))
-        return 's';
-    /* A record of the DDI (not a kernel record, which goes as its bytes). */
-    xmlNodePtr r = record_of_type(t, f);
-    return r && !attr_is(r, "referenced", "true") && xmlHasProp(r, BAD_CAST "id") ? 'r' : 'b';
-}
-
-static enum wire wire_of(struct tracer *t, xmlNodePtr f)
-{
-    if (nested_record(f))
-        return WIRE_MAP;
-    const char *c = canonical_of(f), *array = attr_str(f, "array");
-    char sc = scalar_class(t, f, c);
-    if (*array) {
-        if (strstr(array, "flexible"))
-            return WIRE_ANY;
-        if (strchr(array, ' ') || !strcmp(c, "unsigned char") || !strcmp(c, "char") || !strcmp(c, "signed char"))
-            return WIRE_BYTES;
-        return sc == 'u' || sc == 's' || sc == 'r' ? WIRE_ARRAY : WIRE_BYTES;
-    }
-    if (*attr_str(f, "bits"))
-        return sc == 's' ? WIRE_S : WIRE_U;
-    switch (sc) {
-    case 'p': return !strncmp(attr_str(f, "sal"), "_Field_size", 11) ? WIRE_FOLLOW : WIRE_PTR;
-    case 's': return WIRE_S;
-    case 'u': return WIRE_U;
-    case 'r': return WIRE_MAP;
-    default: return WIRE_BYTES;
-    }
+    static const struct {
+        const char *cls;
+        enum wire wire;
+    } classes[] = {{"nest", WIRE_MAP},   {"rec", WIRE_MAP},     {"u", WIRE_U},         {"s", WIRE_S},
+                   {"ptr", WIRE_PTR},    {"follow", WIRE_FOLLOW}, {"arr-u", WIRE_ARRAY}, {"arr-s", WIRE_ARRAY},
+                   {"arr-rec", WIRE_ARRAY}, {"bytes", WIRE_BYTES}, {"raw", WIRE_BYTES}, {"skip", WIRE_ANY}};
+    const char *cls = ddi_wire_class(&t->wire, f, in_union);
+    for (size_t i = 0; cls && i < sizeof classes / sizeof classes[0]; i++)
+        if (!strcmp(cls, classes[i].cls))
+            return classes[i].wire;
+    return WIRE_ANY;
 }
 
 /* A known field's value, checked against how the field goes on the wire:
  * its type (a map, an array, bytes, an integer and its sign) and its range
  * (the field's width in bits for --arch). */
-static int field_value(struct tracer *t, xmlNodePtr f, long base, const char *prefix, unsigned depth)
+static int field_value(struct tracer *t, xmlNodePtr f, long base, const char *prefix, unsigned depth, int in_union)
 {
     char path[512];
     field_path(path, sizeof path, prefix, f);
-    xmlNodePtr nested = nested_record(f), other = nested ? NULL : record_of_type(t, f);
+    xmlNodePtr nested = nested_record(f);
     long off = trace_field_offset(&t->lay, f);
-    enum wire w = wire_of(t, f);
+    enum wire w = wire_of(t, f, in_union);
     int major = ddi_cbor_peek(&t->r);
     if (major < 0)
         return value_any(t, depth + 1); /* the reader's own error */
@@ -559,11 +489,14 @@ static int field_value(struct tracer *t, xmlNodePtr f, long base, const char *pr
         if (major != DDI_CBOR_MAP)
             return fail_here(t, DDI_CBOR_TYPE_MISMATCH);
         if (nested)
-            return record_map(t, nested, base, prefix, depth + 1);
+            return record_map(t, nested, base, prefix, depth + 1, in_union);
         /* A record held by value: its fields' paths and offsets are its own. */
         char inner[sizeof path + 1];
         snprintf(inner, sizeof inner, "%s.", path);
-        return record_map(t, other, off >= 0 && base >= 0 ? base + off : -1, inner, depth + 1);
+        xmlNodePtr other = ddi_wire_record(&t->wire, ddi_wire_canonical(f));
+        if (!other)
+            return value_any(t, depth + 1);
+        return record_map(t, other, off >= 0 && base >= 0 ? base + off : -1, inner, depth + 1, 0);
     }
     if (w == WIRE_ARRAY) {
         long count = attr_long(f, "array");
@@ -646,7 +579,7 @@ static void print_missing(struct tracer *t, xmlNodePtr rec, const uint8_t *seen,
             continue;
         xmlNodePtr nested = nested_record(f);
         if (!*attr_str(f, "name")) {
-            if (nested && !(attr_is(nested, "kind", "union") && has_discriminator(t, nested)))
+            if (nested && !(attr_is(nested, "kind", "union") && ddi_wire_union_selected(&t->wire, attr_str(nested, "name"))))
                 print_missing(t, nested, seen, prefix, first);
             continue;
         }
@@ -668,9 +601,10 @@ static void print_missing(struct tracer *t, xmlNodePtr rec, const uint8_t *seen,
     }
 }
 
-static int record_map(struct tracer *t, xmlNodePtr rec, long base, const char *prefix, unsigned depth)
+static int record_map(struct tracer *t, xmlNodePtr rec, long base, const char *prefix, unsigned depth, int in_union)
 {
     uint64_t n;
+    in_union = in_union || (attr_is(rec, "kind", "union") && !ddi_wire_union_selected(&t->wire, attr_str(rec, "name")));
     /* This map is enclosed by `depth` others (the record's own map: 0). */
     if (depth >= DDI_CBOR_MAX_DEPTH)
         return fail_here(t, DDI_CBOR_TOO_DEEP);
@@ -726,7 +660,7 @@ static int record_map(struct tracer *t, xmlNodePtr rec, long base, const char *p
             else
                 out(t, "? [%" PRIu64 "] = ", key);
         }
-        rc = f ? field_value(t, f, base, prefix, depth) : value_any(t, depth + 1);
+        rc = f ? field_value(t, f, base, prefix, depth, in_union) : value_any(t, depth + 1);
         if (rc == 0) {
             if (!f)
                 out(t, t->json ? "" : "   (a field this spec does not know)");
@@ -794,7 +728,7 @@ static int one_call(struct tracer *t, unsigned index, const ddi_trace_call_head 
     t->image = t->image_size ? calloc(1, t->image_size) : NULL;
     t->printing = 0;
     t->nviol = 0;
-    int rc = record_map(t, rec, 0, "", 0);
+    int rc = record_map(t, rec, 0, "", 0, 0);
     if (rc == 0) {
         struct trace_rules_query q = {t->lay.model,  rec,      t->lay.arch,  t->lay.version_name,
                                       h->direction, t->image, t->image_size};
@@ -818,7 +752,7 @@ static int one_call(struct tracer *t, unsigned index, const ddi_trace_call_head 
         }
         if (!t->json && t->rules == TRACE_RULES_CHECKED && t->nviol)
             out(t, "%zu ", t->nviol);
-        rc = record_map(t, rec, 0, "", 0);
+        rc = record_map(t, rec, 0, "", 0, 0);
         if (t->json)
             out(t, "}");
     }
@@ -866,6 +800,22 @@ struct trace_session {
     struct tracer t;
 };
 
+/* Does the first named leaf field of the layout carry the layout stage's
+ * type facts? A spec written before they existed has none, and how its
+ * fields go on the wire is then not known (it is never guessed). */
+static int has_type_facts(xmlNodePtr layout)
+{
+    for (xmlNodePtr r = sx_child(layout, "record"); r; r = sx_next(r, "record"))
+        for (xmlNodePtr f = sx_child(r, "field"); f; f = sx_next(f, "field"))
+            if (*attr_str(f, "name") && !sx_child(f, "record")) {
+                int facts = sx_get(f, "scalar") != NULL;
+                for (xmlNodePtr k = sx_child(f, "type-size"); k && !facts; k = sx_next(k, "type-size"))
+                    facts = sx_get(k, "scalar") != NULL;
+                return facts;
+            }
+    return 1; /* no field to read */
+}
+
 struct trace_session *trace_session_open(const char *spec_path, const char *arch, const char *version, int json)
 {
     struct trace_session *s = calloc(1, sizeof *s);
@@ -883,6 +833,13 @@ struct trace_session *trace_session_open(const char *spec_path, const char *arch
         trace_session_close(s);
         return NULL;
     }
+    if (!has_type_facts(t->layout)) {
+        ddigen_error(spec_path, 0, "the spec has no type facts (scalar= on its fields, written by `ddigen layout`): "
+                                   "regenerate it with this ddigen to read traces");
+        trace_session_close(s);
+        return NULL;
+    }
+    ddi_wire_index_build(&t->wire, t->layout, sx_part(t->spec, "merge"));
     for (xmlNodePtr e = t->layout->children; e; e = e->next) {
         if (!is_elem(e, "enum"))
             continue;
@@ -924,6 +881,7 @@ void trace_session_close(struct trace_session *s)
             free(s->t.enums.slots[i].value);
         }
     strmap_free(&s->t.enums);
+    ddi_wire_index_free(&s->t.wire);
     free(s->t.records);
     free(s->t.ddis);
     xmlFreeDoc(s->t.spec);
