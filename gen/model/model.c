@@ -145,6 +145,8 @@ static struct ddi_model_field *add_field(struct loader *ld, xmlNodePtr n, struct
     f->spelled = sx_get(n, "spelled");
     f->canonical = sx_get(n, "canonical");
     f->array = sx_get(n, "array");
+    f->versions_attr = sx_get(n, "versions");
+    f->index = ld->m->nfields++;
     f->bitfield = sx_get(n, "bits") != NULL;
     f->bits = f->bitfield ? atoi(sx_get(n, "bits")) : 0;
     f->id = (unsigned long)attr_long(n, "id");
@@ -167,6 +169,14 @@ static struct ddi_model_field *add_field(struct loader *ld, xmlNodePtr n, struct
             first->same_path = f;
         }
     }
+    if (f->spelled && f->path && f->name && *f->name) {
+        /* the designator as the header wrote it: the path with its last
+         * segment (the name) replaced by the macro it came from */
+        size_t prefix = strlen(f->path) - strlen(f->name);
+        const char *as_written = arena_printf(ld->a, "%.*s%s", (int)prefix, f->path, f->spelled);
+        if (!strmap_get(&top->by_spelled, as_written))
+            strmap_put(&top->by_spelled, as_written, f);
+    }
     top->nall++; /* counted now, filled in document order by fill_all */
     for (xmlNodePtr c = n->children; c && !f->nested; c = c->next)
         if (sx_is(c, "record"))
@@ -184,6 +194,7 @@ static struct ddi_model_record *add_record(struct loader *ld, xmlNodePtr n, stru
     r->kind = sx_get(n, "kind");
     r->file = sx_get(n, "file");
     r->cxx_type = sx_get(n, "cxx-type");
+    r->versions_attr = sx_get(n, "versions");
     r->is_union = same(r->kind, "union");
     r->anonymous = same(sx_get(n, "anonymous"), "true");
     r->referenced = same(sx_get(n, "referenced"), "true");
@@ -232,6 +243,103 @@ static struct ddi_model_record *type_record(struct ddi_model *m, const struct dd
     return r;
 }
 
+/* ---- enums, typedefs, function types ---------------------------------- */
+
+static size_t count_children(xmlNodePtr n, const char *name)
+{
+    size_t k = 0;
+    for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next)
+        k += sx_is(c, name);
+    return k;
+}
+
+/* The <layout> children called elem, over every layout part. */
+static size_t count_declarations(xmlNodePtr root, const char *elem)
+{
+    size_t k = 0;
+    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
+        if (sx_is(part, "layout"))
+            k += count_children(part, elem);
+    return k;
+}
+
+static void read_enum(struct loader *ld, struct ddi_model_enum *e, xmlNodePtr n)
+{
+    struct ddi_model *m = ld->m;
+    e->node = n;
+    e->name = sx_get(n, "name");
+    e->tag = sx_get(n, "tag");
+    e->file = sx_get(n, "file");
+    e->versions_attr = sx_get(n, "versions");
+    e->versions = ddi_vset_attr(&m->where, n);
+    e->id = (unsigned long)attr_long(n, "id");
+    e->line = (unsigned)attr_long(n, "line");
+    size_t k = count_children(n, "value");
+    struct ddi_model_value *values = arena_alloc(ld->a, (k ? k : 1) * sizeof *values);
+    for (xmlNodePtr c = n->children; c; c = c->next) {
+        if (!sx_is(c, "value"))
+            continue;
+        struct ddi_model_value *v = &values[e->nvalues++];
+        const char *number = sx_get(c, "value");
+        v->node = c;
+        v->name = sx_get(c, "name");
+        v->value = number ? strtoll(number, NULL, 10) : 0;
+        v->versions_attr = sx_get(c, "versions");
+        v->versions = ddi_vset_attr(&m->where, c);
+        v->id = (unsigned long)attr_long(c, "id");
+        v->owner = e;
+        if (v->name && !strmap_get(&m->value_by_name, v->name))
+            strmap_put(&m->value_by_name, v->name, v);
+    }
+    e->values = values;
+    if (e->name && !strmap_get(&m->enum_by_name, e->name))
+        strmap_put(&m->enum_by_name, e->name, e);
+}
+
+static void read_functype(struct loader *ld, struct ddi_model_functype *f, xmlNodePtr n)
+{
+    f->node = n;
+    f->name = sx_get(n, "name");
+    f->file = sx_get(n, "file");
+    f->result = sx_get(n, "result");
+    f->sal = sx_get(n, "sal");
+    f->pointer_to = sx_get(n, "pointer-to");
+    f->line = (unsigned)attr_long(n, "line");
+    size_t k = count_children(n, "param");
+    struct ddi_model_param *params = arena_alloc(ld->a, (k ? k : 1) * sizeof *params);
+    for (xmlNodePtr c = n->children; c; c = c->next)
+        if (sx_is(c, "param"))
+            params[f->nparams++] = (struct ddi_model_param){sx_get(c, "name"), sx_get(c, "type"), sx_get(c, "sal")};
+    f->params = params;
+    if (f->name && !strmap_get(&ld->m->functype_by_name, f->name))
+        strmap_put(&ld->m->functype_by_name, f->name, f);
+}
+
+static void read_declarations(struct loader *ld, xmlNodePtr root)
+{
+    struct ddi_model *m = ld->m;
+    struct ddi_model_enum *enums = arena_alloc(ld->a, (count_declarations(root, "enum") + 1) * sizeof *enums);
+    struct ddi_model_typedef *tds = arena_alloc(ld->a, (count_declarations(root, "typedef") + 1) * sizeof *tds);
+    struct ddi_model_functype *fts =
+        arena_alloc(ld->a, (count_declarations(root, "function-type") + 1) * sizeof *fts);
+    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
+        for (xmlNodePtr n = sx_is(part, "layout") ? part->children : NULL; n; n = n->next)
+            if (sx_is(n, "enum"))
+                read_enum(ld, &enums[m->nenums++], n);
+            else if (sx_is(n, "typedef")) {
+                struct ddi_model_typedef *t = &tds[m->ntypedefs++];
+                *t = (struct ddi_model_typedef){n, sx_get(n, "name"), sx_get(n, "type")};
+                if (t->name && !strmap_get(&m->typedef_by_name, t->name))
+                    strmap_put(&m->typedef_by_name, t->name, t);
+            } else if (sx_is(n, "function-type"))
+                read_functype(ld, &fts[m->nfunctypes++], n);
+    /* Tags after names, so that a name always wins over another's tag. */
+    for (size_t i = 0; i < m->nenums; i++)
+        if (enums[i].tag && !strmap_get(&m->enum_by_name, enums[i].tag))
+            strmap_put(&m->enum_by_name, enums[i].tag, &enums[i]);
+    m->enums = enums, m->typedefs = tds, m->functypes = fts;
+}
+
 static void read_layout(struct loader *ld, xmlNodePtr root)
 {
     struct ddi_model *m = ld->m;
@@ -245,6 +353,7 @@ static void read_layout(struct loader *ld, xmlNodePtr root)
         for (xmlNodePtr n = sx_is(part, "layout") ? part->children : NULL; n; n = n->next)
             if (sx_is(n, "record"))
                 vec_push(&tops, add_record(ld, n, NULL, NULL, every, all_archs));
+    read_declarations(ld, root);
     m->nrecords = tops.len;
     m->records = arena_alloc(ld->a, (tops.len ? tops.len : 1) * sizeof *m->records);
     for (size_t i = 0; i < tops.len; i++) {
@@ -278,13 +387,6 @@ static void index_docs_rules(struct loader *ld, xmlNodePtr docs)
             }
 }
 
-static size_t count_children(xmlNodePtr n, const char *name)
-{
-    size_t k = 0;
-    for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next)
-        k += sx_is(c, name);
-    return k;
-}
 
 static void read_docs_rule(struct loader *ld, struct ddi_model_rule *r, xmlNodePtr d)
 {
@@ -465,8 +567,10 @@ void ddi_model_free(struct ddi_model *m)
     if (!m)
         return;
     for (size_t i = 0; i < m->nrecords; i++)
-        strmap_free(&m->records[i]->by_path);
+        strmap_free(&m->records[i]->by_path), strmap_free(&m->records[i]->by_spelled);
     strmap_free(&m->by_name), strmap_free(&m->by_tag);
+    strmap_free(&m->enum_by_name), strmap_free(&m->value_by_name);
+    strmap_free(&m->typedef_by_name), strmap_free(&m->functype_by_name);
     struct node_map *nodes = m->nodes;
     free(nodes->slots);
     free(nodes);
@@ -484,9 +588,143 @@ const struct ddi_model_record *ddi_model_record_by_tag(const struct ddi_model *m
     return m && tag ? strmap_get(&m->by_tag, tag) : NULL;
 }
 
+const struct ddi_model_record *ddi_model_record_any(const struct ddi_model *m, const char *name)
+{
+    const struct ddi_model_record *r = ddi_model_record(m, name);
+    const char *dot = name && !r ? strchr(name, '.') : NULL;
+    if (!dot)
+        return r ? r : ddi_model_record_by_tag(m, name);
+    /* a nested record is named after its top-level record: look there */
+    char small[256];
+    size_t len = (size_t)(dot - name);
+    if (len >= sizeof small)
+        return NULL;
+    memcpy(small, name, len);
+    small[len] = '\0';
+    const struct ddi_model_record *top = ddi_model_record(m, small);
+    for (size_t i = 0; top && i < top->nall; i++)
+        if (top->all[i]->nested && same(top->all[i]->nested->name, name))
+            return top->all[i]->nested;
+    return NULL;
+}
+
 const struct ddi_model_field *ddi_model_field(const struct ddi_model_record *top, const char *path)
 {
-    return top && path ? strmap_get(&top->by_path, path) : NULL;
+    return top && path ? strmap_get(&top->top->by_path, path) : NULL;
+}
+
+static int named(const struct ddi_model_field *f)
+{
+    return f->name && *f->name;
+}
+
+const struct ddi_model_field *ddi_model_named_field(const struct ddi_model_record *top, const char *path)
+{
+    const struct ddi_model_field *f = path && *path ? ddi_model_field(top, path) : NULL;
+    return f && !named(f) ? ddi_model_next_named(f) : f;
+}
+
+const struct ddi_model_field *ddi_model_next_named(const struct ddi_model_field *f)
+{
+    for (f = f->same_path; f && !named(f); f = f->same_path)
+        ;
+    return f;
+}
+
+const struct ddi_model_field *ddi_model_field_spelled(const struct ddi_model_record *top, const char *path)
+{
+    return top && path ? strmap_get(&top->top->by_spelled, path) : NULL;
+}
+
+long ddi_model_first_offset(const struct ddi_model_field *f)
+{
+    for (int i = 0; i < DDI_ARCH_MAX; i++)
+        if (f->offsets[i].len)
+            return f->offsets[i].items[0].value;
+    return -1;
+}
+
+const struct ddi_model_enum *ddi_model_enum(const struct ddi_model *m, const char *name)
+{
+    return name ? strmap_get(&m->enum_by_name, name) : NULL;
+}
+
+const struct ddi_model_value *ddi_model_value(const struct ddi_model *m, const char *name)
+{
+    return name ? strmap_get(&m->value_by_name, name) : NULL;
+}
+
+const struct ddi_model_functype *ddi_model_functype(const struct ddi_model *m, const char *name)
+{
+    return name ? strmap_get(&m->functype_by_name, name) : NULL;
+}
+
+const char *ddi_model_typedef_type(const struct ddi_model *m, const char *name)
+{
+    const struct ddi_model_typedef *t = name ? strmap_get(&m->typedef_by_name, name) : NULL;
+    return t ? t->type : NULL;
+}
+
+/* "const struct _X" -> "_X" in buf; NULL for pointers, arrays and names
+ * longer than buf. */
+static const char *bare_type(char *buf, size_t cap, const char *type)
+{
+    if (!type || strchr(type, '*') || strchr(type, '['))
+        return NULL;
+    static const char *const drop[] = {"const ", "volatile ", "struct ", "union ", "enum ", NULL};
+    for (int again = 1; again;) {
+        again = 0;
+        for (const char *const *d = drop; *d; d++)
+            if (!strncmp(type, *d, strlen(*d))) {
+                type += strlen(*d);
+                again = 1;
+            }
+    }
+    size_t n = strlen(type);
+    while (n && type[n - 1] == ' ')
+        n--;
+    if (n >= cap)
+        return NULL;
+    memcpy(buf, type, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Follows typedefs from type (at most 8 deep) to the first name that
+ * find knows; NULL when none does. */
+static const void *follow_typedefs(const struct ddi_model *m, const char *type,
+                                   const void *(*find)(const struct ddi_model *, const char *))
+{
+    char buf[256];
+    for (int depth = 0; depth < 8 && type; depth++) {
+        const char *t = bare_type(buf, sizeof buf, type);
+        const void *found = t ? find(m, t) : NULL;
+        if (!t || found)
+            return found;
+        type = ddi_model_typedef_type(m, t);
+    }
+    return NULL;
+}
+
+static const void *top_record_named(const struct ddi_model *m, const char *name)
+{
+    const struct ddi_model_record *r = ddi_model_record(m, name);
+    return r ? r : ddi_model_record_by_tag(m, name);
+}
+
+static const void *enum_named(const struct ddi_model *m, const char *name)
+{
+    return ddi_model_enum(m, name);
+}
+
+const struct ddi_model_record *ddi_model_type_record(const struct ddi_model *m, const char *type)
+{
+    return follow_typedefs(m, type, top_record_named);
+}
+
+const struct ddi_model_enum *ddi_model_type_enum(const struct ddi_model *m, const char *type)
+{
+    return follow_typedefs(m, type, enum_named);
 }
 
 const struct ddi_model_field *ddi_model_field_of(const struct ddi_model *m, xmlNodePtr node)
