@@ -185,12 +185,110 @@ static void test_discriminator(void **state)
     assert_ptr_equal(d->cases[1].member_field, ddi_model_field(r, "Fill"));
 }
 
+static void test_enums_and_values(void **state)
+{
+    (void)state;
+    const struct ddi_model_enum *e = ddi_model_enum(m, "DXGK_BUILDPAGINGBUFFER_OPERATION");
+    assert_non_null(e);
+    assert_ptr_equal(ddi_model_enum(m, "_DXGK_BUILDPAGINGBUFFER_OPERATION"), e); /* by tag */
+    assert_string_equal(e->file, "d3dkmddi.h");
+    assert_int_equal(e->line, 1530);
+    assert_int_equal(e->id, 32);
+    assert_true(e->nvalues >= 4);
+    assert_string_equal(e->values[1].name, "DXGK_OPERATION_FILL");
+    assert_int_equal(e->values[1].value, 1);
+    assert_int_equal(e->values[1].id, 2);
+    assert_null(e->values[1].versions_attr);
+    assert_true(e->values[1].versions == ddi_vset_all(&m->where));
+    const struct ddi_model_value *v = ddi_model_value(m, "DXGK_OPERATION_FILL");
+    assert_ptr_equal(v, &e->values[1]);
+    assert_ptr_equal(v->owner, e);
+    assert_null(ddi_model_value(m, "DXGK_OPERATION_NO_SUCH"));
+    /* The type of a field names the enum (the discriminator's selector). */
+    const struct ddi_model_record *r = ddi_model_record(m, "DXGKARG_BUILDPAGINGBUFFER");
+    assert_ptr_equal(ddi_model_type_enum(m, ddi_model_field(r, "Operation")->type), e);
+    assert_ptr_equal(ddi_model_type_enum(m, "const enum _DXGK_BUILDPAGINGBUFFER_OPERATION"), e);
+    assert_null(ddi_model_type_enum(m, "DXGK_BUILDPAGINGBUFFER_OPERATION *"));
+}
+
+static void test_typedefs_and_type_records(void **state)
+{
+    (void)state;
+    assert_string_equal(ddi_model_typedef_type(m, "D3DGPU_SIZE_T"), "UINT64");
+    assert_null(ddi_model_typedef_type(m, "NO_SUCH_TYPE"));
+    /* typedef DXGK_NODEMETADATA DXGKARG_GETNODEMETADATA: followed to the record. */
+    const struct ddi_model_record *meta = ddi_model_record(m, "DXGK_NODEMETADATA");
+    assert_non_null(meta);
+    assert_ptr_equal(ddi_model_type_record(m, "DXGKARG_GETNODEMETADATA"), meta);
+    assert_ptr_equal(ddi_model_type_record(m, "struct _DXGK_SCHEDULINGHINTFLAGS"),
+                     ddi_model_record(m, "DXGK_SCHEDULINGHINTFLAGS"));
+    assert_null(ddi_model_type_record(m, "DXGK_NODEMETADATA *")); /* pointers are not followed */
+    assert_null(ddi_model_type_record(m, "UINT64"));
+}
+
+static void test_function_types(void **state)
+{
+    (void)state;
+    const struct ddi_model_functype *f = ddi_model_functype(m, "DXGKCB_ALLOCATEADL");
+    assert_non_null(f);
+    assert_string_equal(f->result, "NTSTATUS");
+    assert_string_equal(f->file, "d3dkmddi.h");
+    assert_int_equal(f->line, 3851);
+    assert_int_equal(f->nparams, 2);
+    assert_string_equal(f->params[0].name, "hAdapter");
+    assert_string_equal(f->params[0].type, "const HANDLE");
+    assert_string_equal(f->params[1].sal, "_Inout_");
+    assert_true(m->nfunctypes > 1 && m->ntypedefs > 1 && m->nenums > 1);
+}
+
+static void test_spelled_and_nested_lookups(void **state)
+{
+    (void)state;
+    const struct ddi_model_record *r = ddi_model_record(m, "DXGK_SCHEDULINGHINTFLAGS");
+    /* Reserved0 was written DXGK_SCHEDHINT_RESERVED0 (a macro made the name). */
+    const struct ddi_model_field *f = ddi_model_field_spelled(r, "DXGK_SCHEDHINT_RESERVED0");
+    assert_non_null(f);
+    assert_string_equal(f->name, "Reserved0");
+    assert_ptr_equal(ddi_model_named_field(r, "Reserved0"), f);
+    assert_null(ddi_model_field_spelled(r, "Reserved0"));
+    assert_int_equal(f->bits, 1);
+    assert_int_equal(ddi_model_first_offset(f), ddi_model_offset(f, 0, -1));
+    /* Nested records by their dotted name; the anonymous fields that hold them have no name. */
+    const struct ddi_model_record *u = ddi_model_record_any(m, "DXGK_SCHEDULINGHINTFLAGS.(unnamed union)");
+    assert_non_null(u);
+    assert_ptr_equal(u->top, r);
+    assert_true(u->is_union);
+    assert_string_equal(u->holder->name, "");
+    assert_ptr_equal(ddi_model_record_any(m, "_DXGK_SCHEDULINGHINTFLAGS"), r);
+    assert_null(ddi_model_record_any(m, "DXGK_SCHEDULINGHINTFLAGS.(no such)"));
+    /* Field numbers run over every field of the model. */
+    assert_true(f->index < m->nfields);
+    assert_true(u->holder->index < f->index);
+}
+
+static void test_version_helpers(void **state)
+{
+    (void)state;
+    assert_int_equal(ddi_version_wddm10("VISTA"), 10);
+    assert_int_equal(ddi_version_wddm10("WIN7"), 11);
+    assert_int_equal(ddi_version_wddm10("DXGKDDI_INTERFACE_VERSION_WDDM2_9"), 29);
+    assert_int_equal(ddi_version_wddm10("WDDM3_1"), 31);
+    assert_int_equal(ddi_version_wddm10("NOPE"), -1);
+    ddi_vset s = ((ddi_vset)1 << version("WDDM2_0")) | ((ddi_vset)1 << version("WDDM3_1"));
+    assert_int_equal(ddi_vset_first(s), version("WDDM2_0"));
+    assert_int_equal(ddi_vset_last(s), version("WDDM3_1"));
+    assert_int_equal(ddi_vset_first(0), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_record_sizes_by_version),         cmocka_unit_test(test_field_offsets_per_arch),
         cmocka_unit_test(test_field_through_named_type),        cmocka_unit_test(test_rule_joined_with_merge),
         cmocka_unit_test(test_rule_subject_through_named_type), cmocka_unit_test(test_discriminator),
+        cmocka_unit_test(test_enums_and_values),                cmocka_unit_test(test_typedefs_and_type_records),
+        cmocka_unit_test(test_function_types),                  cmocka_unit_test(test_spelled_and_nested_lookups),
+        cmocka_unit_test(test_version_helpers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
