@@ -272,6 +272,7 @@ static void read_enum(struct loader *ld, struct ddi_model_enum *e, xmlNodePtr n)
     e->file = sx_get(n, "file");
     e->versions_attr = sx_get(n, "versions");
     e->versions = ddi_vset_attr(&m->where, n);
+    e->archs = ddi_archset_attr(&m->where, n);
     e->id = (unsigned long)attr_long(n, "id");
     e->line = (unsigned)attr_long(n, "line");
     size_t k = count_children(n, "value");
@@ -286,6 +287,7 @@ static void read_enum(struct loader *ld, struct ddi_model_enum *e, xmlNodePtr n)
         v->value = number ? strtoll(number, NULL, 10) : 0;
         v->versions_attr = sx_get(c, "versions");
         v->versions = ddi_vset_attr(&m->where, c);
+        v->archs = ddi_archset_attr(&m->where, c);
         v->id = (unsigned long)attr_long(c, "id");
         v->owner = e;
         if (v->name && !strmap_get(&m->value_by_name, v->name))
@@ -304,6 +306,9 @@ static void read_functype(struct loader *ld, struct ddi_model_functype *f, xmlNo
     f->result = sx_get(n, "result");
     f->sal = sx_get(n, "sal");
     f->pointer_to = sx_get(n, "pointer-to");
+    f->versions_attr = sx_get(n, "versions");
+    f->versions = ddi_vset_attr(&ld->m->where, n);
+    f->archs = ddi_archset_attr(&ld->m->where, n);
     f->line = (unsigned)attr_long(n, "line");
     size_t k = count_children(n, "param");
     struct ddi_model_param *params = arena_alloc(ld->a, (k ? k : 1) * sizeof *params);
@@ -328,7 +333,12 @@ static void read_declarations(struct loader *ld, xmlNodePtr root)
                 read_enum(ld, &enums[m->nenums++], n);
             else if (sx_is(n, "typedef")) {
                 struct ddi_model_typedef *t = &tds[m->ntypedefs++];
-                *t = (struct ddi_model_typedef){n, sx_get(n, "name"), sx_get(n, "type")};
+                *t = (struct ddi_model_typedef){n,
+                                                sx_get(n, "name"),
+                                                sx_get(n, "type"),
+                                                sx_get(n, "versions"),
+                                                ddi_vset_attr(&m->where, n),
+                                                ddi_archset_attr(&m->where, n)};
                 if (t->name && !strmap_get(&m->typedef_by_name, t->name))
                     strmap_put(&m->typedef_by_name, t->name, t);
             } else if (sx_is(n, "function-type"))
@@ -375,36 +385,63 @@ static void read_layout(struct loader *ld, xmlNodePtr root)
 
 /* ---- rules --------------------------------------------------------------- */
 
-/* The <docs> rules by ID (docs.rng: page/rules/rule), the first of each. */
-static void index_docs_rules(struct loader *ld, xmlNodePtr docs)
+static void read_docs_rule(struct loader *ld, struct ddi_model_docs_rule *r, xmlNodePtr d)
 {
-    for (xmlNodePtr page = docs->children; page; page = page->next)
-        for (xmlNodePtr rules = sx_is(page, "page") ? page->children : NULL; rules; rules = rules->next)
-            for (xmlNodePtr r = sx_is(rules, "rules") ? rules->children : NULL; r; r = r->next) {
-                const char *id = sx_is(r, "rule") ? sx_get(r, "id") : NULL;
-                if (id && !strmap_get(&ld->docs_rules, id))
-                    strmap_put(&ld->docs_rules, id, r);
-            }
-}
-
-
-static void read_docs_rule(struct loader *ld, struct ddi_model_rule *r, xmlNodePtr d)
-{
-    r->docs_node = d;
-    r->has_docs = d != NULL;
+    r->node = d;
+    r->id = sx_get(d, "id");
+    r->kind = sx_get(d, "kind");
+    r->subject = sx_get(d, "subject");
     r->condition = sx_get(d, "condition");
     size_t n = count_children(d, "operand");
     struct ddi_model_docs_operand *ops = arena_alloc(ld->a, (n ? n : 1) * sizeof *ops);
-    for (xmlNodePtr c = d ? d->children : NULL; c; c = c->next)
+    for (xmlNodePtr c = d->children; c; c = c->next)
         if (sx_is(c, "operand"))
-            ops[r->ndocs_operands++] =
-                (struct ddi_model_docs_operand){sx_get(c, "name"), sx_get(c, "value")};
+            ops[r->noperands++] = (struct ddi_model_docs_operand){sx_get(c, "name"), sx_get(c, "value")};
         else if (sx_is(c, "sentence")) {
             xmlChar *t = xmlNodeGetContent(c);
             r->sentence = arena_strdup(ld->a, (const char *)t); /* the last one, as written */
             xmlFree(t);
         }
-    r->docs_operands = ops;
+    r->operands = ops;
+}
+
+/* Every <docs> rule (docs.rng: page/rules/rule) in document order: counts
+ * them, and reads them into out unless it is NULL. */
+static size_t walk_docs_rules(struct loader *ld, xmlNodePtr root, struct ddi_model_docs_rule *out)
+{
+    size_t n = 0;
+    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
+        for (xmlNodePtr page = sx_is(part, "docs") ? part->children : NULL; page; page = page->next)
+            for (xmlNodePtr rules = sx_is(page, "page") ? page->children : NULL; rules; rules = rules->next)
+                for (xmlNodePtr r = sx_is(rules, "rules") ? rules->children : NULL; r; r = r->next)
+                    if (sx_is(r, "rule") && out)
+                        read_docs_rule(ld, &out[n++], r);
+                    else
+                        n += sx_is(r, "rule");
+    return n;
+}
+
+/* Every <docs> rule, and by ID the first of each (for the merge's rules to join). */
+static void read_docs_rules(struct loader *ld, xmlNodePtr root)
+{
+    size_t n = walk_docs_rules(ld, root, NULL);
+    struct ddi_model_docs_rule *rules = arena_alloc(ld->a, (n ? n : 1) * sizeof *rules);
+    ld->m->ndocs_rules = walk_docs_rules(ld, root, rules);
+    for (size_t i = 0; i < ld->m->ndocs_rules; i++)
+        if (rules[i].id && !strmap_get(&ld->docs_rules, rules[i].id))
+            strmap_put(&ld->docs_rules, rules[i].id, &rules[i]);
+    ld->m->docs_rules = rules;
+}
+
+static void join_docs_rule(struct ddi_model_rule *r, const struct ddi_model_docs_rule *d)
+{
+    static const struct ddi_model_docs_operand none;
+    r->docs_node = d ? d->node : NULL;
+    r->has_docs = d != NULL;
+    r->condition = d ? d->condition : NULL;
+    r->sentence = d ? d->sentence : NULL;
+    r->docs_operands = d ? d->operands : &none;
+    r->ndocs_operands = d ? d->noperands : 0;
 }
 
 static void read_operands(struct loader *ld, struct ddi_model_rule *r, xmlNodePtr mrule)
@@ -439,7 +476,7 @@ static struct ddi_model_rule *read_rule(struct loader *ld, struct ddi_model_reco
     r->merge_node = mrule;
     r->field = sx_get(mrule, "field");
     r->field_record = sx_get(mrule, "record");
-    read_docs_rule(ld, r, strmap_get(&ld->docs_rules, r->id));
+    join_docs_rule(r, strmap_get(&ld->docs_rules, r->id));
     /* A subject matched through a named type (DiscardContent.Flags.Reserved)
      * has its field= relative to that type's record; the page's subject is
      * the designator from this record. */
@@ -512,9 +549,7 @@ static void *vec_array(struct loader *ld, struct vec *v)
 static void read_merge(struct loader *ld, xmlNodePtr root)
 {
     struct strmap pend = {0};
-    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
-        if (sx_is(part, "docs"))
-            index_docs_rules(ld, part);
+    read_docs_rules(ld, root);
     for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
         for (xmlNodePtr n = sx_is(part, "merge") ? part->children : NULL; n; n = n->next) {
             struct ddi_model_record *rec =

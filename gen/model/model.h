@@ -79,6 +79,16 @@ struct ddi_model_docs_operand {
     const char *name, *value;
 };
 
+/* A rule as its page states it (<docs> page/rules/rule), whether or not
+ * the merge resolved it. */
+struct ddi_model_docs_rule {
+    xmlNodePtr node;
+    const char *id, *kind, *subject, *condition;
+    const char *sentence; /* or NULL */
+    const struct ddi_model_docs_operand *operands; /* document order */
+    size_t noperands;
+};
+
 /* A merge operand: the page's name and value, and the field it resolved to. */
 struct ddi_model_operand {
     const char *name, *value;
@@ -159,6 +169,7 @@ struct ddi_model_value {
     long long value;
     const char *versions_attr; /* as written, NULL = every version */
     ddi_vset versions;
+    ddi_archset archs;
     unsigned long id;
     const struct ddi_model_enum *owner;
 };
@@ -167,6 +178,7 @@ struct ddi_model_enum {
     xmlNodePtr node;
     const char *name, *tag, *file, *versions_attr;
     ddi_vset versions;
+    ddi_archset archs;
     unsigned long id;
     unsigned line;
     const struct ddi_model_value *values; /* document order */
@@ -176,6 +188,9 @@ struct ddi_model_enum {
 struct ddi_model_typedef {
     xmlNodePtr node;
     const char *name, *type; /* type: the underlying type as spelled */
+    const char *versions_attr;
+    ddi_vset versions;
+    ddi_archset archs;
 };
 
 struct ddi_model_param {
@@ -186,6 +201,9 @@ struct ddi_model_param {
 struct ddi_model_functype {
     xmlNodePtr node;
     const char *name, *file, *result, *sal, *pointer_to;
+    const char *versions_attr;
+    ddi_vset versions;
+    ddi_archset archs;
     unsigned line;
     const struct ddi_model_param *params;
     size_t nparams;
@@ -207,6 +225,8 @@ struct ddi_model {
     /* First of each: enums by name, then by tag where no name is the tag;
      * enum values by name; typedefs and function types by name. */
     struct strmap enum_by_name, value_by_name, typedef_by_name, functype_by_name;
+    const struct ddi_model_docs_rule *docs_rules; /* every page's, document order */
+    size_t ndocs_rules;
     struct arena arena;
     void *nodes; /* xmlNodePtr -> field or record (model.c) */
 };

@@ -15,6 +15,7 @@ void ddi_versions_add(struct ddi_versions *v, xmlNodePtr version)
         v->too_many = 1;
         return;
     }
+    v->value[v->n] = sx_get(version, "value");
     v->name[v->n] = name;
     v->short_name[v->n++] = short_name;
 }

@@ -23,6 +23,7 @@ typedef unsigned ddi_archset;
 struct ddi_versions {
     const char *name[DDI_VSET_MAX];  /* DXGKDDI_INTERFACE_VERSION_WDDM2_0 */
     const char *short_name[DDI_VSET_MAX]; /* WDDM2_0 */
+    const char *value[DDI_VSET_MAX];      /* 0x2000: the macro's value as written */
     unsigned n;
     const char *arch[DDI_ARCH_MAX];       /* x86 */
     const char *arch_macro[DDI_ARCH_MAX]; /* _M_IX86 */
