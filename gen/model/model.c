@@ -75,6 +75,39 @@ struct loader {
     struct strmap docs_rules; /* <docs> rule by ID, while loading */
 };
 
+static size_t count_children(xmlNodePtr n, const char *name)
+{
+    size_t k = 0;
+    for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next)
+        k += sx_is(c, name);
+    return k;
+}
+
+/* A zeroed array with room for an item per child of n called name. */
+static void *child_array(struct loader *ld, xmlNodePtr n, const char *name, size_t item)
+{
+    size_t k = count_children(n, name);
+    return arena_alloc(ld->a, (k ? k : 1) * item);
+}
+
+/* Where an element exists: its versions= as written, parsed, and its archs=. */
+static void read_where(struct loader *ld, xmlNodePtr n, const char **attr, ddi_vset *versions, ddi_archset *archs)
+{
+    *attr = sx_get(n, "versions");
+    *versions = ddi_vset_of(&ld->m->where, *attr);
+    *archs = ddi_archset_attr(&ld->m->where, n);
+}
+
+/* The <layout> children called elem, over every layout part. */
+static size_t count_declarations(xmlNodePtr root, const char *elem)
+{
+    size_t k = 0;
+    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
+        if (sx_is(part, "layout"))
+            k += count_children(part, elem);
+    return k;
+}
+
 /* The <size> or <offset> children of n, by arch index. */
 static void read_measures(struct loader *ld, xmlNodePtr n, const char *elem, const char *value,
                           struct ddi_model_measures out[DDI_ARCH_MAX])
@@ -145,14 +178,12 @@ static struct ddi_model_field *add_field(struct loader *ld, xmlNodePtr n, struct
     f->spelled = sx_get(n, "spelled");
     f->canonical = sx_get(n, "canonical");
     f->array = sx_get(n, "array");
-    f->versions_attr = sx_get(n, "versions");
     f->index = ld->m->nfields++;
     f->bitfield = sx_get(n, "bits") != NULL;
     f->bits = f->bitfield ? atoi(sx_get(n, "bits")) : 0;
     f->id = (unsigned long)attr_long(n, "id");
     f->line = (unsigned)attr_long(n, "line");
-    f->versions = ddi_vset_attr(&ld->m->where, n);
-    f->archs = ddi_archset_attr(&ld->m->where, n);
+    read_where(ld, n, &f->versions_attr, &f->versions, &f->archs);
     f->eff_versions = versions & f->versions;
     f->eff_archs = archs & f->archs;
     f->owner = owner;
@@ -194,14 +225,12 @@ static struct ddi_model_record *add_record(struct loader *ld, xmlNodePtr n, stru
     r->kind = sx_get(n, "kind");
     r->file = sx_get(n, "file");
     r->cxx_type = sx_get(n, "cxx-type");
-    r->versions_attr = sx_get(n, "versions");
     r->is_union = same(r->kind, "union");
     r->anonymous = same(sx_get(n, "anonymous"), "true");
     r->referenced = same(sx_get(n, "referenced"), "true");
     r->id = (unsigned long)attr_long(n, "id");
     r->line = (unsigned)attr_long(n, "line");
-    r->versions = ddi_vset_attr(&ld->m->where, n);
-    r->archs = ddi_archset_attr(&ld->m->where, n);
+    read_where(ld, n, &r->versions_attr, &r->versions, &r->archs);
     r->top = top ? top : r;
     r->holder = holder;
     read_measures(ld, n, "size", "bytes", r->sizes);
@@ -245,24 +274,6 @@ static struct ddi_model_record *type_record(struct ddi_model *m, const struct dd
 
 /* ---- enums, typedefs, function types ---------------------------------- */
 
-static size_t count_children(xmlNodePtr n, const char *name)
-{
-    size_t k = 0;
-    for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next)
-        k += sx_is(c, name);
-    return k;
-}
-
-/* The <layout> children called elem, over every layout part. */
-static size_t count_declarations(xmlNodePtr root, const char *elem)
-{
-    size_t k = 0;
-    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
-        if (sx_is(part, "layout"))
-            k += count_children(part, elem);
-    return k;
-}
-
 static void read_enum(struct loader *ld, struct ddi_model_enum *e, xmlNodePtr n)
 {
     struct ddi_model *m = ld->m;
@@ -270,13 +281,10 @@ static void read_enum(struct loader *ld, struct ddi_model_enum *e, xmlNodePtr n)
     e->name = sx_get(n, "name");
     e->tag = sx_get(n, "tag");
     e->file = sx_get(n, "file");
-    e->versions_attr = sx_get(n, "versions");
-    e->versions = ddi_vset_attr(&m->where, n);
-    e->archs = ddi_archset_attr(&m->where, n);
+    read_where(ld, n, &e->versions_attr, &e->versions, &e->archs);
     e->id = (unsigned long)attr_long(n, "id");
     e->line = (unsigned)attr_long(n, "line");
-    size_t k = count_children(n, "value");
-    struct ddi_model_value *values = arena_alloc(ld->a, (k ? k : 1) * sizeof *values);
+    struct ddi_model_value *values = child_array(ld, n, "value", sizeof *values);
     for (xmlNodePtr c = n->children; c; c = c->next) {
         if (!sx_is(c, "value"))
             continue;
@@ -285,9 +293,7 @@ static void read_enum(struct loader *ld, struct ddi_model_enum *e, xmlNodePtr n)
         v->node = c;
         v->name = sx_get(c, "name");
         v->value = number ? strtoll(number, NULL, 10) : 0;
-        v->versions_attr = sx_get(c, "versions");
-        v->versions = ddi_vset_attr(&m->where, c);
-        v->archs = ddi_archset_attr(&m->where, c);
+        read_where(ld, c, &v->versions_attr, &v->versions, &v->archs);
         v->id = (unsigned long)attr_long(c, "id");
         v->owner = e;
         if (v->name && !strmap_get(&m->value_by_name, v->name))
@@ -306,12 +312,9 @@ static void read_functype(struct loader *ld, struct ddi_model_functype *f, xmlNo
     f->result = sx_get(n, "result");
     f->sal = sx_get(n, "sal");
     f->pointer_to = sx_get(n, "pointer-to");
-    f->versions_attr = sx_get(n, "versions");
-    f->versions = ddi_vset_attr(&ld->m->where, n);
-    f->archs = ddi_archset_attr(&ld->m->where, n);
+    read_where(ld, n, &f->versions_attr, &f->versions, &f->archs);
     f->line = (unsigned)attr_long(n, "line");
-    size_t k = count_children(n, "param");
-    struct ddi_model_param *params = arena_alloc(ld->a, (k ? k : 1) * sizeof *params);
+    struct ddi_model_param *params = child_array(ld, n, "param", sizeof *params);
     for (xmlNodePtr c = n->children; c; c = c->next)
         if (sx_is(c, "param"))
             params[f->nparams++] = (struct ddi_model_param){sx_get(c, "name"), sx_get(c, "type"), sx_get(c, "sal")};
@@ -333,12 +336,8 @@ static void read_declarations(struct loader *ld, xmlNodePtr root)
                 read_enum(ld, &enums[m->nenums++], n);
             else if (sx_is(n, "typedef")) {
                 struct ddi_model_typedef *t = &tds[m->ntypedefs++];
-                *t = (struct ddi_model_typedef){n,
-                                                sx_get(n, "name"),
-                                                sx_get(n, "type"),
-                                                sx_get(n, "versions"),
-                                                ddi_vset_attr(&m->where, n),
-                                                ddi_archset_attr(&m->where, n)};
+                *t = (struct ddi_model_typedef){.node = n, .name = sx_get(n, "name"), .type = sx_get(n, "type")};
+                read_where(ld, n, &t->versions_attr, &t->versions, &t->archs);
                 if (t->name && !strmap_get(&m->typedef_by_name, t->name))
                     strmap_put(&m->typedef_by_name, t->name, t);
             } else if (sx_is(n, "function-type"))
@@ -392,8 +391,7 @@ static void read_docs_rule(struct loader *ld, struct ddi_model_docs_rule *r, xml
     r->kind = sx_get(d, "kind");
     r->subject = sx_get(d, "subject");
     r->condition = sx_get(d, "condition");
-    size_t n = count_children(d, "operand");
-    struct ddi_model_docs_operand *ops = arena_alloc(ld->a, (n ? n : 1) * sizeof *ops);
+    struct ddi_model_docs_operand *ops = child_array(ld, d, "operand", sizeof *ops);
     for (xmlNodePtr c = d->children; c; c = c->next)
         if (sx_is(c, "operand"))
             ops[r->noperands++] = (struct ddi_model_docs_operand){sx_get(c, "name"), sx_get(c, "value")};
@@ -446,8 +444,7 @@ static void join_docs_rule(struct ddi_model_rule *r, const struct ddi_model_docs
 
 static void read_operands(struct loader *ld, struct ddi_model_rule *r, xmlNodePtr mrule)
 {
-    size_t n = count_children(mrule, "operand");
-    struct ddi_model_operand *ops = arena_alloc(ld->a, (n ? n : 1) * sizeof *ops);
+    struct ddi_model_operand *ops = child_array(ld, mrule, "operand", sizeof *ops);
     for (xmlNodePtr c = mrule->children; c; c = c->next) {
         if (!sx_is(c, "operand"))
             continue;
@@ -522,8 +519,7 @@ static void read_discriminator(struct loader *ld, struct ddi_model_record *rec, 
     d->selector = sx_get(n, "selector");
     d->enum_name = sx_get(n, "enum");
     d->union_name = sx_get(n, "union");
-    size_t k = count_children(n, "case");
-    struct ddi_model_case *cases = arena_alloc(ld->a, (k ? k : 1) * sizeof *cases);
+    struct ddi_model_case *cases = child_array(ld, n, "case", sizeof *cases);
     for (xmlNodePtr c = n->children; c; c = c->next) {
         if (!sx_is(c, "case"))
             continue;
