@@ -111,8 +111,7 @@ static unsigned arch_mask_of(const struct side *s, ddi_archset set)
     return m;
 }
 
-static struct item *add_item(struct side *s, enum item_kind kind, const char *key, const char *label,
-                             struct where w)
+static struct item *add_item(struct side *s, enum item_kind kind, const char *key, const char *label, struct where w)
 {
     struct item *it = arena_alloc(&s->a, sizeof *it);
     it->kind = kind;
@@ -158,8 +157,8 @@ static void read_field(struct side *s, const char *record, const struct ddi_mode
     struct item *it = add_item(s, IK_FIELD, key, label, (struct where){f->versions_attr, f->versions, f->archs});
     it->field = f;
     it->slot = arena_concat(a, record, "\x1f", who, NULL);
-    it->sig = arena_concat(a, "array=", f->array ? f->array : "", " sal=", f->sal ? f->sal : "", " canonical=",
-                           f->canonical ? f->canonical : "", NULL);
+    it->sig = arena_concat(a, "array=", f->array ? f->array : "", " sal=", f->sal ? f->sal : "",
+                           " canonical=", f->canonical ? f->canonical : "", NULL);
     if (f->nested && depth < MAX_DEPTH)
         read_record(s, f->nested, depth + 1);
 }
@@ -198,9 +197,9 @@ static void read_enum(struct side *s, const struct ddi_model_enum *e)
         const struct ddi_model_value *c = &e->values[i];
         const char *key = arena_concat(&s->a, "value\x1f", name, "\x1f", c->name, NULL);
         struct item *first = strmap_get(&s->by_key, key);
-        struct item *v = add_item(s, operations ? IK_OPERATION : IK_VALUE, key,
-                                  arena_concat(&s->a, name, "::", c->name, NULL),
-                                  (struct where){c->versions_attr, c->versions, c->archs});
+        struct item *v =
+            add_item(s, operations ? IK_OPERATION : IK_VALUE, key, arena_concat(&s->a, name, "::", c->name, NULL),
+                     (struct where){c->versions_attr, c->versions, c->archs});
         v->sig = arena_printf(&s->a, "%lld", c->value);
         if (first && first != v)
             add_value_alternative(first, v);
@@ -270,8 +269,8 @@ static void read_side(struct side *s, const struct ddi_model *m)
     }
     for (unsigned i = 0; i < s->where.n; i++) {
         const char *short_name = s->where.short_name[i];
-        struct item *it = add_item(s, IK_VERSION, arena_concat(&s->a, "version\x1f", short_name, NULL),
-                                   short_name, every_where(s));
+        struct item *it =
+            add_item(s, IK_VERSION, arena_concat(&s->a, "version\x1f", short_name, NULL), short_name, every_where(s));
         it->sig = s->where.value[i];
     }
     for (size_t i = 0; i < m->nrecords; i++)
@@ -345,7 +344,8 @@ static void read_values(struct diff *d, const struct side *s, const struct item 
     memset(v, 0, sizeof *v);
     for (unsigned arch = 0; arch < s->where.narchs; arch++) {
         int a = s->fixed_arch[arch];
-        const struct ddi_model_measures *ms = it->kind == IK_RECORD ? &it->record->sizes[arch] : &it->field->offsets[arch];
+        const struct ddi_model_measures *ms =
+            it->kind == IK_RECORD ? &it->record->sizes[arch] : &it->field->offsets[arch];
         for (size_t k = 0; a >= 0 && k < ms->len; k++) {
             const struct ddi_model_measure *c = &ms->items[k];
             const char *value = it->kind == IK_RECORD ? arena_printf(&d->a, "size %ld align %ld", c->value, c->align)
@@ -501,8 +501,7 @@ static void compare(struct diff *d)
         struct item *n = strmap_get(&d->new.by_key, o->key);
         if (!n && (n = renamed_counterpart(d, &renamed, o)) != NULL && o->kind == IK_RECORD)
             note(d, IK_RECORD, "renamed", o->label,
-                 arena_concat(&d->a, "now ", n->label, " (struct ", o->record->tag,
-                              " is the same type)", NULL),
+                 arena_concat(&d->a, "now ", n->label, " (struct ", o->record->tag, " is the same type)", NULL),
                  CLS_COMPATIBLE);
         struct item *retyped = !n && o->slot ? strmap_get(&unmatched_new, o->slot) : NULL;
         if (retyped && !retyped->matched) {

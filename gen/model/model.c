@@ -328,8 +328,7 @@ static void read_declarations(struct loader *ld, xmlNodePtr root)
     struct ddi_model *m = ld->m;
     struct ddi_model_enum *enums = arena_alloc(ld->a, (count_declarations(root, "enum") + 1) * sizeof *enums);
     struct ddi_model_typedef *tds = arena_alloc(ld->a, (count_declarations(root, "typedef") + 1) * sizeof *tds);
-    struct ddi_model_functype *fts =
-        arena_alloc(ld->a, (count_declarations(root, "function-type") + 1) * sizeof *fts);
+    struct ddi_model_functype *fts = arena_alloc(ld->a, (count_declarations(root, "function-type") + 1) * sizeof *fts);
     for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
         for (xmlNodePtr n = sx_is(part, "layout") ? part->children : NULL; n; n = n->next)
             if (sx_is(n, "enum"))

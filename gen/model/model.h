@@ -84,7 +84,7 @@ struct ddi_model_docs_operand {
 struct ddi_model_docs_rule {
     xmlNodePtr node;
     const char *id, *kind, *subject, *condition;
-    const char *sentence; /* or NULL */
+    const char *sentence;                          /* or NULL */
     const struct ddi_model_docs_operand *operands; /* document order */
     size_t noperands;
 };
@@ -153,7 +153,7 @@ struct ddi_model_record {
     struct ddi_model_field **all; /* every field at every depth, document order */
     size_t nall;
     struct strmap by_path;                     /* path -> first field (pre-order) */
-    struct strmap by_spelled; /* path as written before a macro made the name -> first named field */
+    struct strmap by_spelled;                  /* path as written before a macro made the name -> first named field */
     const struct ddi_model_rule *const *rules; /* its pages' rules, unique by ID, page order */
     size_t nrules;
     const char *const *writes; /* fields a `writes` override names */

@@ -212,7 +212,7 @@ static void index_lookups(struct linter *l, xmlNodePtr docs)
 
 /* The field that stands for f's ID in its top-level record: the first with it. */
 static const struct ddi_model_field *id_holder(struct linter *l, const struct ddi_model_record *top,
-                                              const struct ddi_model_field *f)
+                                               const struct ddi_model_field *f)
 {
     char num[24];
     snprintf(num, sizeof num, "%lu", f->id);
@@ -263,8 +263,8 @@ static const struct ddi_model_field *next_alternative(const struct ddi_model_fie
 }
 
 /* Of the fields with f's path (alternatives by version), the one at bit. */
-static const struct ddi_model_field *alternative_at(const struct ddi_model_field *f,
-                                                    const struct ddi_model_field *word, long bit)
+static const struct ddi_model_field *alternative_at(const struct ddi_model_field *f, const struct ddi_model_field *word,
+                                                    long bit)
 {
     for (const struct ddi_model_field *a = f; a; a = next_alternative(a))
         if (a->bitfield && bit_in_word(a, word) == bit)
@@ -537,16 +537,20 @@ static void lint_page(struct linter *l, xmlNodePtr merge, xmlNodePtr page)
             const struct ddi_model_field *f = top ? ref_field(l, r, record) : NULL;
             const struct ddi_model_value *v = en ? ddi_model_value(l->m, sx_get(r, "value")) : NULL;
             if (f)
-                check_availability(l, page, r, dr, record, f->versions, f->versions_attr, f->path,
-                                   f->owner->top->file, f->line);
+                check_availability(l, page, r, dr, record, f->versions, f->versions_attr, f->path, f->owner->top->file,
+                                   f->line);
             else if (v)
                 check_availability(l, page, r, dr, en->name, v->versions, v->versions_attr, v->name, en->file,
                                    en->line);
             else if (!sx_get(dr, "subject") || !*sx_get(dr, "subject"))
                 check_availability(l, page, r, dr, name,
-                                   top ? top->versions : en ? en->versions : ddi_vset_all(&l->m->where),
-                                   top ? top->versions_attr : en ? en->versions_attr : NULL, "(page)", hfile,
-                                   hline);
+                                   top  ? top->versions
+                                   : en ? en->versions
+                                        : ddi_vset_all(&l->m->where),
+                                   top  ? top->versions_attr
+                                   : en ? en->versions_attr
+                                        : NULL,
+                                   "(page)", hfile, hline);
         }
     }
     check_syntax(l, page, dpage, top);

@@ -154,7 +154,8 @@ struct resolved {
 
 /* A C designator through named struct types: "Protection.NoAccess" where
  * Protection's type is a record of its own. */
-static const struct ddi_model_field *resolve_through_types(struct merger *m, const struct ddi_model_record *top, const char *path, int depth)
+static const struct ddi_model_field *resolve_through_types(struct merger *m, const struct ddi_model_record *top,
+                                                           const char *path, int depth)
 {
     const struct ddi_model_field *f = ddi_model_named_field(top, path);
     if (f || depth > 4)
@@ -224,7 +225,8 @@ static struct resolved resolve_path(struct merger *m, const struct ddi_model_rec
         return r;
     }
     if (strstr(path, "(unnamed")) {
-        const struct ddi_model_record *nested = ddi_model_record_any(m->model, arena_printf(&m->a, "%s.%s", top->name, path));
+        const struct ddi_model_record *nested =
+            ddi_model_record_any(m->model, arena_printf(&m->a, "%s.%s", top->name, path));
         if (nested && nested->holder && nested->top == top) {
             r.field = nested->holder;
             r.how = "anonymous-member";
@@ -251,7 +253,8 @@ static struct resolved resolve_path(struct merger *m, const struct ddi_model_rec
 
 /* An operand that names a field: tried beside the subject first (sibling
  * flags, the members of the same sub-struct), then from the record root. */
-static struct resolved resolve_operand(struct merger *m, const struct ddi_model_record *top, const char *subject, const char *name)
+static struct resolved resolve_operand(struct merger *m, const struct ddi_model_record *top, const char *subject,
+                                       const char *name)
 {
     struct resolved r = {0};
     char *scope = subject ? arena_strdup(&m->a, subject) : arena_strdup(&m->a, "");
@@ -301,7 +304,8 @@ static const char *field_designator(const struct ddi_model_field *f)
 
 /* designator: how the page's record reaches the field (through a field of
  * a named struct type it differs from the field's own path), or NULL. */
-static void set_field_ref(xmlNodePtr n, const struct ddi_model_field *f, const struct ddi_model_record *page_top, const char *designator)
+static void set_field_ref(xmlNodePtr n, const struct ddi_model_field *f, const struct ddi_model_record *page_top,
+                          const char *designator)
 {
     sx_set(n, "field", designator ? designator : field_designator(f));
     if (f->owner->top != page_top)
@@ -611,8 +615,8 @@ static const struct ddi_model_field *find_union_member(struct merger *m, const c
     return NULL;
 }
 
-static void write_rule(struct merger *m, xmlNodePtr pe, xmlNodePtr rule, const struct ddi_model_record *top, const struct ddi_model_enum *en,
-                       struct strmap *by_subject)
+static void write_rule(struct merger *m, xmlNodePtr pe, xmlNodePtr rule, const struct ddi_model_record *top,
+                       const struct ddi_model_enum *en, struct strmap *by_subject)
 {
     const char *kind = sx_get(rule, "kind"), *subject = sx_get(rule, "subject");
     xmlNodePtr r = sx_add(pe, "rule");
@@ -865,7 +869,8 @@ struct case_map {
     struct override *by;
 };
 
-static const struct ddi_model_field *derive_member(struct merger *m, const struct ddi_model_record *u, const char *value_tail, const char **how)
+static const struct ddi_model_field *derive_member(struct merger *m, const struct ddi_model_record *u,
+                                                   const char *value_tail, const char **how)
 {
     const char *want = camel(&m->a, value_tail);
     const char *want_words = sorted_words(&m->a, value_tail, 0);
@@ -886,8 +891,8 @@ static const struct ddi_model_field *derive_member(struct merger *m, const struc
     return NULL;
 }
 
-static struct override *union_override(struct merger *m, const struct ddi_model_enum *e, const struct ddi_model_value *v,
-                                       const struct ddi_model_record *top)
+static struct override *union_override(struct merger *m, const struct ddi_model_enum *e,
+                                       const struct ddi_model_value *v, const struct ddi_model_record *top)
 {
     if (!m->ovr)
         return NULL;
@@ -900,7 +905,8 @@ static struct override *union_override(struct merger *m, const struct ddi_model_
     return NULL;
 }
 
-static void try_discriminator(struct merger *m, const struct ddi_model_record *top, const struct ddi_model_field *selector, const struct ddi_model_enum *e,
+static void try_discriminator(struct merger *m, const struct ddi_model_record *top,
+                              const struct ddi_model_field *selector, const struct ddi_model_enum *e,
                               const struct ddi_model_record *u)
 {
     size_t prefix = common_prefix(e), matched = 0;
@@ -1073,7 +1079,8 @@ static void write_overrides(struct merger *m)
         sx_set(n, "doc", o->doc);
         sx_set(n, "field", o->field);
         if (o->kind == OVR_WRITES && !strcmp(o->status, "applied")) {
-            const struct ddi_model_field *f = ddi_model_named_field(ddi_model_record_any(m->model, o->record), o->field);
+            const struct ddi_model_field *f =
+                ddi_model_named_field(ddi_model_record_any(m->model, o->record), o->field);
             if (f && f->id)
                 sx_set_ulong(n, "field-id", f->id);
         }

@@ -8,8 +8,8 @@
 #include "model/model.h"
 
 #include <libxml/parser.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* cmocka needs these first */
@@ -398,11 +398,16 @@ static void test_fields_numbered_and_spelled(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_record_sizes_by_version),         cmocka_unit_test(test_field_offsets_per_arch),
-        cmocka_unit_test(test_field_through_named_type),        cmocka_unit_test(test_rule_joined_with_merge),
-        cmocka_unit_test(test_rule_subject_through_named_type), cmocka_unit_test(test_discriminator),
-        cmocka_unit_test(test_enums_and_values),                cmocka_unit_test(test_typedefs_and_type_records),
-        cmocka_unit_test(test_function_types),                  cmocka_unit_test(test_spelled_and_nested_lookups),
+        cmocka_unit_test(test_record_sizes_by_version),
+        cmocka_unit_test(test_field_offsets_per_arch),
+        cmocka_unit_test(test_field_through_named_type),
+        cmocka_unit_test(test_rule_joined_with_merge),
+        cmocka_unit_test(test_rule_subject_through_named_type),
+        cmocka_unit_test(test_discriminator),
+        cmocka_unit_test(test_enums_and_values),
+        cmocka_unit_test(test_typedefs_and_type_records),
+        cmocka_unit_test(test_function_types),
+        cmocka_unit_test(test_spelled_and_nested_lookups),
         cmocka_unit_test(test_version_helpers),
     };
     const struct CMUnitTest any_spec[] = {
