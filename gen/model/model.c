@@ -383,6 +383,21 @@ static void read_layout(struct loader *ld, xmlNodePtr root)
 
 /* ---- rules --------------------------------------------------------------- */
 
+/* The text of an element: its one text node's, in place (the usual case:
+ * no copy), else a copy of all of it. */
+static const char *text_of(struct loader *ld, xmlNodePtr n)
+{
+    xmlNodePtr t = n->children;
+    if (!t)
+        return "";
+    if (!t->next && t->type == XML_TEXT_NODE && t->content)
+        return (const char *)t->content;
+    xmlChar *all = xmlNodeGetContent(n);
+    const char *copy = arena_strdup(ld->a, all ? (const char *)all : "");
+    xmlFree(all);
+    return copy;
+}
+
 static void read_docs_rule(struct loader *ld, struct ddi_model_docs_rule *r, xmlNodePtr d)
 {
     r->node = d;
@@ -394,11 +409,8 @@ static void read_docs_rule(struct loader *ld, struct ddi_model_docs_rule *r, xml
     for (xmlNodePtr c = d->children; c; c = c->next)
         if (sx_is(c, "operand"))
             ops[r->noperands++] = (struct ddi_model_docs_operand){sx_get(c, "name"), sx_get(c, "value")};
-        else if (sx_is(c, "sentence")) {
-            xmlChar *t = xmlNodeGetContent(c);
-            r->sentence = arena_strdup(ld->a, (const char *)t); /* the last one, as written */
-            xmlFree(t);
-        }
+        else if (sx_is(c, "sentence"))
+            r->sentence = text_of(ld, c); /* the last one, as written */
     r->operands = ops;
 }
 
