@@ -9,7 +9,7 @@
 #include "../model/specxml.h"
 #include "../util/json.h"
 
-#include "../model/vset.h"
+#include "../model/model.h"
 #include "../spec/ids.h"
 #include "../spec/schema.h"
 #include "../util/arena.h"
@@ -47,15 +47,17 @@ struct item {
     const char *versions; /* as written, NULL = every version */
     const char *slot;     /* fields: record and name, to pair a retyped field */
     uint64_t present[NARCH];
-    xmlNodePtr node;
+    const struct ddi_model_record *record; /* records: the model's */
+    const struct ddi_model_field *field;   /* fields: the model's */
     int matched;
     struct item *alternative; /* enum values: the same name listed again for other versions */
 };
 
 struct side {
     const char *name;
+    struct ddi_model *m;
     struct arena a;
-    struct ddi_versions where;    /* versions and archs, names copied into a */
+    struct ddi_versions where;    /* versions and archs (names in the spec document) */
     int fixed_arch[DDI_ARCH_MAX]; /* index in arch_names of the spec's i-th <arch> */
     unsigned arch_mask;
     int common_of[MAX_VERSIONS];  /* index in the common version list, or -1 */
@@ -82,14 +84,16 @@ struct diff {
 
 /* --- reading a spec ------------------------------------------------------ */
 
-static const char *attr(struct arena *a, xmlNodePtr n, const char *name)
+/* An element of the spec: where it exists, and its versions= as written. */
+struct where {
+    const char *versions_attr;
+    ddi_vset versions;
+    ddi_archset archs;
+};
+
+static struct where every_where(const struct side *s)
 {
-    xmlChar *v = xmlGetProp(n, BAD_CAST name);
-    if (!v)
-        return NULL;
-    const char *copy = arena_strdup(a, (const char *)v);
-    xmlFree(v);
-    return copy;
+    return (struct where){NULL, ddi_vset_all(&s->where), ddi_archset_all(&s->where)};
 }
 
 static int version_index(const struct side *s, const char *name, size_t len)
@@ -97,18 +101,9 @@ static int version_index(const struct side *s, const char *name, size_t len)
     return ddi_version_find(&s->where, name, len);
 }
 
-/* "A-B C" -> bit mask over this spec's versions; NULL = all. */
-static uint64_t version_mask(const struct side *s, const char *text)
+/* A set of the spec's architectures -> bit mask over arch_names. */
+static unsigned arch_mask_of(const struct side *s, ddi_archset set)
 {
-    return ddi_vset_of(&s->where, text);
-}
-
-/* "x86 arm64" -> bit mask over arch_names; NULL = the spec's archs. */
-static unsigned arch_mask_of(const struct side *s, const char *archs)
-{
-    if (!archs)
-        return s->arch_mask;
-    ddi_archset set = ddi_archset_of(&s->where, archs);
     unsigned m = 0;
     for (unsigned i = 0; i < s->where.narchs; i++)
         if (set >> i & 1 && s->fixed_arch[i] >= 0)
@@ -116,19 +111,16 @@ static unsigned arch_mask_of(const struct side *s, const char *archs)
     return m;
 }
 
-static struct item *add_item(struct side *s, enum item_kind kind, const char *key, const char *label,
-                             xmlNodePtr node)
+static struct item *add_item(struct side *s, enum item_kind kind, const char *key, const char *label, struct where w)
 {
     struct item *it = arena_alloc(&s->a, sizeof *it);
     it->kind = kind;
     it->key = key;
     it->label = label;
-    it->node = node;
-    it->versions = attr(&s->a, node, "versions");
-    uint64_t vm = version_mask(s, it->versions);
-    unsigned am = arch_mask_of(s, attr(&s->a, node, "archs"));
+    it->versions = w.versions_attr;
+    unsigned am = arch_mask_of(s, w.archs);
     for (int a = 0; a < NARCH; a++)
-        it->present[a] = (am >> a) & 1 ? vm : 0;
+        it->present[a] = (am >> a) & 1 ? w.versions : 0;
     if (strmap_get(&s->by_key, key)) /* identical twins: keep the first */
         return it;
     strmap_put(&s->by_key, key, it);
@@ -136,45 +128,50 @@ static struct item *add_item(struct side *s, enum item_kind kind, const char *ke
     return it;
 }
 
-static void read_record(struct side *s, xmlNodePtr rec, int depth);
+static void read_record(struct side *s, const struct ddi_model_record *rec, int depth);
 
 /* A field's identity is the one stable IDs use (spec_field_key: path,
  * type, bit width, and the nth field with those in its top-level record),
  * so the diff and the ID check agree on what "the same field" is. */
-static void read_field(struct side *s, const char *record, xmlNodePtr f, int depth)
+static const char *field_key(struct side *s, const struct ddi_model_field *f, unsigned occurrence)
 {
-    struct arena *a = &s->a;
-    const char *name = attr(a, f, "name");
-    xmlNodePtr nested = NULL;
-    for (xmlNodePtr c = f->children; c; c = c->next)
-        if (sx_is(c, "record"))
-            nested = c;
-    const char *nested_name = nested ? attr(a, nested, "name") : NULL;
-    const char *who = name[0] ? name : nested_name ? nested_name : "?";
-    const char *top = arena_strndup(a, record, strcspn(record, "."));
-    const char *base = arena_concat(a, top, "\x1f", spec_field_key(a, f, 1), NULL);
-    size_t count = (size_t)strmap_get(&s->occurrences, base) + 1;
-    strmap_put(&s->occurrences, base, (void *)count);
-    const char *key = arena_concat(a, "field\x1f", top, "\x1f", spec_field_key(a, f, (unsigned)count), NULL);
-    /* People know a field by its designator from the top-level record. */
-    const char *label = name[0] ? arena_concat(a, top, ".", attr(a, f, "path"), NULL) : who;
-    struct item *it = add_item(s, IK_FIELD, key, label, f);
-    it->slot = arena_concat(a, record, "\x1f", who, NULL);
-    const char *canonical = attr(a, f, "canonical"), *sal = attr(a, f, "sal"), *array = attr(a, f, "array");
-    it->sig = arena_concat(a, "array=", array ? array : "", " sal=", sal ? sal : "", " canonical=",
-                           canonical ? canonical : "", NULL);
-    if (nested && depth < MAX_DEPTH)
-        read_record(s, nested, depth + 1);
+    char bits[16];
+    snprintf(bits, sizeof bits, "%d", f->bits);
+    const char *nested = f->name && !*f->name && f->nested ? f->nested->name : NULL;
+    return spec_field_key_of(&s->a, f->path, f->type, f->bitfield ? bits : NULL, nested, occurrence);
 }
 
-static void read_record(struct side *s, xmlNodePtr rec, int depth)
+static void read_field(struct side *s, const char *record, const struct ddi_model_field *f, int depth)
 {
-    const char *name = attr(&s->a, rec, "name");
-    struct item *it = add_item(s, IK_RECORD, arena_concat(&s->a, "record\x1f", name, NULL), name, rec);
-    it->sig = arena_concat(&s->a, attr(&s->a, rec, "kind"), NULL);
-    for (xmlNodePtr c = rec->children; c; c = c->next)
-        if (sx_is(c, "field"))
-            read_field(s, name, c, depth);
+    struct arena *a = &s->a;
+    const char *name = f->name;
+    const char *nested_name = f->nested ? f->nested->name : NULL;
+    const char *who = name[0] ? name : nested_name ? nested_name : "?";
+    const char *top = f->owner->top->name;
+    const char *base = arena_concat(a, top, "\x1f", field_key(s, f, 1), NULL);
+    size_t count = (size_t)strmap_get(&s->occurrences, base) + 1;
+    strmap_put(&s->occurrences, base, (void *)count);
+    const char *key = arena_concat(a, "field\x1f", top, "\x1f", field_key(s, f, (unsigned)count), NULL);
+    /* People know a field by its designator from the top-level record. */
+    const char *label = name[0] ? arena_concat(a, top, ".", f->path, NULL) : who;
+    struct item *it = add_item(s, IK_FIELD, key, label, (struct where){f->versions_attr, f->versions, f->archs});
+    it->field = f;
+    it->slot = arena_concat(a, record, "\x1f", who, NULL);
+    it->sig = arena_concat(a, "array=", f->array ? f->array : "", " sal=", f->sal ? f->sal : "",
+                           " canonical=", f->canonical ? f->canonical : "", NULL);
+    if (f->nested && depth < MAX_DEPTH)
+        read_record(s, f->nested, depth + 1);
+}
+
+static void read_record(struct side *s, const struct ddi_model_record *rec, int depth)
+{
+    const char *name = rec->name;
+    struct item *it = add_item(s, IK_RECORD, arena_concat(&s->a, "record\x1f", name, NULL), name,
+                               (struct where){rec->versions_attr, rec->versions, rec->archs});
+    it->record = rec;
+    it->sig = rec->kind;
+    for (size_t i = 0; i < rec->nfields; i++)
+        read_field(s, name, rec->fields[i], depth);
 }
 
 /* `X_MAX = 6` in one #if branch, `= 5` in another: one value whose number
@@ -189,21 +186,21 @@ static void add_value_alternative(struct item *first, struct item *again)
         first->present[a] |= again->present[a];
 }
 
-static void read_enum(struct side *s, xmlNodePtr e)
+static void read_enum(struct side *s, const struct ddi_model_enum *e)
 {
-    const char *name = attr(&s->a, e, "name");
-    struct item *it = add_item(s, IK_ENUM, arena_concat(&s->a, "enum\x1f", name, NULL), name, e);
+    const char *name = e->name;
+    struct item *it = add_item(s, IK_ENUM, arena_concat(&s->a, "enum\x1f", name, NULL), name,
+                               (struct where){e->versions_attr, e->versions, e->archs});
     it->sig = "";
     int operations = !strcmp(name, OPERATION_ENUM);
-    for (xmlNodePtr c = e->children; c; c = c->next) {
-        if (!sx_is(c, "value"))
-            continue;
-        const char *vname = attr(&s->a, c, "name");
-        const char *key = arena_concat(&s->a, "value\x1f", name, "\x1f", vname, NULL);
+    for (size_t i = 0; i < e->nvalues; i++) {
+        const struct ddi_model_value *c = &e->values[i];
+        const char *key = arena_concat(&s->a, "value\x1f", name, "\x1f", c->name, NULL);
         struct item *first = strmap_get(&s->by_key, key);
-        struct item *v = add_item(s, operations ? IK_OPERATION : IK_VALUE, key,
-                                  arena_concat(&s->a, name, "::", vname, NULL), c);
-        v->sig = attr(&s->a, c, "value");
+        struct item *v =
+            add_item(s, operations ? IK_OPERATION : IK_VALUE, key, arena_concat(&s->a, name, "::", c->name, NULL),
+                     (struct where){c->versions_attr, c->versions, c->archs});
+        v->sig = arena_printf(&s->a, "%lld", c->value);
         if (first && first != v)
             add_value_alternative(first, v);
     }
@@ -222,78 +219,47 @@ static const char *nth_key(struct side *s, const char *kind, const char *name)
     return key;
 }
 
-static void read_typedef(struct side *s, xmlNodePtr t)
+static void read_typedef(struct side *s, const struct ddi_model_typedef *t)
 {
-    const char *name = attr(&s->a, t, "name");
-    struct item *it = add_item(s, IK_TYPEDEF, nth_key(s, "typedef", name), name, t);
-    it->sig = attr(&s->a, t, "type");
+    struct item *it = add_item(s, IK_TYPEDEF, nth_key(s, "typedef", t->name), t->name,
+                               (struct where){t->versions_attr, t->versions, t->archs});
+    it->sig = t->type;
 }
 
-static void read_functype(struct side *s, xmlNodePtr f)
+static void read_functype(struct side *s, const struct ddi_model_functype *f)
 {
-    struct arena *a = &s->a;
-    const char *name = attr(a, f, "name");
     struct strbuf sb = {0};
-    const char *to = attr(a, f, "pointer-to"), *result = attr(a, f, "result"), *sal = attr(a, f, "sal");
+    const char *to = f->pointer_to, *result = f->result, *sal = f->sal;
     sb_printf(&sb, "%s%s%s %s(", to ? "-> " : "", to ? to : "", result ? result : "", sal ? sal : "");
-    const char *sep = "";
-    for (xmlNodePtr c = f->children; c; c = c->next)
-        if (sx_is(c, "param")) {
-            const char *psal = attr(a, c, "sal");
-            sb_printf(&sb, "%s%s%s%s %s", sep, psal ? psal : "", psal ? " " : "", attr(a, c, "type"),
-                      attr(a, c, "name"));
-            sep = ", ";
-        }
+    for (size_t i = 0; i < f->nparams; i++) {
+        const struct ddi_model_param *p = &f->params[i];
+        sb_printf(&sb, "%s%s%s%s %s", i ? ", " : "", p->sal ? p->sal : "", p->sal ? " " : "", p->type, p->name);
+    }
     sb_append(&sb, ")");
-    struct item *it = add_item(s, IK_FUNCTYPE, nth_key(s, "functype", name), name, f);
-    it->sig = arena_strdup(a, sb_str(&sb));
+    struct item *it = add_item(s, IK_FUNCTYPE, nth_key(s, "functype", f->name), f->name,
+                               (struct where){f->versions_attr, f->versions, f->archs});
+    it->sig = arena_strdup(&s->a, sb_str(&sb));
     sb_free(&sb);
 }
 
-static void read_rule(struct side *s, xmlNodePtr r)
+static void read_rule(struct side *s, const struct ddi_model_docs_rule *r)
 {
-    struct arena *a = &s->a;
-    const char *id = attr(a, r, "id");
     struct strbuf sb = {0};
-    sb_append(&sb, attr(a, r, "kind"));
-    for (xmlNodePtr c = r->children; c; c = c->next) {
-        if (sx_is(c, "operand")) {
-            const char *on = attr(a, c, "name");
-            if (strcmp(on, "from") != 0) /* where on the page it was read: not a change */
-                sb_printf(&sb, " %s=%s", on, attr(a, c, "value"));
-        } else if (sx_is(c, "sentence")) {
-            xmlChar *text = xmlNodeGetContent(c);
-            sb_printf(&sb, " \"%s\"", text ? (const char *)text : "");
-            xmlFree(text);
-        }
-    }
-    struct item *it = add_item(s, IK_RULE, nth_key(s, "rule", id), id, r);
-    it->sig = arena_strdup(a, sb_str(&sb));
+    sb_append(&sb, r->kind);
+    for (size_t i = 0; i < r->noperands; i++)
+        if (strcmp(r->operands[i].name, "from") != 0) /* where on the page it was read: not a change */
+            sb_printf(&sb, " %s=%s", r->operands[i].name, r->operands[i].value);
+    if (r->sentence)
+        sb_printf(&sb, " \"%s\"", r->sentence);
+    struct item *it = add_item(s, IK_RULE, nth_key(s, "rule", r->id), r->id, every_where(s));
+    it->sig = arena_strdup(&s->a, sb_str(&sb));
     sb_free(&sb);
 }
 
-static void read_rules(struct side *s, xmlNodePtr n, int depth)
+static void read_side(struct side *s, const struct ddi_model *m)
 {
-    for (xmlNodePtr c = n->children; c && depth < MAX_DEPTH; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE)
-            continue;
-        if (sx_is(c, "rule"))
-            read_rule(s, c);
-        else
-            read_rules(s, c, depth + 1);
-    }
-}
-
-static void read_layout(struct side *s, xmlNodePtr layout)
-{
-    ddi_versions_read(&s->where, layout); /* the strings are copied: the document goes before the report */
-    for (unsigned i = 0; i < s->where.n; i++) {
-        s->where.name[i] = arena_strdup(&s->a, s->where.name[i]);
-        s->where.short_name[i] = arena_strdup(&s->a, s->where.short_name[i]);
-    }
+    s->where = m->where;
     for (unsigned i = 0; i < s->where.narchs; i++) {
-        s->where.arch[i] = arena_strdup(&s->a, s->where.arch[i]);
-        s->where.arch_macro[i] = arena_strdup(&s->a, s->where.arch_macro[i]);
         s->fixed_arch[i] = -1;
         for (int a = 0; a < NARCH; a++)
             if (s->where.arch[i] && !strcmp(s->where.arch[i], arch_names[a])) {
@@ -301,32 +267,22 @@ static void read_layout(struct side *s, xmlNodePtr layout)
                 s->arch_mask |= 1u << a;
             }
     }
-    for (xmlNodePtr c = layout->children; c; c = c->next) {
-        if (sx_is(c, "version")) {
-            const char *short_name = attr(&s->a, c, "short");
-            struct item *it = add_item(s, IK_VERSION, arena_concat(&s->a, "version\x1f", short_name, NULL),
-                                       short_name, c);
-            it->sig = attr(&s->a, c, "value");
-        } else if (sx_is(c, "record")) {
-            read_record(s, c, 0);
-        } else if (sx_is(c, "enum")) {
-            read_enum(s, c);
-        } else if (sx_is(c, "typedef")) {
-            read_typedef(s, c);
-        } else if (sx_is(c, "function-type")) {
-            read_functype(s, c);
-        }
+    for (unsigned i = 0; i < s->where.n; i++) {
+        const char *short_name = s->where.short_name[i];
+        struct item *it =
+            add_item(s, IK_VERSION, arena_concat(&s->a, "version\x1f", short_name, NULL), short_name, every_where(s));
+        it->sig = s->where.value[i];
     }
-}
-
-static void read_side(struct side *s, xmlDocPtr doc)
-{
-    for (xmlNodePtr c = xmlDocGetRootElement(doc)->children; c; c = c->next) {
-        if (sx_is(c, "layout"))
-            read_layout(s, c);
-        else if (sx_is(c, "docs"))
-            read_rules(s, c, 0);
-    }
+    for (size_t i = 0; i < m->nrecords; i++)
+        read_record(s, m->records[i], 0);
+    for (size_t i = 0; i < m->nenums; i++)
+        read_enum(s, &m->enums[i]);
+    for (size_t i = 0; i < m->ntypedefs; i++)
+        read_typedef(s, &m->typedefs[i]);
+    for (size_t i = 0; i < m->nfunctypes; i++)
+        read_functype(s, &m->functypes[i]);
+    for (size_t i = 0; i < m->ndocs_rules; i++)
+        read_rule(s, &m->docs_rules[i]);
 }
 
 /* --- comparing --------------------------------------------------------- */
@@ -386,24 +342,19 @@ struct values {
 static void read_values(struct diff *d, const struct side *s, const struct item *it, struct values *v)
 {
     memset(v, 0, sizeof *v);
-    const char *element = it->kind == IK_RECORD ? "size" : "offset";
-    for (xmlNodePtr c = it->node->children; c; c = c->next) {
-        if (!sx_is(c, element))
-            continue;
-        const char *arch = attr(&d->a, c, "arch");
-        int a = 0;
-        while (a < NARCH && strcmp(arch, arch_names[a]))
-            a++;
-        if (a == NARCH)
-            continue;
-        const char *value = it->kind == IK_RECORD
-                                ? arena_concat(&d->a, "size ", attr(&d->a, c, "bytes"), " align ",
-                                               attr(&d->a, c, "align"), NULL)
-                                : arena_concat(&d->a, "bit offset ", attr(&d->a, c, "bits"), NULL);
-        uint64_t m = to_common(s, version_mask(s, attr(&d->a, c, "versions")));
-        for (unsigned i = 0; i < d->common.n; i++)
-            if ((m >> i) & 1)
-                v->at[a][i] = value;
+    for (unsigned arch = 0; arch < s->where.narchs; arch++) {
+        int a = s->fixed_arch[arch];
+        const struct ddi_model_measures *ms =
+            it->kind == IK_RECORD ? &it->record->sizes[arch] : &it->field->offsets[arch];
+        for (size_t k = 0; a >= 0 && k < ms->len; k++) {
+            const struct ddi_model_measure *c = &ms->items[k];
+            const char *value = it->kind == IK_RECORD ? arena_printf(&d->a, "size %ld align %ld", c->value, c->align)
+                                                      : arena_printf(&d->a, "bit offset %ld", c->value);
+            uint64_t m = to_common(s, c->versions);
+            for (unsigned i = 0; i < d->common.n; i++)
+                if ((m >> i) & 1)
+                    v->at[a][i] = value;
+        }
     }
 }
 
@@ -484,8 +435,9 @@ static enum change_class changed_class(enum item_kind kind)
 static const char *added_detail(struct diff *d, const struct item *n)
 {
     if (n->kind == IK_FIELD) {
-        const char *type = attr(&d->a, n->node, "type"), *bits = attr(&d->a, n->node, "bits");
-        return arena_concat(&d->a, type, bits ? " : " : "", bits ? bits : "", n->versions ? ", versions " : "",
+        const struct ddi_model_field *f = n->field;
+        const char *bits = f->bitfield ? arena_printf(&d->a, "%d", f->bits) : NULL;
+        return arena_concat(&d->a, f->type, bits ? " : " : "", bits ? bits : "", n->versions ? ", versions " : "",
                             n->versions ? n->versions : "", NULL);
     }
     if (n->kind == IK_VALUE || n->kind == IK_OPERATION || n->kind == IK_VERSION)
@@ -503,13 +455,13 @@ static void pair_retagged_records(struct diff *d, struct strmap *renamed)
     struct strmap new_by_tag = {0};
     for (size_t i = 0; i < d->new.items.len; i++) {
         const struct item *n = d->new.items.items[i];
-        const char *tag = n->kind == IK_RECORD ? attr(&d->a, n->node, "tag") : NULL;
+        const char *tag = n->kind == IK_RECORD ? n->record->tag : NULL;
         if (tag && !strchr(n->label, '.') && !strmap_get(&d->old.by_key, n->key))
             strmap_put(&new_by_tag, tag, (void *)n);
     }
     for (size_t i = 0; i < d->old.items.len; i++) {
         const struct item *o = d->old.items.items[i];
-        const char *tag = o->kind == IK_RECORD ? attr(&d->a, o->node, "tag") : NULL;
+        const char *tag = o->kind == IK_RECORD ? o->record->tag : NULL;
         const struct item *n = tag && !strchr(o->label, '.') && !strmap_get(&d->new.by_key, o->key)
                                    ? strmap_get(&new_by_tag, tag)
                                    : NULL;
@@ -549,8 +501,7 @@ static void compare(struct diff *d)
         struct item *n = strmap_get(&d->new.by_key, o->key);
         if (!n && (n = renamed_counterpart(d, &renamed, o)) != NULL && o->kind == IK_RECORD)
             note(d, IK_RECORD, "renamed", o->label,
-                 arena_concat(&d->a, "now ", n->label, " (struct ", attr(&d->a, o->node, "tag"),
-                              " is the same type)", NULL),
+                 arena_concat(&d->a, "now ", n->label, " (struct ", o->record->tag, " is the same type)", NULL),
                  CLS_COMPATIBLE);
         struct item *retyped = !n && o->slot ? strmap_get(&unmatched_new, o->slot) : NULL;
         if (retyped && !retyped->matched) {
@@ -666,20 +617,17 @@ static void write_xml(const struct diff *d, FILE *out, const unsigned counts[3])
 
 static void free_side(struct side *s)
 {
+    ddi_model_free(s->m);
     vec_free(&s->items);
     strmap_free(&s->by_key);
     strmap_free(&s->occurrences);
     arena_free(&s->a);
 }
 
-static int has_stable_ids(xmlDocPtr doc)
+/* IDs are given to every record or to none (ids start at 1). */
+static int has_stable_ids(const struct ddi_model *m)
 {
-    for (xmlNodePtr c = xmlDocGetRootElement(doc)->children; c; c = c->next)
-        if (sx_is(c, "layout"))
-            for (xmlNodePtr r = c->children; r; r = r->next)
-                if (sx_is(r, "record"))
-                    return xmlHasProp(r, BAD_CAST "id") != NULL;
-    return 0;
+    return m->nrecords && m->records[0]->id;
 }
 
 int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
@@ -690,13 +638,20 @@ int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const
         return DIFF_ERROR;
     d->old.name = old_name;
     d->new.name = new_name;
+    d->old.m = ddi_model_load(old_doc);
+    d->new.m = ddi_model_load(new_doc);
+    if (!d->old.m || !d->new.m) {
+        ddigen_error(NULL, 0, "out of memory");
+        free_side(&d->old), free_side(&d->new), free(d);
+        return DIFF_ERROR;
+    }
     /* Stable IDs, when both revisions have them, must be kept: NEW may not
      * renumber an item of OLD nor give its ID to another one. */
-    if (has_stable_ids(old_doc) && has_stable_ids(new_doc) &&
+    if (has_stable_ids(d->old.m) && has_stable_ids(d->new.m) &&
         spec_check_kept_ids(old_doc, old_name, new_doc, new_name) != 0)
         d->errors++;
-    read_side(&d->old, old_doc);
-    read_side(&d->new, new_doc);
+    read_side(&d->old, d->old.m);
+    read_side(&d->new, d->new.m);
     find_common_versions(d);
     compare(d);
     if (d->changes.len > 1)

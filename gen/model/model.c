@@ -75,6 +75,39 @@ struct loader {
     struct strmap docs_rules; /* <docs> rule by ID, while loading */
 };
 
+static size_t count_children(xmlNodePtr n, const char *name)
+{
+    size_t k = 0;
+    for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next)
+        k += sx_is(c, name);
+    return k;
+}
+
+/* A zeroed array with room for an item per child of n called name. */
+static void *child_array(struct loader *ld, xmlNodePtr n, const char *name, size_t item)
+{
+    size_t k = count_children(n, name);
+    return arena_alloc(ld->a, (k ? k : 1) * item);
+}
+
+/* Where an element exists: its versions= as written, parsed, and its archs=. */
+static void read_where(struct loader *ld, xmlNodePtr n, const char **attr, ddi_vset *versions, ddi_archset *archs)
+{
+    *attr = sx_get(n, "versions");
+    *versions = ddi_vset_of(&ld->m->where, *attr);
+    *archs = ddi_archset_attr(&ld->m->where, n);
+}
+
+/* The <layout> children called elem, over every layout part. */
+static size_t count_declarations(xmlNodePtr root, const char *elem)
+{
+    size_t k = 0;
+    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
+        if (sx_is(part, "layout"))
+            k += count_children(part, elem);
+    return k;
+}
+
 /* The <size> or <offset> children of n, by arch index. */
 static void read_measures(struct loader *ld, xmlNodePtr n, const char *elem, const char *value,
                           struct ddi_model_measures out[DDI_ARCH_MAX])
@@ -145,12 +178,12 @@ static struct ddi_model_field *add_field(struct loader *ld, xmlNodePtr n, struct
     f->spelled = sx_get(n, "spelled");
     f->canonical = sx_get(n, "canonical");
     f->array = sx_get(n, "array");
+    f->index = ld->m->nfields++;
     f->bitfield = sx_get(n, "bits") != NULL;
     f->bits = f->bitfield ? atoi(sx_get(n, "bits")) : 0;
     f->id = (unsigned long)attr_long(n, "id");
     f->line = (unsigned)attr_long(n, "line");
-    f->versions = ddi_vset_attr(&ld->m->where, n);
-    f->archs = ddi_archset_attr(&ld->m->where, n);
+    read_where(ld, n, &f->versions_attr, &f->versions, &f->archs);
     f->eff_versions = versions & f->versions;
     f->eff_archs = archs & f->archs;
     f->owner = owner;
@@ -166,6 +199,14 @@ static struct ddi_model_field *add_field(struct loader *ld, xmlNodePtr n, struct
                 first = first->same_path;
             first->same_path = f;
         }
+    }
+    if (f->spelled && f->path && f->name && *f->name) {
+        /* the designator as the header wrote it: the path with its last
+         * segment (the name) replaced by the macro it came from */
+        size_t prefix = strlen(f->path) - strlen(f->name);
+        const char *as_written = arena_printf(ld->a, "%.*s%s", (int)prefix, f->path, f->spelled);
+        if (!strmap_get(&top->by_spelled, as_written))
+            strmap_put(&top->by_spelled, as_written, f);
     }
     top->nall++; /* counted now, filled in document order by fill_all */
     for (xmlNodePtr c = n->children; c && !f->nested; c = c->next)
@@ -189,8 +230,7 @@ static struct ddi_model_record *add_record(struct loader *ld, xmlNodePtr n, stru
     r->referenced = same(sx_get(n, "referenced"), "true");
     r->id = (unsigned long)attr_long(n, "id");
     r->line = (unsigned)attr_long(n, "line");
-    r->versions = ddi_vset_attr(&ld->m->where, n);
-    r->archs = ddi_archset_attr(&ld->m->where, n);
+    read_where(ld, n, &r->versions_attr, &r->versions, &r->archs);
     r->top = top ? top : r;
     r->holder = holder;
     read_measures(ld, n, "size", "bytes", r->sizes);
@@ -232,6 +272,82 @@ static struct ddi_model_record *type_record(struct ddi_model *m, const struct dd
     return r;
 }
 
+/* ---- enums, typedefs, function types ---------------------------------- */
+
+static void read_enum(struct loader *ld, struct ddi_model_enum *e, xmlNodePtr n)
+{
+    struct ddi_model *m = ld->m;
+    e->node = n;
+    e->name = sx_get(n, "name");
+    e->tag = sx_get(n, "tag");
+    e->file = sx_get(n, "file");
+    read_where(ld, n, &e->versions_attr, &e->versions, &e->archs);
+    e->id = (unsigned long)attr_long(n, "id");
+    e->line = (unsigned)attr_long(n, "line");
+    struct ddi_model_value *values = child_array(ld, n, "value", sizeof *values);
+    for (xmlNodePtr c = n->children; c; c = c->next) {
+        if (!sx_is(c, "value"))
+            continue;
+        struct ddi_model_value *v = &values[e->nvalues++];
+        const char *number = sx_get(c, "value");
+        v->node = c;
+        v->name = sx_get(c, "name");
+        v->value = number ? strtoll(number, NULL, 10) : 0;
+        read_where(ld, c, &v->versions_attr, &v->versions, &v->archs);
+        v->id = (unsigned long)attr_long(c, "id");
+        v->owner = e;
+        if (v->name && !strmap_get(&m->value_by_name, v->name))
+            strmap_put(&m->value_by_name, v->name, v);
+    }
+    e->values = values;
+    if (e->name && !strmap_get(&m->enum_by_name, e->name))
+        strmap_put(&m->enum_by_name, e->name, e);
+}
+
+static void read_functype(struct loader *ld, struct ddi_model_functype *f, xmlNodePtr n)
+{
+    f->node = n;
+    f->name = sx_get(n, "name");
+    f->file = sx_get(n, "file");
+    f->result = sx_get(n, "result");
+    f->sal = sx_get(n, "sal");
+    f->pointer_to = sx_get(n, "pointer-to");
+    read_where(ld, n, &f->versions_attr, &f->versions, &f->archs);
+    f->line = (unsigned)attr_long(n, "line");
+    struct ddi_model_param *params = child_array(ld, n, "param", sizeof *params);
+    for (xmlNodePtr c = n->children; c; c = c->next)
+        if (sx_is(c, "param"))
+            params[f->nparams++] = (struct ddi_model_param){sx_get(c, "name"), sx_get(c, "type"), sx_get(c, "sal")};
+    f->params = params;
+    if (f->name && !strmap_get(&ld->m->functype_by_name, f->name))
+        strmap_put(&ld->m->functype_by_name, f->name, f);
+}
+
+static void read_declarations(struct loader *ld, xmlNodePtr root)
+{
+    struct ddi_model *m = ld->m;
+    struct ddi_model_enum *enums = arena_alloc(ld->a, (count_declarations(root, "enum") + 1) * sizeof *enums);
+    struct ddi_model_typedef *tds = arena_alloc(ld->a, (count_declarations(root, "typedef") + 1) * sizeof *tds);
+    struct ddi_model_functype *fts = arena_alloc(ld->a, (count_declarations(root, "function-type") + 1) * sizeof *fts);
+    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
+        for (xmlNodePtr n = sx_is(part, "layout") ? part->children : NULL; n; n = n->next)
+            if (sx_is(n, "enum"))
+                read_enum(ld, &enums[m->nenums++], n);
+            else if (sx_is(n, "typedef")) {
+                struct ddi_model_typedef *t = &tds[m->ntypedefs++];
+                *t = (struct ddi_model_typedef){.node = n, .name = sx_get(n, "name"), .type = sx_get(n, "type")};
+                read_where(ld, n, &t->versions_attr, &t->versions, &t->archs);
+                if (t->name && !strmap_get(&m->typedef_by_name, t->name))
+                    strmap_put(&m->typedef_by_name, t->name, t);
+            } else if (sx_is(n, "function-type"))
+                read_functype(ld, &fts[m->nfunctypes++], n);
+    /* Tags after names, so that a name always wins over another's tag. */
+    for (size_t i = 0; i < m->nenums; i++)
+        if (enums[i].tag && !strmap_get(&m->enum_by_name, enums[i].tag))
+            strmap_put(&m->enum_by_name, enums[i].tag, &enums[i]);
+    m->enums = enums, m->typedefs = tds, m->functypes = fts;
+}
+
 static void read_layout(struct loader *ld, xmlNodePtr root)
 {
     struct ddi_model *m = ld->m;
@@ -245,6 +361,7 @@ static void read_layout(struct loader *ld, xmlNodePtr root)
         for (xmlNodePtr n = sx_is(part, "layout") ? part->children : NULL; n; n = n->next)
             if (sx_is(n, "record"))
                 vec_push(&tops, add_record(ld, n, NULL, NULL, every, all_archs));
+    read_declarations(ld, root);
     m->nrecords = tops.len;
     m->records = arena_alloc(ld->a, (tops.len ? tops.len : 1) * sizeof *m->records);
     for (size_t i = 0; i < tops.len; i++) {
@@ -266,49 +383,79 @@ static void read_layout(struct loader *ld, xmlNodePtr root)
 
 /* ---- rules --------------------------------------------------------------- */
 
-/* The <docs> rules by ID (docs.rng: page/rules/rule), the first of each. */
-static void index_docs_rules(struct loader *ld, xmlNodePtr docs)
+/* The text of an element: its one text node's, in place (the usual case:
+ * no copy), else a copy of all of it. */
+static const char *text_of(struct loader *ld, xmlNodePtr n)
 {
-    for (xmlNodePtr page = docs->children; page; page = page->next)
-        for (xmlNodePtr rules = sx_is(page, "page") ? page->children : NULL; rules; rules = rules->next)
-            for (xmlNodePtr r = sx_is(rules, "rules") ? rules->children : NULL; r; r = r->next) {
-                const char *id = sx_is(r, "rule") ? sx_get(r, "id") : NULL;
-                if (id && !strmap_get(&ld->docs_rules, id))
-                    strmap_put(&ld->docs_rules, id, r);
-            }
+    xmlNodePtr t = n->children;
+    if (!t)
+        return "";
+    if (!t->next && t->type == XML_TEXT_NODE && t->content)
+        return (const char *)t->content;
+    xmlChar *all = xmlNodeGetContent(n);
+    const char *copy = arena_strdup(ld->a, all ? (const char *)all : "");
+    xmlFree(all);
+    return copy;
 }
 
-static size_t count_children(xmlNodePtr n, const char *name)
+static void read_docs_rule(struct loader *ld, struct ddi_model_docs_rule *r, xmlNodePtr d)
 {
-    size_t k = 0;
-    for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next)
-        k += sx_is(c, name);
-    return k;
-}
-
-static void read_docs_rule(struct loader *ld, struct ddi_model_rule *r, xmlNodePtr d)
-{
-    r->docs_node = d;
-    r->has_docs = d != NULL;
+    r->node = d;
+    r->id = sx_get(d, "id");
+    r->kind = sx_get(d, "kind");
+    r->subject = sx_get(d, "subject");
     r->condition = sx_get(d, "condition");
-    size_t n = count_children(d, "operand");
-    struct ddi_model_docs_operand *ops = arena_alloc(ld->a, (n ? n : 1) * sizeof *ops);
-    for (xmlNodePtr c = d ? d->children : NULL; c; c = c->next)
+    struct ddi_model_docs_operand *ops = child_array(ld, d, "operand", sizeof *ops);
+    for (xmlNodePtr c = d->children; c; c = c->next)
         if (sx_is(c, "operand"))
-            ops[r->ndocs_operands++] =
-                (struct ddi_model_docs_operand){sx_get(c, "name"), sx_get(c, "value")};
-        else if (sx_is(c, "sentence")) {
-            xmlChar *t = xmlNodeGetContent(c);
-            r->sentence = arena_strdup(ld->a, (const char *)t); /* the last one, as written */
-            xmlFree(t);
-        }
-    r->docs_operands = ops;
+            ops[r->noperands++] = (struct ddi_model_docs_operand){sx_get(c, "name"), sx_get(c, "value")};
+        else if (sx_is(c, "sentence"))
+            r->sentence = text_of(ld, c); /* the last one, as written */
+    r->operands = ops;
+}
+
+/* Every <docs> rule (docs.rng: page/rules/rule) in document order: counts
+ * them, and reads them into out unless it is NULL. */
+static size_t walk_docs_rules(struct loader *ld, xmlNodePtr root, struct ddi_model_docs_rule *out)
+{
+    size_t n = 0;
+    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
+        for (xmlNodePtr page = sx_is(part, "docs") ? part->children : NULL; page; page = page->next)
+            for (xmlNodePtr rules = sx_is(page, "page") ? page->children : NULL; rules; rules = rules->next)
+                for (xmlNodePtr r = sx_is(rules, "rules") ? rules->children : NULL; r; r = r->next)
+                    if (sx_is(r, "rule") && out)
+                        read_docs_rule(ld, &out[n++], r);
+                    else
+                        n += sx_is(r, "rule");
+    return n;
+}
+
+/* Every <docs> rule, and by ID the first of each (for the merge's rules to join). */
+static void read_docs_rules(struct loader *ld, xmlNodePtr root)
+{
+    size_t n = walk_docs_rules(ld, root, NULL);
+    struct ddi_model_docs_rule *rules = arena_alloc(ld->a, (n ? n : 1) * sizeof *rules);
+    ld->m->ndocs_rules = walk_docs_rules(ld, root, rules);
+    for (size_t i = 0; i < ld->m->ndocs_rules; i++)
+        if (rules[i].id && !strmap_get(&ld->docs_rules, rules[i].id))
+            strmap_put(&ld->docs_rules, rules[i].id, &rules[i]);
+    ld->m->docs_rules = rules;
+}
+
+static void join_docs_rule(struct ddi_model_rule *r, const struct ddi_model_docs_rule *d)
+{
+    static const struct ddi_model_docs_operand none;
+    r->docs_node = d ? d->node : NULL;
+    r->has_docs = d != NULL;
+    r->condition = d ? d->condition : NULL;
+    r->sentence = d ? d->sentence : NULL;
+    r->docs_operands = d ? d->operands : &none;
+    r->ndocs_operands = d ? d->noperands : 0;
 }
 
 static void read_operands(struct loader *ld, struct ddi_model_rule *r, xmlNodePtr mrule)
 {
-    size_t n = count_children(mrule, "operand");
-    struct ddi_model_operand *ops = arena_alloc(ld->a, (n ? n : 1) * sizeof *ops);
+    struct ddi_model_operand *ops = child_array(ld, mrule, "operand", sizeof *ops);
     for (xmlNodePtr c = mrule->children; c; c = c->next) {
         if (!sx_is(c, "operand"))
             continue;
@@ -337,7 +484,7 @@ static struct ddi_model_rule *read_rule(struct loader *ld, struct ddi_model_reco
     r->merge_node = mrule;
     r->field = sx_get(mrule, "field");
     r->field_record = sx_get(mrule, "record");
-    read_docs_rule(ld, r, strmap_get(&ld->docs_rules, r->id));
+    join_docs_rule(r, strmap_get(&ld->docs_rules, r->id));
     /* A subject matched through a named type (DiscardContent.Flags.Reserved)
      * has its field= relative to that type's record; the page's subject is
      * the designator from this record. */
@@ -383,8 +530,7 @@ static void read_discriminator(struct loader *ld, struct ddi_model_record *rec, 
     d->selector = sx_get(n, "selector");
     d->enum_name = sx_get(n, "enum");
     d->union_name = sx_get(n, "union");
-    size_t k = count_children(n, "case");
-    struct ddi_model_case *cases = arena_alloc(ld->a, (k ? k : 1) * sizeof *cases);
+    struct ddi_model_case *cases = child_array(ld, n, "case", sizeof *cases);
     for (xmlNodePtr c = n->children; c; c = c->next) {
         if (!sx_is(c, "case"))
             continue;
@@ -410,9 +556,7 @@ static void *vec_array(struct loader *ld, struct vec *v)
 static void read_merge(struct loader *ld, xmlNodePtr root)
 {
     struct strmap pend = {0};
-    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
-        if (sx_is(part, "docs"))
-            index_docs_rules(ld, part);
+    read_docs_rules(ld, root);
     for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
         for (xmlNodePtr n = sx_is(part, "merge") ? part->children : NULL; n; n = n->next) {
             struct ddi_model_record *rec =
@@ -465,8 +609,10 @@ void ddi_model_free(struct ddi_model *m)
     if (!m)
         return;
     for (size_t i = 0; i < m->nrecords; i++)
-        strmap_free(&m->records[i]->by_path);
+        strmap_free(&m->records[i]->by_path), strmap_free(&m->records[i]->by_spelled);
     strmap_free(&m->by_name), strmap_free(&m->by_tag);
+    strmap_free(&m->enum_by_name), strmap_free(&m->value_by_name);
+    strmap_free(&m->typedef_by_name), strmap_free(&m->functype_by_name);
     struct node_map *nodes = m->nodes;
     free(nodes->slots);
     free(nodes);
@@ -484,9 +630,143 @@ const struct ddi_model_record *ddi_model_record_by_tag(const struct ddi_model *m
     return m && tag ? strmap_get(&m->by_tag, tag) : NULL;
 }
 
+const struct ddi_model_record *ddi_model_record_any(const struct ddi_model *m, const char *name)
+{
+    const struct ddi_model_record *r = ddi_model_record(m, name);
+    const char *dot = name && !r ? strchr(name, '.') : NULL;
+    if (!dot)
+        return r ? r : ddi_model_record_by_tag(m, name);
+    /* a nested record is named after its top-level record: look there */
+    char small[256];
+    size_t len = (size_t)(dot - name);
+    if (len >= sizeof small)
+        return NULL;
+    memcpy(small, name, len);
+    small[len] = '\0';
+    const struct ddi_model_record *top = ddi_model_record(m, small);
+    for (size_t i = 0; top && i < top->nall; i++)
+        if (top->all[i]->nested && same(top->all[i]->nested->name, name))
+            return top->all[i]->nested;
+    return NULL;
+}
+
 const struct ddi_model_field *ddi_model_field(const struct ddi_model_record *top, const char *path)
 {
-    return top && path ? strmap_get(&top->by_path, path) : NULL;
+    return top && path ? strmap_get(&top->top->by_path, path) : NULL;
+}
+
+static int named(const struct ddi_model_field *f)
+{
+    return f->name && *f->name;
+}
+
+const struct ddi_model_field *ddi_model_named_field(const struct ddi_model_record *top, const char *path)
+{
+    const struct ddi_model_field *f = path && *path ? ddi_model_field(top, path) : NULL;
+    return f && !named(f) ? ddi_model_next_named(f) : f;
+}
+
+const struct ddi_model_field *ddi_model_next_named(const struct ddi_model_field *f)
+{
+    for (f = f->same_path; f && !named(f); f = f->same_path)
+        ;
+    return f;
+}
+
+const struct ddi_model_field *ddi_model_field_spelled(const struct ddi_model_record *top, const char *path)
+{
+    return top && path ? strmap_get(&top->top->by_spelled, path) : NULL;
+}
+
+long ddi_model_first_offset(const struct ddi_model_field *f)
+{
+    for (int i = 0; i < DDI_ARCH_MAX; i++)
+        if (f->offsets[i].len)
+            return f->offsets[i].items[0].value;
+    return -1;
+}
+
+const struct ddi_model_enum *ddi_model_enum(const struct ddi_model *m, const char *name)
+{
+    return name ? strmap_get(&m->enum_by_name, name) : NULL;
+}
+
+const struct ddi_model_value *ddi_model_value(const struct ddi_model *m, const char *name)
+{
+    return name ? strmap_get(&m->value_by_name, name) : NULL;
+}
+
+const struct ddi_model_functype *ddi_model_functype(const struct ddi_model *m, const char *name)
+{
+    return name ? strmap_get(&m->functype_by_name, name) : NULL;
+}
+
+const char *ddi_model_typedef_type(const struct ddi_model *m, const char *name)
+{
+    const struct ddi_model_typedef *t = name ? strmap_get(&m->typedef_by_name, name) : NULL;
+    return t ? t->type : NULL;
+}
+
+/* "const struct _X" -> "_X" in buf; NULL for pointers, arrays and names
+ * longer than buf. */
+static const char *bare_type(char *buf, size_t cap, const char *type)
+{
+    if (!type || strchr(type, '*') || strchr(type, '['))
+        return NULL;
+    static const char *const drop[] = {"const ", "volatile ", "struct ", "union ", "enum ", NULL};
+    for (int again = 1; again;) {
+        again = 0;
+        for (const char *const *d = drop; *d; d++)
+            if (!strncmp(type, *d, strlen(*d))) {
+                type += strlen(*d);
+                again = 1;
+            }
+    }
+    size_t n = strlen(type);
+    while (n && type[n - 1] == ' ')
+        n--;
+    if (n >= cap)
+        return NULL;
+    memcpy(buf, type, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Follows typedefs from type (at most 8 deep) to the first name that
+ * find knows; NULL when none does. */
+static const void *follow_typedefs(const struct ddi_model *m, const char *type,
+                                   const void *(*find)(const struct ddi_model *, const char *))
+{
+    char buf[256];
+    for (int depth = 0; depth < 8 && type; depth++) {
+        const char *t = bare_type(buf, sizeof buf, type);
+        const void *found = t ? find(m, t) : NULL;
+        if (!t || found)
+            return found;
+        type = ddi_model_typedef_type(m, t);
+    }
+    return NULL;
+}
+
+static const void *top_record_named(const struct ddi_model *m, const char *name)
+{
+    const struct ddi_model_record *r = ddi_model_record(m, name);
+    return r ? r : ddi_model_record_by_tag(m, name);
+}
+
+static const void *enum_named(const struct ddi_model *m, const char *name)
+{
+    return ddi_model_enum(m, name);
+}
+
+const struct ddi_model_record *ddi_model_type_record(const struct ddi_model *m, const char *type)
+{
+    return follow_typedefs(m, type, top_record_named);
+}
+
+const struct ddi_model_enum *ddi_model_type_enum(const struct ddi_model *m, const char *type)
+{
+    return follow_typedefs(m, type, enum_named);
 }
 
 const struct ddi_model_field *ddi_model_field_of(const struct ddi_model *m, xmlNodePtr node)

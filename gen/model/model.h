@@ -43,10 +43,12 @@ struct ddi_model_field {
     const char *name, *path, *type, *sal, *spelled;
     const char *canonical; /* the canonical= attribute (one spelling on every arch), or NULL */
     const char *array;     /* the array= attribute ("4", "flexible"), or NULL */
+    const char *versions_attr; /* versions= as written, NULL = every version (for messages) */
     int bits;              /* bitfield width, 0 when not a bitfield (or a :0 one) */
     int bitfield;          /* a bits= attribute is present */
     unsigned long id;      /* stable ID, 0 when the spec has none */
     unsigned line;
+    size_t index;      /* its number among the model's fields, for consumers' side arrays */
     ddi_vset versions; /* own existence */
     ddi_archset archs;
     ddi_vset eff_versions; /* own, intersected with every field and record holding it */
@@ -75,6 +77,16 @@ struct ddi_model_chain {
 /* A page's operand of a rule (<docs>): a name and its value as written. */
 struct ddi_model_docs_operand {
     const char *name, *value;
+};
+
+/* A rule as its page states it (<docs> page/rules/rule), whether or not
+ * the merge resolved it. */
+struct ddi_model_docs_rule {
+    xmlNodePtr node;
+    const char *id, *kind, *subject, *condition;
+    const char *sentence;                          /* or NULL */
+    const struct ddi_model_docs_operand *operands; /* document order */
+    size_t noperands;
 };
 
 /* A merge operand: the page's name and value, and the field it resolved to. */
@@ -126,6 +138,7 @@ struct ddi_model_discriminator {
 struct ddi_model_record {
     xmlNodePtr node;
     const char *name, *tag, *kind, *file, *cxx_type;
+    const char *versions_attr; /* versions= as written, NULL = every version */
     int is_union, anonymous, referenced;
     unsigned long id;
     unsigned line;
@@ -140,6 +153,7 @@ struct ddi_model_record {
     struct ddi_model_field **all; /* every field at every depth, document order */
     size_t nall;
     struct strmap by_path;                     /* path -> first field (pre-order) */
+    struct strmap by_spelled;                  /* path as written before a macro made the name -> first named field */
     const struct ddi_model_rule *const *rules; /* its pages' rules, unique by ID, page order */
     size_t nrules;
     const char *const *writes; /* fields a `writes` override names */
@@ -147,12 +161,72 @@ struct ddi_model_record {
     const struct ddi_model_discriminator *discriminator; /* or NULL */
 };
 
+struct ddi_model_enum;
+
+struct ddi_model_value {
+    xmlNodePtr node;
+    const char *name;
+    long long value;
+    const char *versions_attr; /* as written, NULL = every version */
+    ddi_vset versions;
+    ddi_archset archs;
+    unsigned long id;
+    const struct ddi_model_enum *owner;
+};
+
+struct ddi_model_enum {
+    xmlNodePtr node;
+    const char *name, *tag, *file, *versions_attr;
+    ddi_vset versions;
+    ddi_archset archs;
+    unsigned long id;
+    unsigned line;
+    const struct ddi_model_value *values; /* document order */
+    size_t nvalues;
+};
+
+struct ddi_model_typedef {
+    xmlNodePtr node;
+    const char *name, *type; /* type: the underlying type as spelled */
+    const char *versions_attr;
+    ddi_vset versions;
+    ddi_archset archs;
+};
+
+struct ddi_model_param {
+    const char *name, *type, *sal;
+};
+
+/* A <function-type>: a callback's signature. */
+struct ddi_model_functype {
+    xmlNodePtr node;
+    const char *name, *file, *result, *sal, *pointer_to;
+    const char *versions_attr;
+    ddi_vset versions;
+    ddi_archset archs;
+    unsigned line;
+    const struct ddi_model_param *params;
+    size_t nparams;
+};
+
 struct ddi_model {
     xmlDocPtr doc;
     struct ddi_versions where;
     struct ddi_model_record **records; /* top-level, document order (every layout part) */
     size_t nrecords;
+    size_t nfields;                /* fields at every depth (their index runs below this) */
     struct strmap by_name, by_tag; /* top-level records, first of each name / tag */
+    const struct ddi_model_enum *enums; /* document order */
+    size_t nenums;
+    const struct ddi_model_typedef *typedefs;
+    size_t ntypedefs;
+    const struct ddi_model_functype *functypes;
+    size_t nfunctypes;
+    /* First of each: enums by name, then by tag where no name is the tag;
+     * enum values by name; typedefs and function types by name. */
+    struct strmap enum_by_name, value_by_name, typedef_by_name, functype_by_name;
+    const struct ddi_model_docs_rule *docs_rules; /* every page's, document order */
+    size_t ndocs_rules;
     struct arena arena;
     void *nodes; /* xmlNodePtr -> field or record (model.c) */
 };
@@ -164,8 +238,33 @@ void ddi_model_free(struct ddi_model *m);
 
 const struct ddi_model_record *ddi_model_record(const struct ddi_model *m, const char *name);
 const struct ddi_model_record *ddi_model_record_by_tag(const struct ddi_model *m, const char *tag);
-/* The first field of a top-level record (any depth) with this path, or NULL. */
+/* A record by name at any depth ("A.u" names A's nested record u), else a
+ * top-level one by tag; NULL when none. */
+const struct ddi_model_record *ddi_model_record_any(const struct ddi_model *m, const char *name);
+/* The first field of a record's top-level record (any depth) with this path, or NULL. */
 const struct ddi_model_field *ddi_model_field(const struct ddi_model_record *top, const char *path);
+/* The same among fields with a name (an anonymous member carries its
+ * holder's path), and the next named one with f's path (an alternative by
+ * version), or NULL. */
+const struct ddi_model_field *ddi_model_named_field(const struct ddi_model_record *top, const char *path);
+const struct ddi_model_field *ddi_model_next_named(const struct ddi_model_field *f);
+/* The named field whose designator, written as in the header before a
+ * macro made its name (DXGK_ALLOC_RESERVED0 for Reserved0), is path; or NULL. */
+const struct ddi_model_field *ddi_model_field_spelled(const struct ddi_model_record *top, const char *path);
+/* The bit offset of the field's first <offset> (the first arch that has
+ * one, whatever its versions), or -1. */
+long ddi_model_first_offset(const struct ddi_model_field *f);
+
+const struct ddi_model_enum *ddi_model_enum(const struct ddi_model *m, const char *name);
+const struct ddi_model_value *ddi_model_value(const struct ddi_model *m, const char *name);
+const struct ddi_model_functype *ddi_model_functype(const struct ddi_model *m, const char *name);
+/* The spelled underlying type of a typedef, or NULL. */
+const char *ddi_model_typedef_type(const struct ddi_model *m, const char *name);
+/* The top-level record or the enum a C type names: typedefs followed,
+ * const/volatile/struct/union/enum dropped, pointers and arrays not
+ * followed; NULL when none. */
+const struct ddi_model_record *ddi_model_type_record(const struct ddi_model *m, const char *type);
+const struct ddi_model_enum *ddi_model_type_enum(const struct ddi_model *m, const char *type);
 /* The model's field or record for an element of the spec, or NULL. */
 const struct ddi_model_field *ddi_model_field_of(const struct ddi_model *m, xmlNodePtr node);
 const struct ddi_model_record *ddi_model_record_of(const struct ddi_model *m, xmlNodePtr node);

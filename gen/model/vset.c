@@ -3,6 +3,7 @@
 
 #include "specxml.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void ddi_versions_add(struct ddi_versions *v, xmlNodePtr version)
@@ -14,6 +15,7 @@ void ddi_versions_add(struct ddi_versions *v, xmlNodePtr version)
         v->too_many = 1;
         return;
     }
+    v->value[v->n] = sx_get(version, "value");
     v->name[v->n] = name;
     v->short_name[v->n++] = short_name;
 }
@@ -235,4 +237,22 @@ void ddi_archset_condition(const struct ddi_versions *v, ddi_archset set, struct
             sb_printf(sb, "%sdefined(%s)", sep, v->arch_macro[i]);
             sep = " || ";
         }
+}
+
+int ddi_version_wddm10(const char *s)
+{
+    if (!s)
+        return -1;
+    if (!strncmp(s, "DXGKDDI_INTERFACE_VERSION_", 26))
+        s += 26;
+    if (!strncmp(s, "VISTA", 5))
+        return 10;
+    if (!strcmp(s, "WIN7"))
+        return 11;
+    if (!strcmp(s, "WIN8"))
+        return 12;
+    unsigned major, minor;
+    if (sscanf(s, "WDDM%u_%u", &major, &minor) == 2)
+        return (int)(major * 10 + minor);
+    return -1;
 }

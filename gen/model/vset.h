@@ -23,6 +23,7 @@ typedef unsigned ddi_archset;
 struct ddi_versions {
     const char *name[DDI_VSET_MAX];  /* DXGKDDI_INTERFACE_VERSION_WDDM2_0 */
     const char *short_name[DDI_VSET_MAX]; /* WDDM2_0 */
+    const char *value[DDI_VSET_MAX];      /* 0x2000: the macro's value as written */
     unsigned n;
     const char *arch[DDI_ARCH_MAX];       /* x86 */
     const char *arch_macro[DDI_ARCH_MAX]; /* _M_IX86 */
@@ -56,6 +57,20 @@ static inline int ddi_vset_has(ddi_vset s, int i)
 {
     return i >= 0 && i < 64 && (s >> i & 1);
 }
+
+/* The lowest (highest) version index in a set, -1 when it is empty. */
+static inline int ddi_vset_first(ddi_vset s)
+{
+    return s ? __builtin_ctzll(s) : -1;
+}
+static inline int ddi_vset_last(ddi_vset s)
+{
+    return s ? 63 - __builtin_clzll(s) : -1;
+}
+
+/* The WDDM number of a version (short or full name: VISTA 1.0, WIN7 1.1,
+ * WIN8 1.2, WDDM2_9 2.9) times ten, or -1: how the pages date things. */
+int ddi_version_wddm10(const char *name);
 
 /* Why a set did not parse: the token at text[at, at+len) and what is wrong. */
 struct ddi_vset_error {

@@ -167,8 +167,8 @@ static void book_add(struct book *b, enum item_kind kind, const char *scope, con
         s->max = it->id;
 }
 
-static const char *key_of_parts(struct arena *a, const char *path, const char *type, const char *bits,
-                                const char *nested, unsigned occurrence)
+const char *spec_field_key_of(struct arena *a, const char *path, const char *type, const char *bits, const char *nested,
+                              unsigned occurrence)
 {
     const char *key = nested && *nested ? arena_printf(a, "@%s", nested)
                                         : arena_printf(a, "%s|%s|%s", path ? path : "", type ? type : "",
@@ -182,8 +182,8 @@ const char *spec_field_key(struct arena *a, xmlNodePtr field, unsigned occurrenc
     const char *nested = NULL;
     if (name && !*name)
         nested = sx_get(sx_child(field, "record"), "name");
-    return key_of_parts(a, sx_get(field, "path"), sx_get(field, "type"), sx_get(field, "bits"), nested,
-                        occurrence);
+    return spec_field_key_of(a, sx_get(field, "path"), sx_get(field, "type"), sx_get(field, "bits"), nested,
+                             occurrence);
 }
 
 /* Fields of one top-level record, depth first, in document order. */
@@ -240,8 +240,8 @@ static void book_read_retired(struct book *b, xmlNodePtr retired)
             book_add(b, K_VALUE, sx_get(n, "enum"), sx_get(n, "name"), n, 1, 1);
         else if (sx_is(n, "field"))
             book_add(b, K_FIELD, sx_get(n, "record"),
-                     key_of_parts(&b->a, sx_get(n, "path"), sx_get(n, "type"), sx_get(n, "bits"),
-                                  sx_get(n, "nested"), (unsigned)sx_get_ulong(n, "occurrence", 1)),
+                     spec_field_key_of(&b->a, sx_get(n, "path"), sx_get(n, "type"), sx_get(n, "bits"),
+                                       sx_get(n, "nested"), (unsigned)sx_get_ulong(n, "occurrence", 1)),
                      n, 1, 1);
     }
 }

@@ -20,6 +20,10 @@ struct spec_ids_stats {
  * fields with an equal identity (a member that exists twice, once per
  * version) from 1. The key is allocated in a. */
 const char *spec_field_key(struct arena *a, xmlNodePtr field, unsigned occurrence);
+/* The same from its parts: path, type and bits= as written (bits NULL when
+ * not a bitfield), and the nested record's name for an anonymous member. */
+const char *spec_field_key_of(struct arena *a, const char *path, const char *type, const char *bits, const char *nested,
+                              unsigned occurrence);
 
 /* Adds id attributes to the <layout> of spec and writes <retired-ids>.
  * With prev (a spec written by `ddigen spec`, named prev_name in messages)

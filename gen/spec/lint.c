@@ -3,9 +3,10 @@
  * spec gives the same findings as the run that wrote it. */
 #include "lint.h"
 
-#include "index.h"
+#include "../model/model.h"
 #include "../model/specxml.h"
 
+#include "../util/diag.h"
 #include "../util/hash.h"
 #include "../util/json.h"
 #include "../util/output.h"
@@ -64,16 +65,19 @@ const struct lint_kind lint_kinds[] = {
 const unsigned lint_kind_count = K_COUNT;
 
 struct linter {
-    struct spec_index ix;
+    struct ddi_model *m;
     const struct lint_options *opt;
     struct lint_result *out;
     struct strmap doc_pages;  /* source -> docs <page> */
-    struct strmap documented; /* "record\037id" -> non-NULL */
+    /* Per field number: documented on some page. Set on the first field of
+     * a record with the field's ID (as field_by_record_id finds it), which
+     * stands for every field with that ID. */
+    unsigned char *documented;
     struct strmap seen;       /* fingerprints already reported */
     /* Lookups a page makes once per rule or field, indexed once per run: a
      * scan per lookup made lint quadratic in a page's fields (a page of
      * 12,500 members took 28 s). Keys are made by index_key. */
-    struct strmap field_by_record_id; /* srec, id -> first struct sfield* of r->all */
+    struct strmap field_by_record_id; /* top record, id -> first field of r->all */
     struct strmap rule_by_page_id;    /* docs <page>, rule id -> first <rule> */
     struct strmap member_by_page_line; /* docs <page>, line -> first member in document order */
 };
@@ -135,9 +139,9 @@ static struct lint_finding *add(struct linter *l, int kind, const char *identity
 
 /* ---------- lookups ---------- */
 
-static struct sfield *field_by_id(struct linter *l, const char *record, const char *id)
+static const struct ddi_model_field *field_by_id(struct linter *l, const char *record, const char *id)
 {
-    struct srec *r = spec_index_record(&l->ix, record);
+    const struct ddi_model_record *r = ddi_model_record_any(l->m, record);
     if (!r || !id)
         return NULL;
     char num[24];
@@ -146,7 +150,7 @@ static struct sfield *field_by_id(struct linter *l, const char *record, const ch
 }
 
 /* The field a merge element (match, rule, operand) refers to. */
-static struct sfield *ref_field(struct linter *l, xmlNodePtr n, const char *page_record)
+static const struct ddi_model_field *ref_field(struct linter *l, xmlNodePtr n, const char *page_record)
 {
     const char *record = sx_get(n, "record") ? sx_get(n, "record") : page_record;
     return field_by_id(l, record, sx_get(n, "field-id"));
@@ -185,15 +189,15 @@ static void index_members(struct linter *l, xmlNodePtr page, xmlNodePtr parent)
 
 static void index_lookups(struct linter *l, xmlNodePtr docs)
 {
-    for (size_t i = 0; i < l->ix.all_records.len; i++) {
-        struct srec *r = l->ix.all_records.items[i];
-        for (size_t k = 0; k < r->all.len; k++) {
-            struct sfield *f = r->all.items[k];
+    for (size_t i = 0; i < l->m->nrecords; i++) {
+        const struct ddi_model_record *r = l->m->records[i];
+        for (size_t k = 0; k < r->nall; k++) {
+            const struct ddi_model_field *f = r->all[k];
             char num[24];
             snprintf(num, sizeof num, "%lu", f->id);
             const char *key = index_key(l, r, num);
             if (!strmap_get(&l->field_by_record_id, key))
-                strmap_put(&l->field_by_record_id, key, f);
+                strmap_put(&l->field_by_record_id, key, (void *)f);
         }
     }
     for (xmlNodePtr p = sx_child(docs, "page"); p; p = sx_next(p, "page")) {
@@ -204,6 +208,26 @@ static void index_lookups(struct linter *l, xmlNodePtr docs)
         }
         index_members(l, p, sx_child(p, "members"));
     }
+}
+
+/* The field that stands for f's ID in its top-level record: the first with it. */
+static const struct ddi_model_field *id_holder(struct linter *l, const struct ddi_model_record *top,
+                                               const struct ddi_model_field *f)
+{
+    char num[24];
+    snprintf(num, sizeof num, "%lu", f->id);
+    const struct ddi_model_field *first = strmap_get(&l->field_by_record_id, index_key(l, top, num));
+    return first ? first : f;
+}
+
+static void mark_documented(struct linter *l, const struct ddi_model_field *f)
+{
+    l->documented[id_holder(l, f->owner->top, f)->index] = 1;
+}
+
+static int is_documented(struct linter *l, const struct ddi_model_record *top, const struct ddi_model_field *f)
+{
+    return l->documented[id_holder(l, top, f)->index];
 }
 
 static const char *versions_text(const char *v)
@@ -221,19 +245,29 @@ static int wddm10_of_doc(const char *s)
 
 /* Bit of a flag inside its word: from the documented word (Value) when it
  * resolved, else from the anonymous struct/union that holds the flag. */
-static long bit_in_word(const struct sfield *f, const struct sfield *word)
+static long bit_in_word(const struct ddi_model_field *f, const struct ddi_model_field *word)
 {
-    if (word && word->offset >= 0 && f->offset >= word->offset)
-        return f->offset - word->offset;
-    const struct sfield *holder = f->owner->holder;
-    return holder && holder->offset >= 0 && f->offset >= holder->offset ? f->offset - holder->offset : f->offset;
+    long at = ddi_model_first_offset(f), word_at = word ? ddi_model_first_offset(word) : -1;
+    if (word && word_at >= 0 && at >= word_at)
+        return at - word_at;
+    const struct ddi_model_field *holder = f->owner->holder;
+    long holder_at = holder ? ddi_model_first_offset(holder) : -1;
+    return holder && holder_at >= 0 && at >= holder_at ? at - holder_at : at;
+}
+
+/* The next alternative of a field (a named field with its path, declared
+ * for other versions); an anonymous member has none. */
+static const struct ddi_model_field *next_alternative(const struct ddi_model_field *f)
+{
+    return f->name && *f->name ? ddi_model_next_named(f) : NULL;
 }
 
 /* Of the fields with f's path (alternatives by version), the one at bit. */
-static struct sfield *alternative_at(struct sfield *f, const struct sfield *word, long bit)
+static const struct ddi_model_field *alternative_at(const struct ddi_model_field *f, const struct ddi_model_field *word,
+                                                    long bit)
 {
-    for (struct sfield *a = f; a; a = a->same_path)
-        if (a->bits >= 0 && bit_in_word(a, word) == bit)
+    for (const struct ddi_model_field *a = f; a; a = next_alternative(a))
+        if (a->bitfield && bit_in_word(a, word) == bit)
             return a;
     return NULL;
 }
@@ -242,10 +276,10 @@ static void check_bit(struct linter *l, xmlNodePtr page, xmlNodePtr mrule, xmlNo
 {
     const char *source = sx_get(page, "source");
     unsigned line = (unsigned)sx_get_ulong(mrule, "line", 0);
-    struct sfield *f = ref_field(l, mrule, record);
-    if (!f || f->bits < 0)
+    const struct ddi_model_field *f = ref_field(l, mrule, record);
+    if (!f || !f->bitfield)
         return;
-    struct sfield *word = NULL;
+    const struct ddi_model_field *word = NULL;
     xmlNodePtr wo = sx_operand(mrule, "word");
     if (wo)
         word = ref_field(l, wo, record);
@@ -253,7 +287,7 @@ static void check_bit(struct linter *l, xmlNodePtr page, xmlNodePtr mrule, xmlNo
     if (!index)
         return;
     long doc_bit = strtol(index, NULL, 10);
-    struct sfield *at = alternative_at(f, word, doc_bit);
+    const struct ddi_model_field *at = alternative_at(f, word, doc_bit);
     if (!at) {
         add(l, K_BIT_MISMATCH, arena_printf(&l->out->a, "%s.%s", record, f->path), source, line, f->owner->top->file,
             f->line, "%s.%s: the page says bit %ld, the header has it at bit %ld%s%s", record, f->path, doc_bit,
@@ -270,7 +304,7 @@ static void check_bit(struct linter *l, xmlNodePtr page, xmlNodePtr mrule, xmlNo
         return;
     }
     xmlNodePtr so = sx_operand(mrule, "shared-with");
-    struct sfield *other = so ? ref_field(l, so, record) : NULL;
+    const struct ddi_model_field *other = so ? ref_field(l, so, record) : NULL;
     if (other)
         other = alternative_at(other, word, doc_bit);
     if (!other || other == f)
@@ -278,32 +312,33 @@ static void check_bit(struct linter *l, xmlNodePtr page, xmlNodePtr mrule, xmlNo
     const char *a = f->path, *b = other->path;
     int swap = strcmp(a, b) > 0;
     const char *pair = arena_printf(&l->out->a, "%s.%s+%s", record, swap ? b : a, swap ? a : b);
-    if (!spec_versions_overlap(&l->ix, f->versions, other->versions))
+    if (!(f->versions & other->versions))
         add(l, K_BIT_SHARED_BY_VERSION, pair, source, line, f->owner->top->file, f->line,
             "%s.%s and %s both claim bit %ld; the header declares them as alternatives by DDI version (%s: %s; "
             "%s: %s)",
             record, swap ? b : a, swap ? a : b, doc_bit, swap ? b : a,
-            versions_text(swap ? other->versions : f->versions), swap ? a : b,
-            versions_text(swap ? f->versions : other->versions));
+            versions_text(swap ? other->versions_attr : f->versions_attr), swap ? a : b,
+            versions_text(swap ? f->versions_attr : other->versions_attr));
     else
         add(l, K_BIT_CONFLICT, pair, source, line, f->owner->top->file, f->line,
             "%s.%s and %s both claim bit %ld and the header has both in the same DDI versions (%s; %s)", record,
-            swap ? b : a, swap ? a : b, doc_bit, versions_text(swap ? other->versions : f->versions),
-            versions_text(swap ? f->versions : other->versions));
+            swap ? b : a, swap ? a : b, doc_bit, versions_text(swap ? other->versions_attr : f->versions_attr),
+            versions_text(swap ? f->versions_attr : other->versions_attr));
 }
 
+/* set: where the subject exists; versions: its versions= as written (NULL: every version). */
 static void check_availability(struct linter *l, xmlNodePtr page, xmlNodePtr mrule, xmlNodePtr drule,
-                               const char *record, const char *versions, const char *what, const char *hfile,
-                               unsigned hline)
+                               const char *record, ddi_vset set, const char *versions, const char *what,
+                               const char *hfile, unsigned hline)
 {
     const char *source = sx_get(page, "source");
     unsigned line = (unsigned)sx_get_ulong(mrule, "line", 0);
     const char *wddm = sx_operand_value(drule, "wddm"), *before = sx_operand_value(drule, "before-wddm");
-    int first = spec_versions_first(&l->ix, versions), last = spec_versions_last(&l->ix, versions);
+    int first = ddi_vset_first(set), last = ddi_vset_last(set);
     if (first < 0 || last < 0)
         return;
-    int hdr_first = spec_version_wddm10(l->ix.where.short_name[first]);
-    int hdr_last = spec_version_wddm10(l->ix.where.short_name[last]);
+    int hdr_first = ddi_version_wddm10(l->m->where.short_name[first]);
+    int hdr_last = ddi_version_wddm10(l->m->where.short_name[last]);
     const char *id = arena_printf(&l->out->a, "%s.%s", record, what);
     if (wddm) {
         int doc = wddm10_of_doc(wddm);
@@ -313,14 +348,14 @@ static void check_availability(struct linter *l, xmlNodePtr page, xmlNodePtr mru
             return; /* declared unconditionally: the header does not date it */
         add(l, K_AVAILABILITY, id, source, line, hfile, hline,
             "%s: the page says available from WDDM %s, the header declares it from %s (%s)", id, wddm,
-            l->ix.where.short_name[first], versions_text(versions));
+            l->m->where.short_name[first], versions_text(versions));
     } else if (before) {
         int doc = wddm10_of_doc(before);
         if (doc < 0 || hdr_last < 0 || hdr_last < doc)
             return;
         add(l, K_AVAILABILITY, id, source, line, hfile, hline,
             "%s: the page says only before WDDM %s, the header declares it up to %s (%s)", id, before,
-            l->ix.where.short_name[last], versions_text(versions));
+            l->m->where.short_name[last], versions_text(versions));
     }
 }
 
@@ -357,7 +392,8 @@ static const char *write_evidence(const char *text, const char *member)
     return hit;
 }
 
-static const char *writes_override(struct linter *l, xmlNodePtr merge, const char *record, const struct sfield *f)
+static const char *writes_override(struct linter *l, xmlNodePtr merge, const char *record,
+                                   const struct ddi_model_field *f)
 {
     for (xmlNodePtr o = sx_child(merge, "override"); o; o = sx_next(o, "override"))
         if (!strcmp(sx_get(o, "kind"), "writes") && !strcmp(sx_get(o, "status"), "applied") &&
@@ -370,7 +406,7 @@ static void check_direction(struct linter *l, xmlNodePtr merge, xmlNodePtr page,
                             xmlNodePtr drule, const char *record)
 {
     const char *value = sx_operand_value(drule, "value");
-    struct sfield *f = ref_field(l, mrule, record);
+    const struct ddi_model_field *f = ref_field(l, mrule, record);
     if (!value || strcmp(value, "in") != 0 || !f)
         return;
     unsigned line = (unsigned)sx_get_ulong(mrule, "line", 0);
@@ -379,9 +415,8 @@ static void check_direction(struct linter *l, xmlNodePtr merge, xmlNodePtr page,
     const char *evidence = NULL, *why = writes_override(l, merge, record, f);
     if (why)
         evidence = arena_printf(&l->out->a, "the DDI writes it (%s)", why);
-    else if (f->node && sx_get(f->node, "sal") &&
-             (strstr(sx_get(f->node, "sal"), "_Out") || strstr(sx_get(f->node, "sal"), "_Inout")))
-        evidence = arena_printf(&l->out->a, "the header annotates it %s", sx_get(f->node, "sal"));
+    else if (f->sal && (strstr(f->sal, "_Out") || strstr(f->sal, "_Inout")))
+        evidence = arena_printf(&l->out->a, "the header annotates it %s", f->sal);
     else if (text && text->children && (why = write_evidence((const char *)text->children->content, f->path)))
         evidence = arena_printf(&l->out->a, "the page itself says \"%s\"", why);
     if (evidence)
@@ -421,7 +456,7 @@ static void check_union_member(struct linter *l, xmlNodePtr merge, xmlNodePtr pa
 
 /* ---------- per page ---------- */
 
-static void check_syntax(struct linter *l, xmlNodePtr page, xmlNodePtr dpage, struct srec *top)
+static void check_syntax(struct linter *l, xmlNodePtr page, xmlNodePtr dpage, const struct ddi_model_record *top)
 {
     xmlNodePtr syn = sx_child(dpage, "syntax");
     const char *source = sx_get(page, "source");
@@ -439,7 +474,7 @@ static void check_syntax(struct linter *l, xmlNodePtr page, xmlNodePtr dpage, st
         const char *path = sx_get(d, "path");
         if (sx_get(d, "anonymous") || !path || strstr(path, "(unnamed"))
             continue;
-        if (spec_index_field(top, path))
+        if (ddi_model_named_field(top, path))
             continue;
         add(l, K_SYNTAX, arena_printf(&l->out->a, "decl:%s", path), source, (unsigned)sx_get_ulong(d, "line", 0),
             top->file, top->line, "the syntax block declares %s.%s, which the header does not have", top->name,
@@ -454,8 +489,8 @@ static void lint_page(struct linter *l, xmlNodePtr merge, xmlNodePtr page)
     xmlNodePtr dpage = strmap_get(&l->doc_pages, source);
     if (!dpage)
         return;
-    struct srec *top = record ? spec_index_record(&l->ix, record) : NULL;
-    struct senum *en = sx_get(page, "enum") ? strmap_get(&l->ix.enums, sx_get(page, "enum")) : NULL;
+    const struct ddi_model_record *top = record ? ddi_model_record_any(l->m, record) : NULL;
+    const struct ddi_model_enum *en = ddi_model_enum(l->m, sx_get(page, "enum"));
     const char *kind = sx_get(dpage, "kind");
     if (!top && !en && !sx_get(page, "function-type")) {
         if (kind && (!strcmp(kind, "struct") || !strcmp(kind, "union") || !strcmp(kind, "enum")))
@@ -471,10 +506,10 @@ static void lint_page(struct linter *l, xmlNodePtr merge, xmlNodePtr page)
     for (xmlNodePtr m = sx_child(page, "match"); m; m = sx_next(m, "match")) {
         const char *how = sx_get(m, "how");
         if (strcmp(how, "none") != 0) {
-            struct sfield *f = top ? ref_field(l, m, record) : NULL;
+            const struct ddi_model_field *f = top ? ref_field(l, m, record) : NULL;
             /* a documented name covers every alternative of that path */
-            for (struct sfield *a = f; a; a = a->same_path)
-                strmap_put(&l->documented, arena_printf(&l->out->a, "%s\037%lu", a->owner->top->name, a->id), a);
+            for (const struct ddi_model_field *a = f; a; a = next_alternative(a))
+                mark_documented(l, a);
             continue;
         }
         const char *doc = sx_get(m, "doc") ? sx_get(m, "doc") : arena_printf(&l->out->a, "#%s", sx_get(m, "ordinal"));
@@ -499,15 +534,23 @@ static void lint_page(struct linter *l, xmlNodePtr merge, xmlNodePtr page)
         else if (!strcmp(rk, "union-member"))
             check_union_member(l, merge, page, r, dr);
         else if (!strcmp(rk, "availability")) {
-            struct sfield *f = top ? ref_field(l, r, record) : NULL;
-            struct svalue *v = en && sx_get(r, "value") ? strmap_get(&l->ix.values, sx_get(r, "value")) : NULL;
+            const struct ddi_model_field *f = top ? ref_field(l, r, record) : NULL;
+            const struct ddi_model_value *v = en ? ddi_model_value(l->m, sx_get(r, "value")) : NULL;
             if (f)
-                check_availability(l, page, r, dr, record, f->versions, f->path, f->owner->top->file, f->line);
+                check_availability(l, page, r, dr, record, f->versions, f->versions_attr, f->path, f->owner->top->file,
+                                   f->line);
             else if (v)
-                check_availability(l, page, r, dr, en->name, v->versions, v->name, en->file, en->line);
+                check_availability(l, page, r, dr, en->name, v->versions, v->versions_attr, v->name, en->file,
+                                   en->line);
             else if (!sx_get(dr, "subject") || !*sx_get(dr, "subject"))
-                check_availability(l, page, r, dr, name, top ? top->versions : en ? en->versions : NULL, "(page)",
-                                   hfile, hline);
+                check_availability(l, page, r, dr, name,
+                                   top  ? top->versions
+                                   : en ? en->versions
+                                        : ddi_vset_all(&l->m->where),
+                                   top  ? top->versions_attr
+                                   : en ? en->versions_attr
+                                        : NULL,
+                                   "(page)", hfile, hline);
         }
     }
     check_syntax(l, page, dpage, top);
@@ -518,20 +561,20 @@ static void lint_undocumented(struct linter *l, xmlNodePtr merge)
     struct strmap done = {0};
     for (xmlNodePtr p = sx_child(merge, "page"); p; p = sx_next(p, "page")) {
         const char *record = sx_get(p, "record");
-        struct srec *top = record ? spec_index_record(&l->ix, record) : NULL;
+        const struct ddi_model_record *top = record ? ddi_model_record_any(l->m, record) : NULL;
         if (!top || strmap_get(&done, record))
             continue;
-        strmap_put(&done, record, top);
-        for (size_t i = 0; i < top->all.len; i++) {
-            struct sfield *f = top->all.items[i];
+        strmap_put(&done, record, (void *)top);
+        for (size_t i = 0; i < top->nall; i++) {
+            const struct ddi_model_field *f = top->all[i];
             if (!f->name || !*f->name)
                 continue;
-            if (strmap_get(&l->documented, arena_printf(&l->out->a, "%s\037%lu", record, f->id)))
+            if (is_documented(l, top, f))
                 continue;
             struct lint_finding *x =
                 add(l, K_FIELD_UNDOCUMENTED, arena_printf(&l->out->a, "%s.%s", record, f->path), NULL, 0, top->file,
                     f->line, "%s.%s (%s%s%s) has no documentation on any page of %s", record, f->path, f->type,
-                    f->versions ? ", " : "", f->versions ? f->versions : "", record);
+                    f->versions_attr ? ", " : "", f->versions_attr ? f->versions_attr : "", record);
             if (x) {
                 x->primary_is_header = 1;
                 x->doc_file = doc_path(l, sx_get(p, "source"));
@@ -544,7 +587,7 @@ static void lint_undocumented(struct linter *l, xmlNodePtr merge)
 static void lint_discriminators(struct linter *l, xmlNodePtr merge)
 {
     for (xmlNodePtr d = sx_child(merge, "discriminator"); d; d = sx_next(d, "discriminator")) {
-        struct senum *e = strmap_get(&l->ix.enums, sx_get(d, "enum"));
+        const struct ddi_model_enum *e = ddi_model_enum(l->m, sx_get(d, "enum"));
         for (xmlNodePtr c = sx_child(d, "case"); c; c = sx_next(c, "case"))
             if (!strcmp(sx_get(c, "how"), "none")) {
                 struct lint_finding *x =
@@ -602,8 +645,12 @@ static int by_location(const void *x, const void *y)
 void lint_run(xmlDocPtr spec, const struct lint_options *opt, struct lint_result *out)
 {
     memset(out, 0, sizeof *out);
-    struct linter l = {.opt = opt, .out = out};
-    spec_index_build(&l.ix, spec);
+    struct linter l = {.opt = opt, .out = out, .m = ddi_model_load(spec)};
+    if (!l.m || !(l.documented = calloc(l.m->nfields + 1, 1))) {
+        ddigen_error(NULL, 0, "out of memory");
+        ddi_model_free(l.m);
+        return;
+    }
     for (xmlNodePtr p = sx_child(sx_part(spec, "docs"), "page"); p; p = sx_next(p, "page"))
         strmap_put(&l.doc_pages, sx_get(p, "source"), p);
     index_lookups(&l, sx_part(spec, "docs"));
@@ -618,12 +665,12 @@ void lint_run(xmlDocPtr spec, const struct lint_options *opt, struct lint_result
     for (size_t i = 0; i < out->findings.len; i++)
         out->counts[((struct lint_finding *)out->findings.items[i])->severity]++;
     strmap_free(&l.doc_pages);
-    strmap_free(&l.documented);
+    free(l.documented);
     strmap_free(&l.seen);
     strmap_free(&l.field_by_record_id);
     strmap_free(&l.rule_by_page_id);
     strmap_free(&l.member_by_page_line);
-    spec_index_free(&l.ix);
+    ddi_model_free(l.m);
 }
 
 void lint_result_free(struct lint_result *r)

@@ -5,7 +5,7 @@
  * with their status. lint.c turns this part into findings. */
 #include "merge_docs.h"
 
-#include "index.h"
+#include "../model/model.h"
 #include "../model/specxml.h"
 
 #include "../util/diag.h"
@@ -26,15 +26,16 @@ struct dmember {
     const char *candidate;
     unsigned line, ordinal;
     /* result */
-    struct sfield *field;
-    struct svalue *value;
+    const struct ddi_model_field *field;
+    const struct ddi_model_value *value;
     const char *how;
     const char *designator;
     int score;
 };
 
 struct merger {
-    struct spec_index ix;
+    struct ddi_model *model; /* of the layout (the spec has no <merge> yet) */
+    unsigned *documented;    /* per field number: doc members matched to it */
     struct arena a;
     struct overrides *ovr;
     struct spec_merge_stats *st;
@@ -146,24 +147,25 @@ static char *parent_path(struct arena *a, const char *path)
 /* ---------- path resolution in a record ---------- */
 
 struct resolved {
-    struct sfield *field;
+    const struct ddi_model_field *field;
     const char *how;
     const char *designator; /* from the page's record, when it is not the field's own path */
 };
 
 /* A C designator through named struct types: "Protection.NoAccess" where
  * Protection's type is a record of its own. */
-static struct sfield *resolve_through_types(struct merger *m, struct srec *top, const char *path, int depth)
+static const struct ddi_model_field *resolve_through_types(struct merger *m, const struct ddi_model_record *top,
+                                                           const char *path, int depth)
 {
-    struct sfield *f = spec_index_field(top, path);
+    const struct ddi_model_field *f = ddi_model_named_field(top, path);
     if (f || depth > 4)
         return f;
     for (const char *dot = strchr(path, '.'); dot; dot = strchr(dot + 1, '.')) {
         char *head = arena_strndup(&m->a, path, (size_t)(dot - path));
-        struct sfield *h = spec_index_field(top, head);
-        struct srec *t = h ? spec_index_type_record(&m->ix, h->type) : NULL;
+        const struct ddi_model_field *h = ddi_model_named_field(top, head);
+        const struct ddi_model_record *t = h ? ddi_model_type_record(m->model, h->type) : NULL;
         if (t) {
-            struct sfield *inner = resolve_through_types(m, t, dot + 1, depth + 1);
+            const struct ddi_model_field *inner = resolve_through_types(m, t, dot + 1, depth + 1);
             if (inner)
                 return inner;
         }
@@ -173,16 +175,16 @@ static struct sfield *resolve_through_types(struct merger *m, struct srec *top, 
 
 /* The field whose path normalizes equal, or whose last segment is within a
  * small edit distance of the documented one under the same parent. */
-static struct resolved resolve_fuzzy(struct merger *m, struct srec *top, const char *path)
+static struct resolved resolve_fuzzy(struct merger *m, const struct ddi_model_record *top, const char *path)
 {
     struct resolved r = {0};
     const char *want = normalize(&m->a, path);
     const char *want_parent = normalize(&m->a, parent_path(&m->a, path));
     const char *want_last = last_segment(path);
-    struct sfield *best = NULL;
+    const struct ddi_model_field *best = NULL;
     unsigned best_d = 99, ties = 0;
-    for (size_t i = 0; i < top->all.len; i++) {
-        struct sfield *f = top->all.items[i];
+    for (size_t i = 0; i < top->nall; i++) {
+        const struct ddi_model_field *f = top->all[i];
         if (!f->name || !*f->name)
             continue;
         if (!strcmp(normalize(&m->a, f->path), want)) {
@@ -209,34 +211,35 @@ static struct resolved resolve_fuzzy(struct merger *m, struct srec *top, const c
     return r;
 }
 
-static struct resolved resolve_path(struct merger *m, struct srec *top, const char *path)
+static struct resolved resolve_path(struct merger *m, const struct ddi_model_record *top, const char *path)
 {
     struct resolved r = {0};
     if (!path || !*path)
         return r;
-    if ((r.field = spec_index_field(top, path))) {
+    if ((r.field = ddi_model_named_field(top, path))) {
         r.how = "exact";
         return r;
     }
-    if ((r.field = spec_index_field_spelled(top, path))) {
+    if ((r.field = ddi_model_field_spelled(top, path))) {
         r.how = "macro-name";
         return r;
     }
     if (strstr(path, "(unnamed")) {
-        struct srec *nested = spec_index_record(&m->ix, arena_printf(&m->a, "%s.%s", top->name, path));
+        const struct ddi_model_record *nested =
+            ddi_model_record_any(m->model, arena_printf(&m->a, "%s.%s", top->name, path));
         if (nested && nested->holder && nested->top == top) {
             r.field = nested->holder;
             r.how = "anonymous-member";
             return r;
         }
         const char *bare = strip_anonymous(&m->a, path);
-        if ((r.field = spec_index_field(top, bare))) {
+        if ((r.field = ddi_model_named_field(top, bare))) {
             r.how = "anonymous-path";
             return r;
         }
     }
     const char *noarr = strip_arrays(&m->a, path);
-    if (strcmp(noarr, path) != 0 && (r.field = spec_index_field(top, noarr))) {
+    if (strcmp(noarr, path) != 0 && (r.field = ddi_model_named_field(top, noarr))) {
         r.how = "array-suffix";
         return r;
     }
@@ -250,20 +253,21 @@ static struct resolved resolve_path(struct merger *m, struct srec *top, const ch
 
 /* An operand that names a field: tried beside the subject first (sibling
  * flags, the members of the same sub-struct), then from the record root. */
-static struct resolved resolve_operand(struct merger *m, struct srec *top, const char *subject, const char *name)
+static struct resolved resolve_operand(struct merger *m, const struct ddi_model_record *top, const char *subject,
+                                       const char *name)
 {
     struct resolved r = {0};
     char *scope = subject ? arena_strdup(&m->a, subject) : arena_strdup(&m->a, "");
     for (;;) {
         char *p = parent_path(&m->a, scope);
         const char *cand = *p ? arena_printf(&m->a, "%s.%s", p, name) : name;
-        struct sfield *f = spec_index_field(top, cand);
+        const struct ddi_model_field *f = ddi_model_named_field(top, cand);
         if (f) {
             r.field = f;
             r.how = "exact";
             return r;
         }
-        if ((f = spec_index_field_spelled(top, cand))) {
+        if ((f = ddi_model_field_spelled(top, cand))) {
             r.field = f;
             r.how = "macro-name";
             return r;
@@ -286,7 +290,7 @@ static struct resolved resolve_operand(struct merger *m, struct srec *top, const
 
 /* The C designator of a field from its top-level record; an anonymous
  * member is named by its nested record ("A.(unnamed union)"). */
-static const char *field_designator(const struct sfield *f)
+static const char *field_designator(const struct ddi_model_field *f)
 {
     if (f->name && *f->name)
         return f->path;
@@ -300,7 +304,8 @@ static const char *field_designator(const struct sfield *f)
 
 /* designator: how the page's record reaches the field (through a field of
  * a named struct type it differs from the field's own path), or NULL. */
-static void set_field_ref(xmlNodePtr n, const struct sfield *f, const struct srec *page_top, const char *designator)
+static void set_field_ref(xmlNodePtr n, const struct ddi_model_field *f, const struct ddi_model_record *page_top,
+                          const char *designator)
 {
     sx_set(n, "field", designator ? designator : field_designator(f));
     if (f->owner->top != page_top)
@@ -374,7 +379,7 @@ static int words_in_text(const char *name, const char *text_lc, int *nwords)
 }
 
 /* Evidence that an unnamed description is about member f (0 = none). */
-static int content_score(struct merger *m, const struct dmember *d, const struct sfield *f)
+static int content_score(struct merger *m, const struct dmember *d, const struct ddi_model_field *f)
 {
     char *lc = arena_strdup(&m->a, d->text);
     for (char *p = lc; *p; p++)
@@ -403,11 +408,11 @@ static int content_score(struct merger *m, const struct dmember *d, const struct
 }
 
 /* The C members of a record: fields reached through anonymous levels only. */
-static int is_member_level(const struct sfield *f)
+static int is_member_level(const struct ddi_model_field *f)
 {
     if (!f->name || !*f->name)
         return 0;
-    for (const struct srec *r = f->owner; r->holder; r = r->holder->owner)
+    for (const struct ddi_model_record *r = f->owner; r->holder; r = r->holder->owner)
         if (!r->anonymous)
             return 0;
     return 1;
@@ -416,13 +421,13 @@ static int is_member_level(const struct sfield *f)
 /* Unnamed descriptions in order against the header members nobody has
  * documented on this page: a monotone alignment that maximizes content
  * evidence (order decides where content is silent). */
-static void match_unnamed(struct merger *m, struct srec *top, struct dmember **d, size_t nd)
+static void match_unnamed(struct merger *m, const struct ddi_model_record *top, struct dmember **d, size_t nd)
 {
     struct vec members = {0};
-    for (size_t i = 0; i < top->all.len; i++) {
-        struct sfield *f = top->all.items[i];
-        if (is_member_level(f) && !f->documented)
-            vec_push(&members, f);
+    for (size_t i = 0; i < top->nall; i++) {
+        const struct ddi_model_field *f = top->all[i];
+        if (is_member_level(f) && !m->documented[f->index])
+            vec_push(&members, (void *)f);
     }
     size_t nm = members.len;
     enum { SKIP_DESC = -50 };
@@ -460,7 +465,7 @@ static void match_unnamed(struct merger *m, struct srec *top, struct dmember **d
             x->field = members.items[j - 1];
             x->score = content_score(m, x, x->field);
             x->how = x->score > 0 ? "order+content" : "order";
-            x->field->documented++;
+            m->documented[x->field->index]++;
             i--;
             j--;
         } else if (how == 'm') {
@@ -490,28 +495,28 @@ static const char *bit_rule_index(xmlNodePtr page, const char *subject)
     return NULL;
 }
 
-static void match_by_bit(struct srec *top, xmlNodePtr page, struct dmember *d)
+static void match_by_bit(struct merger *m, const struct ddi_model_record *top, xmlNodePtr page, struct dmember *d)
 {
     const char *index = bit_rule_index(page, d->path);
     if (!index)
         return;
     long bit = strtol(index, NULL, 10);
-    struct sfield *only = NULL;
+    const struct ddi_model_field *only = NULL;
     unsigned n = 0;
-    for (size_t i = 0; i < top->all.len; i++) {
-        struct sfield *f = top->all.items[i];
-        if (f->bits == 1 && f->offset == bit && !f->documented) {
+    for (size_t i = 0; i < top->nall; i++) {
+        const struct ddi_model_field *f = top->all[i];
+        if (f->bits == 1 && ddi_model_first_offset(f) == bit && !m->documented[f->index]) {
             only = f;
             n++;
         }
     }
     if (n == 1) {
         d->field = only;
-        d->how = only->versions ? "renamed-by-version" : "bit-position";
+        d->how = only->versions_attr ? "renamed-by-version" : "bit-position";
     }
 }
 
-static void match_page_members(struct merger *m, xmlNodePtr page, struct srec *top, struct vec *dms)
+static void match_page_members(struct merger *m, xmlNodePtr page, const struct ddi_model_record *top, struct vec *dms)
 {
     struct vec unnamed = {0};
     const char *page_name = sx_get(page, "name");
@@ -523,7 +528,7 @@ static void match_page_members(struct merger *m, xmlNodePtr page, struct srec *t
         }
         struct override *o = field_match_override(m, page_name, d->path);
         if (o) {
-            struct sfield *f = spec_index_field(top, o->field);
+            const struct ddi_model_field *f = ddi_model_named_field(top, o->field);
             if (f) {
                 d->field = f;
                 d->how = "override";
@@ -537,14 +542,14 @@ static void match_page_members(struct merger *m, xmlNodePtr page, struct srec *t
             d->designator = r.designator;
         }
         if (d->field)
-            d->field->documented++;
+            m->documented[d->field->index]++;
     }
     for (size_t i = 0; i < dms->len; i++) {
         struct dmember *d = dms->items[i];
         if (d->path && !d->field) {
-            match_by_bit(top, page, d);
+            match_by_bit(m, top, page, d);
             if (d->field)
-                d->field->documented++;
+                m->documented[d->field->index]++;
         }
     }
     if (unnamed.len)
@@ -552,20 +557,20 @@ static void match_page_members(struct merger *m, xmlNodePtr page, struct srec *t
     vec_free(&unnamed);
 }
 
-static void match_enum_members(struct merger *m, struct senum *e, struct vec *dms)
+static void match_enum_members(struct merger *m, const struct ddi_model_enum *e, struct vec *dms)
 {
     for (size_t i = 0; i < dms->len; i++) {
         struct dmember *d = dms->items[i];
         if (!d->path)
             continue;
         const char *name = strip_arrays(&m->a, d->path);
-        for (size_t j = 0; j < e->values.len && !d->value; j++) {
-            struct svalue *v = e->values.items[j];
+        for (size_t j = 0; j < e->nvalues && !d->value; j++) {
+            const struct ddi_model_value *v = &e->values[j];
             if (!strcmp(v->name, name))
                 d->value = v, d->how = "exact";
         }
-        for (size_t j = 0; j < e->values.len && !d->value; j++) {
-            struct svalue *v = e->values.items[j];
+        for (size_t j = 0; j < e->nvalues && !d->value; j++) {
+            const struct ddi_model_value *v = &e->values[j];
             if (!strcmp(normalize(&m->a, v->name), normalize(&m->a, name)))
                 d->value = v, d->how = "normalized";
         }
@@ -588,23 +593,30 @@ static int is_field_operand(const char *kind, const char *name)
 /* The union member a union-member rule names lives in the record the
  * discriminator enum selects in; without a record, search every union
  * whose name the page's record starts with. */
-static struct sfield *find_union_member(struct merger *m, const char *member)
+static const struct ddi_model_field *union_member_named(const struct ddi_model_record *r, const char *member)
 {
-    for (size_t i = 0; i < m->ix.all_records.len; i++) {
-        struct srec *r = m->ix.all_records.items[i];
-        if (!r->kind || strcmp(r->kind, "union") != 0)
-            continue;
-        for (size_t j = 0; j < r->fields.len; j++) {
-            struct sfield *f = r->fields.items[j];
-            if (f->name && !strcmp(f->name, member))
-                return f;
-        }
+    for (size_t j = 0; r && r->is_union && j < r->nfields; j++)
+        if (r->fields[j]->name && !strcmp(r->fields[j]->name, member))
+            return r->fields[j];
+    return NULL;
+}
+
+static const struct ddi_model_field *find_union_member(struct merger *m, const char *member)
+{
+    /* every record in document order: each top-level one, then the ones its fields hold */
+    for (size_t i = 0; i < m->model->nrecords; i++) {
+        const struct ddi_model_record *top = m->model->records[i];
+        const struct ddi_model_field *f = union_member_named(top, member);
+        for (size_t k = 0; k < top->nall && !f; k++)
+            f = union_member_named(top->all[k]->nested, member);
+        if (f)
+            return f;
     }
     return NULL;
 }
 
-static void write_rule(struct merger *m, xmlNodePtr pe, xmlNodePtr rule, struct srec *top, struct senum *en,
-                       struct strmap *by_subject)
+static void write_rule(struct merger *m, xmlNodePtr pe, xmlNodePtr rule, const struct ddi_model_record *top,
+                       const struct ddi_model_enum *en, struct strmap *by_subject)
 {
     const char *kind = sx_get(rule, "kind"), *subject = sx_get(rule, "subject");
     xmlNodePtr r = sx_add(pe, "rule");
@@ -622,10 +634,10 @@ static void write_rule(struct merger *m, xmlNodePtr pe, xmlNodePtr rule, struct 
             if (d->value->id)
                 sx_set_ulong(r, "value-id", d->value->id);
             m->st->rules_attached++;
-        } else if (!d && strmap_get(&m->ix.values, subject)) {
+        } else if (!d && ddi_model_value(m->model, subject)) {
             /* a row of a value table on a struct page ("X | Supported in
              * Windows 7") is about that enum value, not the field */
-            const struct svalue *v = strmap_get(&m->ix.values, subject);
+            const struct ddi_model_value *v = ddi_model_value(m->model, subject);
             sx_set(r, "value", v->name);
             if (v->id)
                 sx_set_ulong(r, "value-id", v->id);
@@ -650,7 +662,7 @@ static void write_rule(struct merger *m, xmlNodePtr pe, xmlNodePtr rule, struct 
         sx_set(oe, "value", value);
         struct resolved res = {0};
         if (value_op) {
-            struct svalue *v = strmap_get(&m->ix.values, value);
+            const struct ddi_model_value *v = ddi_model_value(m->model, value);
             if (v) {
                 sx_set(oe, "enum", v->owner->name);
                 if (v->id)
@@ -662,13 +674,13 @@ static void write_rule(struct merger *m, xmlNodePtr pe, xmlNodePtr rule, struct 
             continue;
         }
         if (cap_op) {
-            struct srec *in = spec_index_record(&m->ix, sx_operand_value(rule, "in"));
+            const struct ddi_model_record *in = ddi_model_record_any(m->model, sx_operand_value(rule, "in"));
             if (in)
                 res = resolve_operand(m, in, NULL, value);
             if (res.field)
                 set_field_ref(oe, res.field, NULL, res.designator);
         } else if (!strcmp(kind, "union-member") && en) {
-            struct sfield *f = find_union_member(m, value);
+            const struct ddi_model_field *f = find_union_member(m, value);
             if (f) {
                 res.field = f;
                 res.how = "exact";
@@ -691,7 +703,7 @@ static void write_rule(struct merger *m, xmlNodePtr pe, xmlNodePtr rule, struct 
 
 /* ---------- pages ---------- */
 
-static void write_match(struct merger *m, xmlNodePtr pe, const struct dmember *d, struct srec *top)
+static void write_match(struct merger *m, xmlNodePtr pe, const struct dmember *d, const struct ddi_model_record *top)
 {
     xmlNodePtr n = sx_add(pe, "match");
     sx_set_ulong(n, "line", d->line);
@@ -726,15 +738,15 @@ static void merge_page(struct merger *m, xmlNodePtr page)
     sx_set(pe, "source", sx_get(page, "source"));
     sx_set(pe, "name", name);
     m->st->pages++;
-    struct srec *top = NULL;
-    struct senum *en = NULL;
-    struct sfunc *fn = NULL;
+    const struct ddi_model_record *top = NULL;
+    const struct ddi_model_enum *en = NULL;
+    const struct ddi_model_functype *fn = NULL;
     if (kind && !strcmp(kind, "enum"))
-        en = strmap_get(&m->ix.enums, name);
+        en = ddi_model_enum(m->model, name);
     else if (kind && (!strcmp(kind, "callback") || !strcmp(kind, "function")))
-        fn = strmap_get(&m->ix.funcs, name);
+        fn = ddi_model_functype(m->model, name);
     else {
-        top = spec_index_record(&m->ix, name);
+        top = ddi_model_record_any(m->model, name);
         if (top && top->top != top)
             top = NULL;
     }
@@ -760,8 +772,8 @@ static void merge_page(struct merger *m, xmlNodePtr page)
     else if (fn)
         for (size_t i = 0; i < dms.len; i++) {
             struct dmember *d = dms.items[i];
-            for (xmlNodePtr p = sx_child(fn->node, "param"); p && d->path; p = sx_next(p, "param"))
-                if (!strcmp(sx_get(p, "name"), d->path))
+            for (size_t k = 0; k < fn->nparams && d->path; k++)
+                if (!strcmp(fn->params[k].name, d->path))
                     d->how = "exact";
         }
     struct strmap by_subject = {0};
@@ -815,14 +827,14 @@ static char *sorted_words(struct arena *a, const char *s, int from_camel)
     return out;
 }
 
-static size_t common_prefix(const struct senum *e)
+static size_t common_prefix(const struct ddi_model_enum *e)
 {
-    if (e->values.len < 2)
+    if (e->nvalues < 2)
         return 0;
-    const char *first = ((struct svalue *)e->values.items[0])->name;
+    const char *first = e->values[0].name;
     size_t n = strlen(first);
-    for (size_t i = 1; i < e->values.len; i++) {
-        const char *v = ((struct svalue *)e->values.items[i])->name;
+    for (size_t i = 1; i < e->nvalues; i++) {
+        const char *v = e->values[i].name;
         size_t k = 0;
         while (k < n && first[k] == v[k])
             k++;
@@ -851,25 +863,26 @@ static char *camel(struct arena *a, const char *s)
 }
 
 struct case_map {
-    struct svalue *value;
-    struct sfield *member;
+    const struct ddi_model_value *value;
+    const struct ddi_model_field *member;
     const char *how;
     struct override *by;
 };
 
-static struct sfield *derive_member(struct merger *m, struct srec *u, const char *value_tail, const char **how)
+static const struct ddi_model_field *derive_member(struct merger *m, const struct ddi_model_record *u,
+                                                   const char *value_tail, const char **how)
 {
     const char *want = camel(&m->a, value_tail);
     const char *want_words = sorted_words(&m->a, value_tail, 0);
-    for (size_t j = 0; j < u->fields.len; j++) {
-        struct sfield *f = u->fields.items[j];
+    for (size_t j = 0; j < u->nfields; j++) {
+        const struct ddi_model_field *f = u->fields[j];
         if (f->name && !strcasecmp(f->name, want)) {
             *how = "name";
             return f;
         }
     }
-    for (size_t j = 0; j < u->fields.len; j++) {
-        struct sfield *f = u->fields.items[j];
+    for (size_t j = 0; j < u->nfields; j++) {
+        const struct ddi_model_field *f = u->fields[j];
         if (f->name && *f->name && !strcmp(sorted_words(&m->a, f->name, 1), want_words)) {
             *how = "name-reordered";
             return f;
@@ -878,8 +891,8 @@ static struct sfield *derive_member(struct merger *m, struct srec *u, const char
     return NULL;
 }
 
-static struct override *union_override(struct merger *m, const struct senum *e, const struct svalue *v,
-                                       const struct srec *top)
+static struct override *union_override(struct merger *m, const struct ddi_model_enum *e,
+                                       const struct ddi_model_value *v, const struct ddi_model_record *top)
 {
     if (!m->ovr)
         return NULL;
@@ -892,29 +905,30 @@ static struct override *union_override(struct merger *m, const struct senum *e, 
     return NULL;
 }
 
-static void try_discriminator(struct merger *m, struct srec *top, struct sfield *selector, struct senum *e,
-                              struct srec *u)
+static void try_discriminator(struct merger *m, const struct ddi_model_record *top,
+                              const struct ddi_model_field *selector, const struct ddi_model_enum *e,
+                              const struct ddi_model_record *u)
 {
     size_t prefix = common_prefix(e), matched = 0;
-    struct case_map *cases = calloc(e->values.len ? e->values.len : 1, sizeof *cases);
-    for (size_t i = 0; i < e->values.len; i++) {
-        struct svalue *v = e->values.items[i];
+    struct case_map *cases = calloc(e->nvalues ? e->nvalues : 1, sizeof *cases);
+    for (size_t i = 0; i < e->nvalues; i++) {
+        const struct ddi_model_value *v = &e->values[i];
         cases[i].value = v;
         cases[i].member = derive_member(m, u, v->name + prefix, &cases[i].how);
         if (cases[i].member)
             matched++;
     }
-    if (matched < 2 || matched * 2 < e->values.len) {
+    if (matched < 2 || matched * 2 < e->nvalues) {
         free(cases);
         return;
     }
-    for (size_t i = 0; i < e->values.len; i++) {
+    for (size_t i = 0; i < e->nvalues; i++) {
         struct override *o = union_override(m, e, cases[i].value, top);
         if (!o)
             continue;
-        struct sfield *f = NULL;
-        for (size_t j = 0; j < u->fields.len && !f; j++) {
-            struct sfield *x = u->fields.items[j];
+        const struct ddi_model_field *f = NULL;
+        for (size_t j = 0; j < u->nfields && !f; j++) {
+            const struct ddi_model_field *x = u->fields[j];
             if (x->name && !strcmp(x->name, o->member))
                 f = x;
         }
@@ -941,13 +955,13 @@ static void try_discriminator(struct merger *m, struct srec *top, struct sfield 
     sx_set(d, "enum", e->name);
     sx_set(d, "union", u->name);
     m->st->discriminators++;
-    for (size_t i = 0; i < e->values.len; i++) {
+    for (size_t i = 0; i < e->nvalues; i++) {
         xmlNodePtr c = sx_add(d, "case");
         sx_set(c, "value", cases[i].value->name);
         sx_set(c, "number", arena_printf(&m->a, "%lld", cases[i].value->value));
         if (cases[i].value->id)
             sx_set_ulong(c, "value-id", cases[i].value->id);
-        sx_set(c, "versions", cases[i].value->versions);
+        sx_set(c, "versions", cases[i].value->versions_attr);
         m->st->cases++;
         if (cases[i].member) {
             sx_set(c, "member", cases[i].member->path);
@@ -961,10 +975,10 @@ static void try_discriminator(struct merger *m, struct srec *top, struct sfield 
             sx_set(c, "how", "none");
         }
     }
-    for (size_t j = 0; j < u->fields.len; j++) {
-        struct sfield *f = u->fields.items[j];
+    for (size_t j = 0; j < u->nfields; j++) {
+        const struct ddi_model_field *f = u->fields[j];
         int used = 0;
-        for (size_t i = 0; i < e->values.len; i++)
+        for (size_t i = 0; i < e->nvalues; i++)
             used |= cases[i].member == f;
         if (!used && f->name && *f->name) {
             xmlNodePtr n = sx_add(d, "unselected");
@@ -978,16 +992,16 @@ static void try_discriminator(struct merger *m, struct srec *top, struct sfield 
 
 static void find_discriminators(struct merger *m)
 {
-    for (size_t i = 0; i < m->ix.tops.len; i++) {
-        struct srec *top = m->ix.tops.items[i];
-        for (size_t j = 0; j < top->fields.len; j++) {
-            struct sfield *sel = top->fields.items[j];
-            struct senum *e = sel->name && *sel->name ? spec_index_type_enum(&m->ix, sel->type) : NULL;
-            if (!e || e->values.len < 2)
+    for (size_t i = 0; i < m->model->nrecords; i++) {
+        const struct ddi_model_record *top = m->model->records[i];
+        for (size_t j = 0; j < top->nfields; j++) {
+            const struct ddi_model_field *sel = top->fields[j];
+            const struct ddi_model_enum *e = sel->name && *sel->name ? ddi_model_type_enum(m->model, sel->type) : NULL;
+            if (!e || e->nvalues < 2)
                 continue;
             /* the unions nested in this record (held by one of its fields) */
-            for (size_t k = 0; k < top->all.len; k++) {
-                struct srec *u = ((struct sfield *)top->all.items[k])->nested;
+            for (size_t k = 0; k < top->nall; k++) {
+                const struct ddi_model_record *u = top->all[k]->nested;
                 if (u && u->kind && !strcmp(u->kind, "union"))
                     try_discriminator(m, top, sel, e, u);
             }
@@ -999,7 +1013,7 @@ static void find_discriminators(struct merger *m)
 
 static void check_override(struct merger *m, struct override *o, const char *ovr_name)
 {
-    struct srec *rec = spec_index_record(&m->ix, o->record);
+    const struct ddi_model_record *rec = ddi_model_record_any(m->model, o->record);
     if (!rec) {
         ddigen_error(ovr_name, o->line, "%s override names nothing: no record %s in the header",
                      override_kind_name(o->kind), o->record);
@@ -1008,7 +1022,7 @@ static void check_override(struct merger *m, struct override *o, const char *ovr
         return;
     }
     if (o->kind == OVR_UNION_MEMBER) {
-        struct senum *e = strmap_get(&m->ix.enums, o->enum_name);
+        const struct ddi_model_enum *e = ddi_model_enum(m->model, o->enum_name);
         if (!e) {
             ddigen_error(ovr_name, o->line, "union-member override names nothing: no enum %s in the header",
                          o->enum_name);
@@ -1019,14 +1033,14 @@ static void check_override(struct merger *m, struct override *o, const char *ovr
         if (o->status)
             return;
         int has_value = 0;
-        for (size_t i = 0; i < e->values.len; i++)
-            has_value |= !strcmp(((struct svalue *)e->values.items[i])->name, o->value);
+        for (size_t i = 0; i < e->nvalues; i++)
+            has_value |= !strcmp(e->values[i].name, o->value);
         o->status = "stale";
         o->note = has_value ? arena_printf(&m->a, "no union of %s is selected by %s", o->record, o->enum_name)
                             : arena_printf(&m->a, "%s has no value %s", o->enum_name, o->value);
         return;
     }
-    struct sfield *f = spec_index_field(rec, o->field);
+    const struct ddi_model_field *f = ddi_model_named_field(rec, o->field);
     if (!f) {
         o->status = "stale";
         o->note = arena_printf(&m->a, "%s has no field %s", o->record, o->field);
@@ -1036,7 +1050,7 @@ static void check_override(struct merger *m, struct override *o, const char *ovr
         o->status = "applied";
         return;
     }
-    if (spec_index_field(rec, o->doc)) {
+    if (ddi_model_named_field(rec, o->doc)) {
         o->status = "redundant";
         o->note = arena_printf(&m->a, "%s has a field %s itself", o->record, o->doc);
     } else if (!o->uses) {
@@ -1065,7 +1079,8 @@ static void write_overrides(struct merger *m)
         sx_set(n, "doc", o->doc);
         sx_set(n, "field", o->field);
         if (o->kind == OVR_WRITES && !strcmp(o->status, "applied")) {
-            struct sfield *f = spec_index_field(spec_index_record(&m->ix, o->record), o->field);
+            const struct ddi_model_field *f =
+                ddi_model_named_field(ddi_model_record_any(m->model, o->record), o->field);
             if (f && f->id)
                 sx_set_ulong(n, "field-id", f->id);
         }
@@ -1085,12 +1100,18 @@ int spec_merge(xmlDocPtr spec, struct overrides *ovr, struct spec_merge_stats *s
     struct spec_merge_stats local = {0};
     struct merger m = {.ovr = ovr, .st = st ? st : &local};
     *m.st = (struct spec_merge_stats){0};
-    spec_index_build(&m.ix, spec);
     xmlNodePtr root = xmlDocGetRootElement(spec);
     xmlNodePtr old = sx_child(root, "merge");
-    if (old) {
+    if (old) { /* before the model is loaded: it would join rules to it */
         xmlUnlinkNode(old);
         xmlFreeNode(old);
+    }
+    m.model = ddi_model_load(spec);
+    m.documented = m.model ? calloc(m.model->nfields + 1, sizeof *m.documented) : NULL;
+    if (!m.documented) {
+        ddigen_error(NULL, 0, "out of memory");
+        ddi_model_free(m.model);
+        return -1;
     }
     m.out = xmlNewNode(NULL, BAD_CAST "merge");
     static const char *const before[] = {"layout", "docs", "retired-ids", NULL};
@@ -1101,7 +1122,8 @@ int spec_merge(xmlDocPtr spec, struct overrides *ovr, struct spec_merge_stats *s
         merge_page(&m, p);
     find_discriminators(&m);
     write_overrides(&m);
-    spec_index_free(&m.ix);
+    free(m.documented);
+    ddi_model_free(m.model);
     arena_free(&m.a);
     return m.errors ? -1 : 0;
 }

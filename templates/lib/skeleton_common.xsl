@@ -58,7 +58,7 @@
     <xsl:if test="$versions and not($chosen)">
       <xsl:message terminate="yes">ddi-version '<xsl:value-of select="$ddi-version"/>' is not a DDI version of the spec</xsl:message>
     </xsl:if>
-    <xsl:if test="$chosen and not($kind-record/@dv:at-chosen)">
+    <xsl:if test="$chosen and $kind-record and not($kind-record/@dv:at-chosen)">
       <xsl:message terminate="yes"><xsl:value-of select="concat($kind-record-name, ' does not exist at ', $chosen/@short, ' (only ', $kind-record/@versions, ')')"/></xsl:message>
     </xsl:if>
   </xsl:template>
