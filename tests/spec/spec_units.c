@@ -235,6 +235,47 @@ static void write_behind_is_spec_write(void **state)
     rmdir(dir);
 }
 
+/* The pattern facets checked outside RELAX NG (schema_patterns.c) keep
+ * the grammar's verdict: a value each pattern refuses, on an attribute of
+ * each kind taken (versions, archs, an identifier, a hex value, a C++
+ * type) is refused, and the same document with a value it accepts is not;
+ * the page checker refuses them too. */
+static const char pattern_spec[] =
+    "<ddi-spec version=\"1\"><layout><arch name=\"x64\" triple=\"x86_64-pc-windows-msvc\" macro=\"%s\"/>"
+    "<version name=\"DXGKDDI_INTERFACE_VERSION_WDDM2_0\" short=\"WDDM2_0\" value=\"%s\"/>"
+    "<record name=\"A\" kind=\"struct\" file=\"a.h\" line=\"1\" %s><size arch=\"x64\" bytes=\"8\" align=\"4\"/>"
+    "</record></layout></ddi-spec>";
+
+static int pattern_spec_valid(const char *macro, const char *value, const char *record_attrs)
+{
+    char text[1024];
+    snprintf(text, sizeof text, pattern_spec, macro, value, record_attrs);
+    unsigned errors = ddigen_diag_global.errors;
+    xmlDocPtr doc = spec_parse_and_validate("patterns.xml", text, strlen(text));
+    ddigen_diag_global.errors = errors;
+    struct spec_text_checker *c = spec_text_checker_new();
+    int page_valid = c && spec_text_check(c, text, strlen(text)) == 0;
+    spec_text_checker_free(c);
+    assert_int_equal(page_valid, doc != NULL);
+    xmlFreeDoc(doc);
+    return doc != NULL;
+}
+
+static void taken_patterns_keep_the_verdict(void **state)
+{
+    (void)state;
+    assert_true(pattern_spec_valid("_M_AMD64", "0x5023", "versions=\"WDDM2_0\" archs=\"x64\""));
+    assert_true(pattern_spec_valid("_M_AMD64", "0x5023", "tag=\"_A\" cxx-type=\"N::A\""));
+    assert_false(pattern_spec_valid("_M_AMD64", "0x5023", "versions=\"WDDM2_0 -x\""));
+    assert_false(pattern_spec_valid("_M_AMD64", "0x5023", "versions=\"\""));
+    assert_false(pattern_spec_valid("_M_AMD64", "0x5023", "archs=\"x65\""));
+    assert_false(pattern_spec_valid("_M_AMD64", "0x5023", "archs=\"x64 \""));
+    assert_false(pattern_spec_valid("_M_AMD64", "0x5023", "tag=\"1A\""));
+    assert_false(pattern_spec_valid("_M_AMD64", "0x5023", "cxx-type=\"A\""));
+    assert_false(pattern_spec_valid("_M AMD64", "0x5023", ""));
+    assert_false(pattern_spec_valid("_M_AMD64", "0x5023a", ""));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -243,6 +284,7 @@ int main(void)
         cmocka_unit_test(write_behind_is_spec_write),
         cmocka_unit_test(ids_keep_move_retire),
         cmocka_unit_test(field_key_identity),
+        cmocka_unit_test(taken_patterns_keep_the_verdict),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     xmlCleanupParser();
