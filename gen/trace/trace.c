@@ -34,6 +34,7 @@ struct tracer {
     xmlDocPtr spec;
     xmlNodePtr layout;
     struct trace_layout lay;
+    const struct ddi_model *m; /* lay.model: every record, field and enum read here */
     int json, report_missing;
     const char *path;
     FILE *out;
@@ -42,7 +43,7 @@ struct tracer {
      * map starts (errors name the key path from there). */
     unsigned call;
     size_t call_offset;
-    xmlNodePtr call_rec;
+    const struct ddi_model_record *call_rec;
     const uint8_t *rec_start;
     int printing;
     uint8_t *image;
@@ -50,46 +51,18 @@ struct tracer {
     ddi_violation viol[MAX_VIOLATIONS];
     size_t nviol;
     enum trace_rules_status rules;
-    struct strmap enums; /* tag -> struct vec of the <enum>s with it, in document order */
+    struct strmap enums; /* tag -> struct vec of the model's enums with it, in document order */
     struct by_number *records, *ddis; /* sorted by number (index_numbers) */
     struct ddi_wire_index wire;
     size_t nrecords, nddis;
 };
-
-static int is_elem(xmlNodePtr n, const char *name)
-{
-    return n && n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
-}
-
-static int attr_is(xmlNodePtr e, const char *name, const char *value)
-{
-    xmlChar *v = xmlGetProp(e, BAD_CAST name);
-    int eq = v && !strcmp((const char *)v, value);
-    xmlFree(v);
-    return eq;
-}
-
-static long attr_long(xmlNodePtr e, const char *name)
-{
-    xmlChar *v = xmlGetProp(e, BAD_CAST name);
-    long n = v ? strtol((const char *)v, NULL, 10) : -1;
-    xmlFree(v);
-    return n;
-}
-
-/* Attribute as a string owned by the document's dictionary-free copy. */
-static const char *attr_str(xmlNodePtr e, const char *name)
-{
-    xmlAttrPtr a = xmlHasProp(e, BAD_CAST name);
-    return a && a->children && a->children->content ? (const char *)a->children->content : "";
-}
 
 /* An element of the layout by a number (a record by its ID, a function
  * type by its trace ID), the first of the document for each number. */
 struct by_number {
     long number;
     size_t order;
-    xmlNodePtr node;
+    const void *item;
 };
 
 static int by_number_order(const void *a, const void *b)
@@ -100,7 +73,7 @@ static int by_number_order(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static xmlNodePtr number_find(const struct by_number *v, size_t n, long number)
+static const void *number_find(const struct by_number *v, size_t n, long number)
 {
     size_t lo = 0, hi = n;
     while (lo < hi) { /* the first entry not below number */
@@ -110,82 +83,86 @@ static xmlNodePtr number_find(const struct by_number *v, size_t n, long number)
         else
             hi = mid;
     }
-    return lo < n && v[lo].number == number ? v[lo].node : NULL;
+    return lo < n && v[lo].number == number ? v[lo].item : NULL;
 }
 
-/* Sorts the layout's records by ID and function types by trace ID, once:
+/* Sorts the model's records by ID and function types by trace ID, once:
  * each call looks its record and DDI up by number. */
 static int index_numbers(struct tracer *t)
 {
-    size_t n = 0;
-    for (xmlNodePtr c = t->layout->children; c; c = c->next)
-        n += is_elem(c, "record") || is_elem(c, "function-type");
-    t->records = calloc(n ? n : 1, sizeof *t->records);
-    t->ddis = calloc(n ? n : 1, sizeof *t->ddis);
+    t->m = t->lay.model;
+    t->records = calloc(t->m->nrecords ? t->m->nrecords : 1, sizeof *t->records);
+    t->ddis = calloc(t->m->nfunctypes ? t->m->nfunctypes : 1, sizeof *t->ddis);
     if (!t->records || !t->ddis)
         return -1;
-    size_t order = 0;
-    for (xmlNodePtr c = t->layout->children; c; c = c->next, order++)
-        if (is_elem(c, "record"))
-            t->records[t->nrecords++] = (struct by_number){attr_long(c, "id"), order, c};
-        else if (is_elem(c, "function-type"))
-            t->ddis[t->nddis++] = (struct by_number){(long)ddi_trace_id(attr_str(c, "name")), order, c};
+    for (size_t i = 0; i < t->m->nrecords; i++)
+        t->records[t->nrecords++] = (struct by_number){(long)t->m->records[i]->id, i, t->m->records[i]};
+    for (size_t i = 0; i < t->m->nfunctypes; i++)
+        t->ddis[t->nddis++] = (struct by_number){(long)ddi_trace_id(t->m->functypes[i].name), i, &t->m->functypes[i]};
     qsort(t->records, t->nrecords, sizeof *t->records, by_number_order);
     qsort(t->ddis, t->nddis, sizeof *t->ddis, by_number_order);
     return 0;
 }
 
-static xmlNodePtr find_record_by_id(struct tracer *t, uint32_t id)
+static const struct ddi_model_record *find_record_by_id(struct tracer *t, uint32_t id)
 {
     return number_find(t->records, t->nrecords, (long)id);
 }
 
 static const char *ddi_name(struct tracer *t, uint32_t id)
 {
-    xmlNodePtr f = number_find(t->ddis, t->nddis, (long)id);
-    return f ? attr_str(f, "name") : NULL;
+    const struct ddi_model_functype *f = number_find(t->ddis, t->nddis, (long)id);
+    return f ? f->name : NULL;
+}
+
+static int named(const struct ddi_model_field *f)
+{
+    return f->name && *f->name;
+}
+
+static const char *path_of(const struct ddi_model_field *f)
+{
+    return f->path ? f->path : "";
 }
 
 /* The enumerator a value of an enum-typed field names, or NULL. */
-static const char *enum_name(struct tracer *t, xmlNodePtr field, int64_t value)
+static const char *enum_name(struct tracer *t, const struct ddi_model_field *field, int64_t value)
 {
-    const char *c = attr_str(field, "canonical");
+    const char *c = field->canonical ? field->canonical : "";
     if (strncmp(c, "enum ", 5))
         return NULL;
     struct vec *same_tag = strmap_get(&t->enums, c + 5);
-    for (size_t i = 0; same_tag && i < same_tag->len; i++)
-        for (xmlNodePtr v = ((xmlNodePtr)same_tag->items[i])->children; v; v = v->next)
-            if (is_elem(v, "value") && strtoll(attr_str(v, "value"), NULL, 10) == value && trace_layout_has(&t->lay, v))
-                return attr_str(v, "name");
+    for (size_t i = 0; same_tag && i < same_tag->len; i++) {
+        const struct ddi_model_enum *e = same_tag->items[i];
+        for (size_t k = 0; k < e->nvalues; k++)
+            if (e->values[k].value == value && trace_layout_has(&t->lay, e->values[k].node))
+                return e->values[k].name;
+    }
     return NULL;
 }
 
 /* The field with stable ID id at this map level: a field of rec, or of the
  * anonymous records inside it (their members share the level). */
-static xmlNodePtr find_field(xmlNodePtr rec, long id)
+static const struct ddi_model_field *find_field(const struct ddi_model_record *rec, long id)
 {
-    for (xmlNodePtr f = rec->children; f; f = f->next) {
-        if (!is_elem(f, "field"))
-            continue;
-        if (attr_long(f, "id") == id && *attr_str(f, "name"))
+    for (size_t i = 0; i < rec->nfields; i++) {
+        const struct ddi_model_field *f = rec->fields[i];
+        if (named(f) && (long)f->id == id)
             return f;
-        if (!*attr_str(f, "name"))
-            for (xmlNodePtr c = f->children; c; c = c->next)
-                if (is_elem(c, "record")) {
-                    xmlNodePtr found = find_field(c, id);
-                    if (found)
-                        return found;
-                }
+        if (!named(f) && f->nested) {
+            const struct ddi_model_field *found = find_field(f->nested, id);
+            if (found)
+                return found;
+        }
     }
     return NULL;
 }
 
-static xmlNodePtr nested_record(xmlNodePtr field)
+/* The marshalled record a field of record type is held by value as, or NULL. */
+static const struct ddi_model_record *held_record(struct tracer *t, const struct ddi_model_field *f)
 {
-    for (xmlNodePtr c = field->children; c; c = c->next)
-        if (is_elem(c, "record"))
-            return c;
-    return NULL;
+    xmlNodePtr r = ddi_wire_record(&t->wire, ddi_wire_canonical(f->node));
+    return r ? ddi_model_record_of(t->m, r) : NULL;
 }
 
 /* ---- output ------------------------------------------------------------ */
@@ -259,7 +236,7 @@ static void copy_cut(char *dst, size_t size, const char *src)
  * know; and the numeric path ("10.27", "40[2].7"). */
 static void name_path(struct tracer *t, const ddi_cbor_path *p, char *names, size_t nsize, char *keys, size_t ksize)
 {
-    xmlNodePtr rec = t->call_rec;
+    const struct ddi_model_record *rec = t->call_rec;
     char prefix[512] = "";
     size_t kl = 0;
     names[0] = keys[0] = 0;
@@ -279,14 +256,14 @@ static void name_path(struct tracer *t, const ddi_cbor_path *p, char *names, siz
             kl += (size_t)snprintf(keys + kl, kl < ksize ? ksize - kl : 0, "%s%" PRIu64, i ? "." : "", p->key[i]);
         if (kl >= ksize)
             kl = ksize ? ksize - 1 : 0;
-        xmlNodePtr f = rec && !other && p->key[i] <= (uint64_t)LONG_MAX ? find_field(rec, (long)p->key[i]) : NULL;
+        const struct ddi_model_field *f =
+            rec && !other && p->key[i] <= (uint64_t)LONG_MAX ? find_field(rec, (long)p->key[i]) : NULL;
         if (f) {
-            snprintf(names, nsize, "%s%s", prefix, attr_str(f, "path"));
-            xmlNodePtr nested = nested_record(f);
-            xmlNodePtr other = nested ? NULL : ddi_wire_record(&t->wire, ddi_wire_canonical(f));
-            if (other)
+            snprintf(names, nsize, "%s%s", prefix, path_of(f));
+            const struct ddi_model_record *held = f->nested ? NULL : held_record(t, f);
+            if (held)
                 snprintf(prefix, sizeof prefix, "%s.", names);
-            rec = nested ? nested : other;
+            rec = f->nested ? f->nested : held;
         } else {
             if (other)
                 snprintf(tmp, sizeof tmp, "%s%s?", names, *names ? "." : "");
@@ -314,7 +291,7 @@ static int fail(struct tracer *t)
                      t->r.error_offset >= at ? t->r.error_offset - at : 0, &p);
     char names[512], keys[256];
     name_path(t, &p, names, sizeof names, keys, sizeof keys);
-    const char *rec = attr_str(t->call_rec, "name");
+    const char *rec = t->call_rec->name;
     if (p.len)
         ddigen_error(t->path, 0, "offset %zu: call %u: %s at %s.%s (key path %s)", t->r.error_offset, t->call,
                      ddi_cbor_status_text(t->r.status), rec, names, keys);
@@ -433,13 +410,14 @@ static int value_any(struct tracer *t, unsigned depth)
 
 /* in_union: some record enclosing rec (rec excluded) in its top record is
  * a union no discriminator selects. */
-static int record_map(struct tracer *t, xmlNodePtr rec, long base, const char *prefix, unsigned depth, int in_union);
+static int record_map(struct tracer *t, const struct ddi_model_record *rec, long base, const char *prefix, unsigned depth,
+                      int in_union);
 
 /* The path a reader of the record sees: full for fields of the top record,
  * prefixed for fields of a record held by value. */
-static void field_path(char *buf, size_t size, const char *prefix, xmlNodePtr f)
+static void field_path(char *buf, size_t size, const char *prefix, const struct ddi_model_field *f)
 {
-    snprintf(buf, size, "%s%s", prefix, attr_str(f, "path"));
+    snprintf(buf, size, "%s%s", prefix, path_of(f));
 }
 
 /* How a field goes on the wire (model/wire.h), as this reader checks it. */
@@ -457,7 +435,7 @@ enum wire {
 /* The class model/wire.h decides (what the marshallers write), as this
  * reader checks it; a field the spec has no type facts for is read as
  * anything. */
-static enum wire wire_of(struct tracer *t, xmlNodePtr f, int in_union)
+static enum wire wire_of(struct tracer *t, const struct ddi_model_field *f, int in_union)
 {
     static const struct {
         const char *cls;
@@ -465,7 +443,7 @@ static enum wire wire_of(struct tracer *t, xmlNodePtr f, int in_union)
     } classes[] = {{"nest", WIRE_MAP},   {"rec", WIRE_MAP},     {"u", WIRE_U},         {"s", WIRE_S},
                    {"ptr", WIRE_PTR},    {"follow", WIRE_FOLLOW}, {"arr-u", WIRE_ARRAY}, {"arr-s", WIRE_ARRAY},
                    {"arr-rec", WIRE_ARRAY}, {"bytes", WIRE_BYTES}, {"raw", WIRE_BYTES}, {"skip", WIRE_ANY}};
-    const char *cls = ddi_wire_class(&t->wire, f, in_union);
+    const char *cls = ddi_wire_class(&t->wire, f->node, in_union);
     for (size_t i = 0; cls && i < sizeof classes / sizeof classes[0]; i++)
         if (!strcmp(cls, classes[i].cls))
             return classes[i].wire;
@@ -475,12 +453,13 @@ static enum wire wire_of(struct tracer *t, xmlNodePtr f, int in_union)
 /* A known field's value, checked against how the field goes on the wire:
  * its type (a map, an array, bytes, an integer and its sign) and its range
  * (the field's width in bits for --arch). */
-static int field_value(struct tracer *t, xmlNodePtr f, long base, const char *prefix, unsigned depth, int in_union)
+static int field_value(struct tracer *t, const struct ddi_model_field *f, long base, const char *prefix,
+                       unsigned depth, int in_union)
 {
     char path[512];
     field_path(path, sizeof path, prefix, f);
-    xmlNodePtr nested = nested_record(f);
-    long off = trace_field_offset(&t->lay, f);
+    const struct ddi_model_record *nested = f->nested;
+    long off = trace_field_offset(&t->lay, f->node);
     enum wire w = wire_of(t, f, in_union);
     int major = ddi_cbor_peek(&t->r);
     if (major < 0)
@@ -493,13 +472,13 @@ static int field_value(struct tracer *t, xmlNodePtr f, long base, const char *pr
         /* A record held by value: its fields' paths and offsets are its own. */
         char inner[sizeof path + 1];
         snprintf(inner, sizeof inner, "%s.", path);
-        xmlNodePtr other = ddi_wire_record(&t->wire, ddi_wire_canonical(f));
+        const struct ddi_model_record *other = held_record(t, f);
         if (!other)
             return value_any(t, depth + 1);
         return record_map(t, other, off >= 0 && base >= 0 ? base + off : -1, inner, depth + 1, 0);
     }
     if (w == WIRE_ARRAY) {
-        long count = attr_long(f, "array");
+        long count = f->array ? strtol(f->array, NULL, 10) : -1;
         ddi_cbor_reader peek = t->r;
         uint64_t n;
         if (major != DDI_CBOR_ARRAY)
@@ -530,7 +509,7 @@ static int field_value(struct tracer *t, xmlNodePtr f, long base, const char *pr
     /* An integer: unsigned for u and pointers, either sign for s. */
     if (major != DDI_CBOR_UINT && !(w == WIRE_S && major == DDI_CBOR_NEGINT))
         return fail_here(t, DDI_CBOR_TYPE_MISMATCH);
-    unsigned width = trace_field_width(&t->lay, f);
+    unsigned width = trace_field_width(&t->lay, f->node);
     const uint8_t *item = t->r.pos;
     int64_t s = 0;
     uint64_t u = 0;
@@ -572,39 +551,42 @@ static int field_value(struct tracer *t, xmlNodePtr f, long base, const char *pr
 }
 
 /* Fields expected at this level and not seen (with --ddi-version). */
-static void print_missing(struct tracer *t, xmlNodePtr rec, const uint8_t *seen, const char *prefix, int *first)
+static void print_missing(struct tracer *t, const struct ddi_model_record *rec, const uint8_t *seen, const char *prefix,
+                          int *first)
 {
-    for (xmlNodePtr f = rec->children; f; f = f->next) {
-        if (!is_elem(f, "field") || !trace_layout_has(&t->lay, f))
+    for (size_t i = 0; i < rec->nfields; i++) {
+        const struct ddi_model_field *f = rec->fields[i];
+        if (!trace_layout_has(&t->lay, f->node))
             continue;
-        xmlNodePtr nested = nested_record(f);
-        if (!*attr_str(f, "name")) {
-            if (nested && !(attr_is(nested, "kind", "union") && ddi_wire_union_selected(&t->wire, attr_str(nested, "name"))))
+        const struct ddi_model_record *nested = f->nested;
+        if (!named(f)) {
+            if (nested && !(nested->is_union && ddi_wire_union_selected(&t->wire, nested->name)))
                 print_missing(t, nested, seen, prefix, first);
             continue;
         }
-        long id = attr_long(f, "id");
+        long id = (long)f->id;
         if (id <= 0 || (unsigned long)id >= ID_BITS || (seen[id / 8] >> (id % 8)) & 1)
             continue;
-        if (xmlHasProp(f, BAD_CAST "array") && strstr(attr_str(f, "array"), "flexible"))
+        if (f->array && strstr(f->array, "flexible"))
             continue;
         if (t->json) {
             char path[1024];
-            snprintf(path, sizeof path, "%s%s", prefix, attr_str(f, "path"));
+            snprintf(path, sizeof path, "%s%s", prefix, path_of(f));
             out(t, "%s{\"id\": %ld, \"path\": ", *first ? "" : ", ", id);
             out_str(t, path);
             out(t, "}");
         } else {
-            out(t, "%s%s%s [%ld]", *first ? "" : ", ", prefix, attr_str(f, "path"), id);
+            out(t, "%s%s%s [%ld]", *first ? "" : ", ", prefix, path_of(f), id);
         }
         *first = 0;
     }
 }
 
-static int record_map(struct tracer *t, xmlNodePtr rec, long base, const char *prefix, unsigned depth, int in_union)
+static int record_map(struct tracer *t, const struct ddi_model_record *rec, long base, const char *prefix, unsigned depth,
+                      int in_union)
 {
     uint64_t n;
-    in_union = in_union || (attr_is(rec, "kind", "union") && !ddi_wire_union_selected(&t->wire, attr_str(rec, "name")));
+    in_union = in_union || (rec->is_union && !ddi_wire_union_selected(&t->wire, rec->name));
     /* This map is enclosed by `depth` others (the record's own map: 0). */
     if (depth >= DDI_CBOR_MAX_DEPTH)
         return fail_here(t, DDI_CBOR_TOO_DEEP);
@@ -631,7 +613,7 @@ static int record_map(struct tracer *t, xmlNodePtr rec, long base, const char *p
                                  &p);
                 name_path(t, &p, names, sizeof names, kp, sizeof kp);
                 ddigen_error(t->path, 0, "offset %zu: call %u: key %" PRIu64 " given twice in one map at %s.%s (key path %s)",
-                             (size_t)(key_at - t->r.start), t->call, key, attr_str(t->call_rec, "name"), names, kp);
+                             (size_t)(key_at - t->r.start), t->call, key, t->call_rec->name, names, kp);
                 rc = -1;
                 break;
             }
@@ -640,7 +622,7 @@ static int record_map(struct tracer *t, xmlNodePtr rec, long base, const char *p
         keys[i] = key;
         if (key < ID_BITS)
             seen[key / 8] |= (uint8_t)(1u << (key % 8));
-        xmlNodePtr f = key <= (uint64_t)LONG_MAX ? find_field(rec, (long)key) : NULL;
+        const struct ddi_model_field *f = key <= (uint64_t)LONG_MAX ? find_field(rec, (long)key) : NULL;
         char path[512];
         if (f)
             field_path(path, sizeof path, prefix, f);
@@ -712,25 +694,25 @@ static int record_map(struct tracer *t, xmlNodePtr rec, long base, const char *p
 /* One call: the head, then the record twice (image, then print). */
 static int one_call(struct tracer *t, unsigned index, const ddi_trace_call_head *h, size_t offset)
 {
-    xmlNodePtr rec = find_record_by_id(t, h->record_id);
+    const struct ddi_model_record *rec = find_record_by_id(t, h->record_id);
     const char *ddi = ddi_name(t, h->ddi_id);
     const char *dir = h->direction ? "out" : "in";
     if (!rec) {
         ddigen_error(t->path, 0, "offset %zu: call %u: record ID %u is not in the spec", offset, index, h->record_id);
         return -1;
     }
-    const char *name = attr_str(rec, "name");
+    const char *name = rec->name ? rec->name : "";
     t->call_rec = rec;
     t->rec_start = t->r.pos;
     /* Pass 1: the record's bytes for the rules hook. */
     ddi_cbor_reader start = t->r;
-    t->image_size = trace_record_size(&t->lay, rec);
+    t->image_size = trace_record_size(&t->lay, rec->node);
     t->image = t->image_size ? calloc(1, t->image_size) : NULL;
     t->printing = 0;
     t->nviol = 0;
     int rc = record_map(t, rec, 0, "", 0, 0);
     if (rc == 0) {
-        struct trace_rules_query q = {t->lay.model,  rec,      t->lay.arch,  t->lay.version_name,
+        struct trace_rules_query q = {t->lay.model,  rec->node, t->lay.arch,  t->lay.version_name,
                                       h->direction, t->image, t->image_size};
         t->rules = trace_check_rules(&q, t->viol, MAX_VIOLATIONS, &t->nviol);
         /* Pass 2: print. */
@@ -807,7 +789,7 @@ static int has_type_facts(xmlNodePtr layout)
 {
     for (xmlNodePtr r = sx_child(layout, "record"); r; r = sx_next(r, "record"))
         for (xmlNodePtr f = sx_child(r, "field"); f; f = sx_next(f, "field"))
-            if (*attr_str(f, "name") && !sx_child(f, "record")) {
+            if (sx_get(f, "name") && *sx_get(f, "name") && !sx_child(f, "record")) {
                 int facts = sx_get(f, "scalar") != NULL;
                 for (xmlNodePtr k = sx_child(f, "type-size"); k && !facts; k = sx_next(k, "type-size"))
                     facts = sx_get(k, "scalar") != NULL;
@@ -823,10 +805,7 @@ struct trace_session *trace_session_open(const char *spec_path, const char *arch
     t->json = json;
     t->report_missing = version != NULL;
     t->spec = spec_load(spec_path);
-    xmlNodePtr root = t->spec ? xmlDocGetRootElement(t->spec) : NULL;
-    for (xmlNodePtr n = root ? root->children : NULL; n; n = n->next)
-        if (is_elem(n, "layout"))
-            t->layout = n;
+    t->layout = t->spec ? sx_part(t->spec, "layout") : NULL;
     if (t->spec && !t->layout)
         ddigen_error(spec_path, 0, "the spec has no <layout>");
     if (!t->layout || trace_layout_init(&t->lay, t->spec, arch, version) != 0 || index_numbers(t) != 0) {
@@ -840,17 +819,17 @@ struct trace_session *trace_session_open(const char *spec_path, const char *arch
         return NULL;
     }
     ddi_wire_index_build(&t->wire, t->layout, sx_part(t->spec, "merge"));
-    for (xmlNodePtr e = t->layout->children; e; e = e->next) {
-        if (!is_elem(e, "enum"))
-            continue;
-        struct vec *same_tag = strmap_get(&t->enums, attr_str(e, "tag"));
+    for (size_t i = 0; i < t->m->nenums; i++) {
+        const struct ddi_model_enum *e = &t->m->enums[i];
+        const char *tag = e->tag ? e->tag : "";
+        struct vec *same_tag = strmap_get(&t->enums, tag);
         if (!same_tag) {
             same_tag = calloc(1, sizeof *same_tag);
             if (!same_tag)
                 abort();
-            strmap_put(&t->enums, attr_str(e, "tag"), same_tag);
+            strmap_put(&t->enums, tag, same_tag);
         }
-        vec_push(same_tag, e);
+        vec_push(same_tag, (void *)e);
     }
     return s;
 }
