@@ -54,6 +54,10 @@ struct tracer {
     struct strmap enums; /* tag -> struct vec of the model's enums with it, in document order */
     struct by_number *records, *ddis; /* sorted by number (index_numbers) */
     struct ddi_wire_index wire;
+    /* Per model field (ddi_model_field.index): its enum wire + 1, 0 until
+     * first read. A field's class is fixed (the unions around it are those
+     * of its own top record), so it is decided once, not on every call. */
+    unsigned char *wire_of_field;
     size_t nrecords, nddis;
 };
 
@@ -443,11 +447,15 @@ static enum wire wire_of(struct tracer *t, const struct ddi_model_field *f, int 
     } classes[] = {{"nest", WIRE_MAP},   {"rec", WIRE_MAP},     {"u", WIRE_U},         {"s", WIRE_S},
                    {"ptr", WIRE_PTR},    {"follow", WIRE_FOLLOW}, {"arr-u", WIRE_ARRAY}, {"arr-s", WIRE_ARRAY},
                    {"arr-rec", WIRE_ARRAY}, {"bytes", WIRE_BYTES}, {"raw", WIRE_BYTES}, {"skip", WIRE_ANY}};
+    if (t->wire_of_field[f->index])
+        return (enum wire)(t->wire_of_field[f->index] - 1);
     const char *cls = ddi_wire_class(&t->wire, f->node, in_union);
+    enum wire w = WIRE_ANY;
     for (size_t i = 0; cls && i < sizeof classes / sizeof classes[0]; i++)
         if (!strcmp(cls, classes[i].cls))
-            return classes[i].wire;
-    return WIRE_ANY;
+            w = classes[i].wire;
+    t->wire_of_field[f->index] = (unsigned char)(w + 1);
+    return w;
 }
 
 /* A known field's value, checked against how the field goes on the wire:
@@ -819,6 +827,9 @@ struct trace_session *trace_session_open(const char *spec_path, const char *arch
         return NULL;
     }
     ddi_wire_index_build(&t->wire, t->layout, sx_part(t->spec, "merge"));
+    t->wire_of_field = calloc(t->m->nfields ? t->m->nfields : 1, 1);
+    if (!t->wire_of_field)
+        abort();
     for (size_t i = 0; i < t->m->nenums; i++) {
         const struct ddi_model_enum *e = &t->m->enums[i];
         const char *tag = e->tag ? e->tag : "";
@@ -861,6 +872,7 @@ void trace_session_close(struct trace_session *s)
         }
     strmap_free(&s->t.enums);
     ddi_wire_index_free(&s->t.wire);
+    free(s->t.wire_of_field);
     free(s->t.records);
     free(s->t.ddis);
     xmlFreeDoc(s->t.spec);
