@@ -1,6 +1,8 @@
 /* SAL extraction from raw token streams; see sal.h for why tokens. */
 #include "sal.h"
 
+#include "lex.h"
+
 #include "../util/strbuf.h"
 
 #include <ctype.h>
@@ -170,40 +172,49 @@ static size_t directive_end(const char *text, size_t size, size_t offset)
     return size;
 }
 
+struct lexing {
+    struct sal_index *ix;
+    const char *text;
+    size_t size;
+    struct source_tokens *out;
+    size_t directive_until; /* tokens before this offset belong to a directive */
+    char *spelling;         /* scratch of the file's size */
+};
+
+static void take_token(const struct raw_token *tok, void *data)
+{
+    struct lexing *l = data;
+    struct source_tokens *out = l->out;
+    unsigned i = out->count++;
+    size_t n = lex_spelling(l->text, tok, l->spelling);
+    out->offsets[i] = tok->offset;
+    out->text[i] = arena_strndup(&l->ix->arena, l->spelling, n);
+    /* A '#' first on its line starts a directive, which runs to the end
+     * of its line and of every line a backslash continues it onto. */
+    if (tok->line_start && tok->offset >= l->directive_until && !strcmp(out->text[i], "#"))
+        l->directive_until = directive_end(l->text, l->size, tok->offset);
+    out->in_directive[i] = tok->offset < l->directive_until;
+}
+
+/* The file's tokens as clang_tokenize gives them (comments included), by
+ * the raw lexer of lex.h: one pass over the bytes, no libclang call per
+ * token. */
 static void lex_file(struct sal_index *ix, CXTranslationUnit tu, CXFile file, struct source_tokens *out)
 {
     size_t size = 0;
     const char *text = clang_getFileContents(tu, file, &size);
     if (!text)
         return; /* nothing to lex: the file has no tokens for SAL */
-    CXSourceRange whole = clang_getRange(clang_getLocationForOffset(tu, file, 0),
-                                         clang_getLocationForOffset(tu, file, (unsigned)size));
-    CXToken *toks = NULL;
-    unsigned n = 0;
-    clang_tokenize(tu, whole, &toks, &n);
-    out->count = n;
+    unsigned n = lex_raw(text, size, NULL, NULL);
+    out->count = 0;
     out->offsets = arena_alloc(&ix->arena, (n + 1) * sizeof *out->offsets);
     out->text = arena_alloc(&ix->arena, (n + 1) * sizeof *out->text);
     out->in_directive = arena_alloc(&ix->arena, n + 1);
-    unsigned last_line = 0;
-    size_t directive_until = 0; /* tokens before this offset belong to a directive */
-    for (unsigned i = 0; i < n; i++) {
-        CXFile f;
-        unsigned line, col, off;
-        clang_getSpellingLocation(clang_getTokenLocation(tu, toks[i]), &f, &line, &col, &off);
-        CXString s = clang_getTokenSpelling(tu, toks[i]);
-        out->offsets[i] = off;
-        out->text[i] = arena_strdup(&ix->arena, clang_getCString(s));
-        clang_disposeString(s);
-        /* A '#' first on its line starts a directive, which runs to the end
-         * of its line and of every line a backslash continues it onto. */
-        if (line != last_line && off >= directive_until && !strcmp(out->text[i], "#"))
-            directive_until = directive_end(text, size, off);
-        out->in_directive[i] = off < directive_until;
-        last_line = line;
-    }
-    if (toks)
-        clang_disposeTokens(tu, toks, n);
+    struct lexing l = {ix, text, size, out, 0, malloc(size + 1)};
+    if (!l.spelling)
+        return;
+    lex_raw(text, size, take_token, &l);
+    free(l.spelling);
 }
 
 static void visit_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data)

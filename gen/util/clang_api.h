@@ -60,6 +60,7 @@
     X(clang_getEnumDeclIntegerType) \
     X(clang_getExpansionLocation) \
     X(clang_getFieldDeclBitWidth) \
+    X(clang_getFile) \
     X(clang_getFileContents) \
     X(clang_getFileName) \
     X(clang_getFunctionTypeCallingConv) \
@@ -144,6 +145,7 @@ const struct ddigen_clang_api *ddigen_clang(void);
 #define clang_getEnumDeclIntegerType (ddigen_clang()->clang_getEnumDeclIntegerType)
 #define clang_getExpansionLocation (ddigen_clang()->clang_getExpansionLocation)
 #define clang_getFieldDeclBitWidth (ddigen_clang()->clang_getFieldDeclBitWidth)
+#define clang_getFile (ddigen_clang()->clang_getFile)
 #define clang_getFileContents (ddigen_clang()->clang_getFileContents)
 #define clang_getFileName (ddigen_clang()->clang_getFileName)
 #define clang_getFunctionTypeCallingConv (ddigen_clang()->clang_getFunctionTypeCallingConv)
