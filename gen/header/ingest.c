@@ -44,9 +44,11 @@ struct diag_line {
 struct job {
     enum ddi_arch arch;
     int version;            /* index into the layout's versions, or -1 for a PCH build or discovery */
-    int discovery;          /* the DDI versions and SAL index, parsed beside the PCH builds */
-    const char *pch_in;     /* prefix to use */
+    int discovery;          /* the DDI versions and SAL index */
+    struct job *after;      /* the PCH build this job runs on (taken earlier from the queue), or NULL */
     const char *pch_out;    /* prefix to build */
+    int keep_macros;        /* the PCH keeps its macro definitions (discovery's) */
+    int prefix_rc;          /* discover_prefix on it, when keep_macros */
     struct cfg_model model;
     struct vec diags;       /* struct diag_line* in model.arena */
     int pch_failed;
@@ -63,8 +65,9 @@ struct run {
     const char *body_text;   /* the rest, used on top of the prefix's PCH */
     const char *tmpdir;
     struct job *jobs;
-    size_t njobs;
+    size_t njobs;            /* grows once discovery has found the versions, under lock */
     size_t next;             /* next job to take, under lock */
+    int closed;              /* no job will be added, under lock */
     pthread_mutex_t lock;
     pthread_cond_t job_done;
     pthread_t threads[64];
@@ -75,7 +78,6 @@ struct run {
     int discovery_rc;
     struct sal_index sal;    /* raw tokens of the headers in scope */
     struct prefix_names prefix[DDI_ARCH_COUNT]; /* names in each arch's PCH */
-    int skip_prefix;         /* configurations do not walk the PCH's declarations */
     struct known_errors known; /* header errors ingestion may go on after */
 };
 
@@ -292,9 +294,12 @@ static void run_pch_job(struct run *r, CXIndex index, struct job *job)
 {
     struct vec args = {0};
     build_clang_args(&job->model.arena, &r->setup, job->arch, NULL, NULL, 1, &args);
+    /* Discovery reads the SAL macros of the whole translation unit, the
+     * prefix's included, from the PCH it runs on. */
+    unsigned macros = job->keep_macros ? CXTranslationUnit_DetailedPreprocessingRecord : 0;
     CXTranslationUnit tu = parse_tu(index, PREFIX_FILE, r->prefix_text, &args,
                                     CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization |
-                                        CXTranslationUnit_SkipFunctionBodies);
+                                        CXTranslationUnit_SkipFunctionBodies | macros);
     vec_free(&args);
     job->pch_failed = 1;
     if (!tu)
@@ -311,17 +316,34 @@ static void run_pch_job(struct run *r, CXIndex index, struct job *job)
     if (!errors && clang_saveTranslationUnit(tu, job->pch_out, clang_defaultSaveOptions(tu)) == CXSaveError_None) {
         job->pch_failed = 0;
         prefix_names_build(&r->prefix[job->arch], tu, &r->scope);
+        if (job->keep_macros)
+            job->prefix_rc = discover_prefix(tu, &r->scope, &r->sal);
     }
     clang_disposeTranslationUnit(tu);
+}
+
+/* The PCH a job runs on: its build's, unless there is none or it failed. */
+static const char *usable_pch(const struct job *job)
+{
+    return job->after && !job->after->pch_failed ? job->after->pch_out : NULL;
+}
+
+/* Skipping the PCH's declarations when walking a configuration saves
+ * visiting the whole version-independent prefix once per version; only
+ * when the prefix declares nothing in scope (then its declarations are
+ * only ever reached by reference). */
+static int skips_prefix(const struct run *r, const struct job *job)
+{
+    return usable_pch(job) && !r->prefix[job->arch].declares_scope;
 }
 
 static void run_config_job(struct run *r, CXIndex index, struct job *job)
 {
     const struct ddi_version *v = job->version >= 0 ? &r->layout->versions[job->version] : NULL;
+    const char *pch = usable_pch(job);
     struct vec args = {0};
-    build_clang_args(&job->model.arena, &r->setup, job->arch, v && v->value ? v->name : NULL, job->pch_in, 0,
-                     &args);
-    const char *text = job->pch_in ? r->body_text : r->main_text;
+    build_clang_args(&job->model.arena, &r->setup, job->arch, v && v->value ? v->name : NULL, pch, 0, &args);
+    const char *text = pch ? r->body_text : r->main_text;
     /* No preprocessing record: macros were read once, in discovery. */
     CXTranslationUnit tu = parse_tu(index, MAIN_FILE, text, &args,
                                     CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing);
@@ -332,61 +354,80 @@ static void run_config_job(struct run *r, CXIndex index, struct job *job)
     }
     keep_diagnostics(job, tu, &r->known);
     record_inclusions(tu);
-    extract_config(tu, &r->scope, &r->sal, r->skip_prefix && job->pch_in ? &r->prefix[job->arch] : NULL,
-                   &job->model);
+    extract_config(tu, &r->scope, &r->sal, skips_prefix(r, job) ? &r->prefix[job->arch] : NULL, &job->model);
     clang_disposeTranslationUnit(tu);
 }
 
 /* The versions decide the configurations, so they are found before any
- * configuration is parsed; the PCH builds need no version and run beside. */
-static void run_discovery_job(struct run *r)
+ * configuration is parsed: on the x64 PCH when there is one (a parse of
+ * the body alone, a fifth of the whole), else on the whole unit. */
+static void run_discovery_job(struct run *r, struct job *job)
 {
     struct arena a = {0};
     struct vec args = {0};
-    build_clang_args(&a, &r->setup, DDI_ARCH_X64, NULL, NULL, 0, &args);
-    r->discovery_rc = discover_versions(MAIN_FILE, r->main_text, &args, r->requested, &r->scope, &r->sal,
-                                        r->discovered);
+    const char *pch = usable_pch(job);
+    build_clang_args(&a, &r->setup, DDI_ARCH_X64, NULL, pch, 0, &args);
+    r->discovery_rc = pch && job->after->prefix_rc ? -1
+                                                   : discover_versions(MAIN_FILE, pch ? r->body_text : r->main_text,
+                                                                       &args, pch != NULL, r->requested, &r->scope,
+                                                                       &r->sal, r->discovered);
     vec_free(&args);
     arena_free(&a);
 }
 
-static void *worker(void *arg)
+static void wait_for_job(struct run *r, struct job *job);
+
+/* The next job, waiting for one while the queue may still grow (or, run
+ * inline without threads, only what is queued); NULL when there is none. */
+static struct job *take_job(struct run *r, int wait_for_more)
 {
-    struct run *r = arg;
-    /* Skipping the PCH's declarations when walking a configuration saves
-     * visiting the whole version-independent prefix once per version. */
-    CXIndex index = clang_createIndex(r->skip_prefix, 0);
-    for (;;) {
-        pthread_mutex_lock(&r->lock);
-        size_t i = r->next++;
-        pthread_mutex_unlock(&r->lock);
-        if (i >= r->njobs)
-            break;
-        struct job *job = &r->jobs[i];
+    pthread_mutex_lock(&r->lock);
+    while (wait_for_more && r->next >= r->njobs && !r->closed)
+        pthread_cond_wait(&r->job_done, &r->lock);
+    struct job *job = r->next < r->njobs ? &r->jobs[r->next++] : NULL;
+    pthread_mutex_unlock(&r->lock);
+    return job;
+}
+
+static void run_jobs(struct run *r, int wait_for_more)
+{
+    /* An index that leaves out the PCH's declarations for configurations
+     * that skip them, one that keeps them for everything else. */
+    CXIndex index[2] = {clang_createIndex(0, 0), clang_createIndex(1, 0)};
+    struct job *job;
+    while ((job = take_job(r, wait_for_more)) != NULL) {
+        if (job->after)
+            wait_for_job(r, job->after); /* taken before this one: running or done */
         if (job->discovery)
-            run_discovery_job(r);
+            run_discovery_job(r, job);
         else if (job->pch_out)
-            run_pch_job(r, index, job);
+            run_pch_job(r, index[0], job);
         else
-            run_config_job(r, index, job);
+            run_config_job(r, index[skips_prefix(r, job)], job);
         pthread_mutex_lock(&r->lock);
         job->done = 1;
         pthread_cond_broadcast(&r->job_done);
         pthread_mutex_unlock(&r->lock);
     }
-    clang_disposeIndex(index);
+    clang_disposeIndex(index[0]);
+    clang_disposeIndex(index[1]);
+}
+
+static void *worker(void *arg)
+{
+    run_jobs(arg, 1);
     return NULL;
 }
 
-/* Starts the workers on jobs; the caller takes results in order with
- * wait_for_job while later jobs are still parsing, then calls join_jobs. */
+/* Starts the workers on jobs; more may be queued with queue_jobs until
+ * close_jobs. The caller takes results in order with wait_for_job while
+ * later jobs are still parsing, then calls join_jobs. */
 static void start_jobs(struct run *r, struct job *jobs, size_t njobs, int nthreads)
 {
     r->jobs = jobs;
     r->njobs = njobs;
     r->next = 0;
-    if (nthreads > (int)njobs)
-        nthreads = (int)njobs;
+    r->closed = 0;
     if (nthreads > 64)
         nthreads = 64;
     r->nthreads = 0;
@@ -394,7 +435,20 @@ static void start_jobs(struct run *r, struct job *jobs, size_t njobs, int nthrea
         if (pthread_create(&r->threads[r->nthreads], NULL, worker, r) == 0)
             r->nthreads++;
     if (!r->nthreads)
-        worker(r); /* no threads to be had: do it here */
+        run_jobs(r, 0); /* no threads to be had: do it here */
+}
+
+/* Makes jobs[0, njobs) the queue (a longer prefix of the same array) and
+ * says no more will come. */
+static void close_jobs(struct run *r, size_t njobs)
+{
+    pthread_mutex_lock(&r->lock);
+    r->njobs = njobs;
+    r->closed = 1;
+    pthread_cond_broadcast(&r->job_done);
+    pthread_mutex_unlock(&r->lock);
+    if (!r->nthreads)
+        run_jobs(r, 0);
 }
 
 static void wait_for_job(struct run *r, struct job *job)
@@ -503,83 +557,112 @@ static int worker_count(const struct header_input *in)
     return in->jobs > 0 ? in->jobs : count_cores();
 }
 
-/* Discovery and the per-architecture PCH builds, on the worker threads
- * together: discovery first, as its parse is the longest. On success
- * pch_path[arch] names each usable PCH (the caller removes them). */
-static int discover_and_precompile(struct run *r, const struct header_input *in, struct ddi_layout *out,
-                                   const char *pch_path[DDI_ARCH_COUNT])
+/* The queue before discovery has found the versions: the PCH builds, x64
+ * first, then discovery on the x64 one (the next free thread takes it as
+ * soon as that PCH is written). Returns the discovery job. */
+static struct job *queue_discovery(struct run *r, const struct header_input *in, struct job *jobs, size_t *n,
+                                   struct job *pch[DDI_ARCH_COUNT])
 {
-    struct job *jobs = calloc(DDI_ARCH_COUNT + 1, sizeof *jobs);
-    size_t npch = 0;
-    r->discovered = out;
-    r->requested = &in->versions;
-    jobs[0].discovery = 1;
-    jobs[0].version = -1;
-    for (int a = 0; a < DDI_ARCH_COUNT; a++) {
-        if (!((in->arch_mask >> a) & 1))
+    static const enum ddi_arch order[] = {DDI_ARCH_X64, DDI_ARCH_X86, DDI_ARCH_ARM64};
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        enum ddi_arch a = order[k];
+        if (!((in->arch_mask >> a) & 1) || !r->prefix_text || in->no_pch)
             continue;
-        if (r->prefix_text && !in->no_pch) {
-            struct job *j = &jobs[1 + npch++];
-            j->arch = (enum ddi_arch)a;
-            j->version = -1;
-            j->pch_out = arena_printf(&r->arena, "%s/prefix-%s.pch", r->tmpdir, ddi_arch_name(a));
-        }
+        struct job *j = pch[a] = &jobs[(*n)++];
+        j->arch = a;
+        j->version = -1;
+        j->pch_out = arena_printf(&r->arena, "%s/prefix-%s.pch", r->tmpdir, ddi_arch_name(a));
+        j->keep_macros = a == DDI_ARCH_X64;
     }
-    start_jobs(r, jobs, npch + 1, worker_count(in));
-    join_jobs(r);
-    r->skip_prefix = npch > 0;
-    for (size_t k = 1; k <= npch; k++) {
-        struct job *j = &jobs[k];
-        if (!j->pch_failed)
-            pch_path[j->arch] = j->pch_out;
-        if (r->discovery_rc == 0 && j->pch_failed)
-            ddigen_note(NULL, 0, "%s: the prefix could not be precompiled; parsing without it",
-                        ddi_arch_name(j->arch));
-        /* Only when every prefix was precompiled and declares nothing in
-         * scope: then its declarations are only ever reached by reference. */
-        if (j->pch_failed || r->prefix[j->arch].declares_scope)
-            r->skip_prefix = 0;
-        cfg_model_free(&j->model);
-    }
-    free(jobs);
-    return r->discovery_rc;
+    struct job *d = &jobs[(*n)++];
+    d->discovery = 1;
+    d->version = -1;
+    d->after = pch[DDI_ARCH_X64];
+    return d;
 }
 
-static int parse_all(struct run *r, const struct header_input *in, struct ddi_layout *out,
-                     const char *const pch_path[DDI_ARCH_COUNT])
+/* One configuration per architecture and DDI version, each on its
+ * architecture's PCH build. */
+static size_t queue_configs(const struct header_input *in, const struct ddi_layout *out, struct job *jobs, size_t n,
+                            struct job *const pch[DDI_ARCH_COUNT])
 {
-    int nthreads = worker_count(in);
-    unsigned narch = 0;
-    for (int a = 0; a < DDI_ARCH_COUNT; a++)
-        narch += (in->arch_mask >> a) & 1;
-    size_t nconfig = (size_t)narch * out->nversions;
-    struct job *jobs = calloc(nconfig, sizeof *jobs);
-    size_t n = 0;
     for (int a = 0; a < DDI_ARCH_COUNT; a++)
         for (unsigned v = 0; v < out->nversions && ((in->arch_mask >> a) & 1); v++, n++) {
             jobs[n].arch = (enum ddi_arch)a;
             jobs[n].version = (int)v;
-            jobs[n].pch_in = pch_path[a];
+            jobs[n].after = pch[a];
         }
-    ddigen_progress("parsing %zu configurations (%u architectures x %u DDI versions) on %d threads", nconfig, narch,
-                    out->nversions, nthreads < (int)nconfig ? nthreads : (int)nconfig);
-    /* Merge in configuration order while the workers parse ahead, so the
-     * result never depends on which thread finished first. */
-    start_jobs(r, jobs, nconfig, nthreads);
+    return n;
+}
+
+/* Waits for the PCH builds and says which could not be made. */
+static void report_pch_builds(struct run *r, struct job *const pch[DDI_ARCH_COUNT])
+{
+    for (int a = 0; a < DDI_ARCH_COUNT; a++) {
+        if (!pch[a])
+            continue;
+        wait_for_job(r, pch[a]);
+        if (pch[a]->pch_failed)
+            ddigen_note(NULL, 0, "%s: the prefix could not be precompiled; parsing without it", ddi_arch_name(a));
+    }
+}
+
+/* Reports and merges the configurations in queue order while the workers
+ * parse ahead, so the result never depends on which thread finished first. */
+static int take_configs(struct run *r, const struct header_input *in, struct ddi_layout *out, struct job *first,
+                        size_t nconfig)
+{
     struct strmap seen = {0};
     struct arena scratch = {0};
     int rc = 0;
     for (size_t i = 0; i < nconfig; i++) {
-        wait_for_job(r, &jobs[i]);
-        report_diagnostics(&jobs[i], out, &seen, &scratch);
-        if (take_config(in, &jobs[i], out, rc == 0) != 0)
+        wait_for_job(r, &first[i]);
+        report_diagnostics(&first[i], out, &seen, &scratch);
+        if (take_config(in, &first[i], out, rc == 0) != 0)
             rc = -1;
-        cfg_model_free(&jobs[i].model);
-        vec_free(&jobs[i].diags);
+        cfg_model_free(&first[i].model);
+        vec_free(&first[i].diags);
     }
-    join_jobs(r);
     strmap_free(&seen);
     arena_free(&scratch);
+    return rc;
+}
+
+/* Every parse on one queue of worker threads: the PCH builds, discovery,
+ * and the configurations it decides, which start as soon as their PCH is
+ * written rather than after every other build. */
+static int parse_all(struct run *r, const struct header_input *in, struct ddi_layout *out)
+{
+    int nthreads = worker_count(in);
+    struct job *jobs = calloc(2 * DDI_ARCH_COUNT + 1 + (size_t)DDI_ARCH_COUNT * DDI_MAX_VERSIONS, sizeof *jobs);
+    struct job *pch[DDI_ARCH_COUNT] = {0};
+    size_t n = 0;
+    r->discovered = out;
+    r->requested = &in->versions;
+    struct job *discovery = queue_discovery(r, in, jobs, &n, pch);
+    start_jobs(r, jobs, n, nthreads);
+    wait_for_job(r, discovery);
+    int rc = r->discovery_rc;
+    size_t nconfig = 0;
+    if (rc == 0) {
+        size_t end = queue_configs(in, out, jobs, n, pch);
+        nconfig = end - n;
+        close_jobs(r, end);
+        report_pch_builds(r, pch);
+        unsigned narch = out->nversions ? (unsigned)(nconfig / out->nversions) : 0;
+        ddigen_progress("parsing %zu configurations (%u architectures x %u DDI versions) on %d threads", nconfig,
+                        narch, out->nversions, nthreads < (int)nconfig ? nthreads : (int)nconfig);
+        rc = take_configs(r, in, out, &jobs[n], nconfig);
+    } else {
+        close_jobs(r, n);
+    }
+    join_jobs(r);
+    for (int a = 0; a < DDI_ARCH_COUNT; a++) {
+        if (!pch[a])
+            continue;
+        unlink(pch[a]->pch_out); /* a failed save may leave a part behind */
+        cfg_model_free(&pch[a]->model);
+    }
     free(jobs);
     if (rc == 0)
         merge_finish(out);
@@ -594,14 +677,8 @@ int header_ingest(const struct header_input *in, struct ddi_layout *out)
     int rc = setup_run(&r, in);
     out->arch_mask = in->arch_mask;
     r.layout = out;
-    const char *pch_path[DDI_ARCH_COUNT] = {0};
     if (rc == 0)
-        rc = discover_and_precompile(&r, in, out, pch_path);
-    if (rc == 0)
-        rc = parse_all(&r, in, out, pch_path);
-    for (int a = 0; a < DDI_ARCH_COUNT; a++)
-        if (pch_path[a])
-            unlink(pch_path[a]);
+        rc = parse_all(&r, in, out);
     if (rc == 0)
         rc = check_required(in, out);
     if (r.setup.overlay_path)

@@ -298,9 +298,15 @@ void sal_index_build(struct sal_index *ix, CXTranslationUnit tu, int (*in_scope)
 {
     struct build_ctx b = {ix, tu, in_scope, ctx, {0}};
     clang_getInclusions(tu, visit_inclusion, &b);
-    ix->files = arena_alloc(&ix->arena, (b.files.len + 1) * sizeof *ix->files);
+    /* A second build (discovery on top of the PCH that indexed the prefix)
+     * adds its own files after the first's. */
+    struct source_tokens **files = arena_alloc(&ix->arena, (ix->nfiles + b.files.len + 1) * sizeof *files);
+    if (ix->nfiles)
+        memcpy(files, ix->files, ix->nfiles * sizeof *files);
+    ix->files = files;
     for (size_t i = 0; i < b.files.len; i++) {
-        struct source_tokens *t = &ix->files[ix->nfiles++];
+        struct source_tokens *t = arena_alloc(&ix->arena, sizeof *t);
+        ix->files[ix->nfiles++] = t;
         CXString name = clang_getFileName(b.files.items[i]);
         t->path = arena_strdup(&ix->arena, clang_getCString(name));
         clang_disposeString(name);

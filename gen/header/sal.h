@@ -22,14 +22,17 @@ struct source_tokens {
 
 struct sal_index {
     struct arena arena;
-    struct source_tokens *files;
+    struct source_tokens **files;
     size_t nfiles;
     struct strmap by_path; /* path -> struct source_tokens* */
     struct strmap macros;  /* macro or typedef name -> the SAL it carries */
 };
 
 /* Lexes every file of tu for which in_scope(path) holds and notes the
- * object-like macros defined there that carry SAL. */
+ * object-like macros defined there that carry SAL. May be called again
+ * with a translation unit built on a PCH of the first: files already
+ * indexed are kept, and the second visit should leave out the PCH's
+ * declarations (an index made with excludeDeclarationsFromPCH). */
 void sal_index_build(struct sal_index *ix, CXTranslationUnit tu, int (*in_scope)(const char *path, const void *ctx),
                      const void *ctx);
 void sal_index_free(struct sal_index *ix);

@@ -267,11 +267,22 @@ static void store_versions(struct found *f, const struct vec *requested, struct 
     }
 }
 
-int discover_versions(const char *main_name, const char *main_text, struct vec *args,
+int discover_prefix(CXTranslationUnit tu, const struct extract_scope *scope, struct sal_index *sal)
+{
+    if (report_outside_includes(tu, scope))
+        return -1;
+    if (sal)
+        sal_index_build(sal, tu, extract_scope_has_root, scope);
+    return 0;
+}
+
+int discover_versions(const char *main_name, const char *main_text, struct vec *args, int on_pch,
                       const struct vec *requested, const struct extract_scope *scope, struct sal_index *sal,
                       struct ddi_layout *out)
 {
-    CXIndex index = clang_createIndex(0, 0);
+    /* On a PCH, only the body's own declarations and macros are visited:
+     * the prefix's were indexed from its own parse, in order. */
+    CXIndex index = clang_createIndex(on_pch, 0);
     struct CXUnsavedFile file = {main_name, main_text, (unsigned long)strlen(main_text)};
     CXTranslationUnit tu = NULL;
     enum CXErrorCode err = clang_parseTranslationUnit2(

@@ -27,7 +27,7 @@ static int every_file(const char *path, const void *ctx)
 static void scan(const struct sal_index *ix)
 {
     for (size_t f = 0; f < ix->nfiles; f++) {
-        const struct source_tokens *t = &ix->files[f];
+        const struct source_tokens *t = ix->files[f];
         struct arena a = {0};
         for (unsigned i = 0; i < t->count; i++) {
             sal_before(&a, ix, t, t->offsets[i]);
