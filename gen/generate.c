@@ -10,6 +10,7 @@
 #include "emit/emit.h"
 #include "emit/skeleton_opts.h"
 #include "header/header.h"
+#include "model/model.h"
 #include "spec/layout.h"
 #include "spec/lint.h"
 #include "spec/schema.h"
@@ -135,10 +136,10 @@ static xmlDocPtr docs_task_finish(struct docs_task *t, int layout_ok)
 
 /* Lint findings into OUT/lint.txt; the number of error-level findings,
  * or -1 when the file could not be written. */
-static int lint_to_file(xmlDocPtr spec, const char *lint_path, const char *shown)
+static int lint_to_file(xmlDocPtr spec, const struct ddi_model *model, const char *lint_path, const char *shown)
 {
     struct lint_result res;
-    lint_run(spec, NULL, &res);
+    lint_run_model(spec, model, NULL, &res);
     int errors = lint_write_text_file(&res, lint_path) == 0 ? (int)res.counts[LINT_ERROR] : -1;
     ddigen_progress("lint: %u errors, %u warnings, %u notes (%s)", res.counts[LINT_ERROR], res.counts[LINT_WARNING],
                     res.counts[LINT_NOTE], shown);
@@ -160,7 +161,7 @@ struct spec_paths {
  * reporting. */
 static xmlDocPtr build_spec(const struct spec_paths *p, xmlDocPtr layout, xmlDocPtr docs_doc, const char *overrides,
                             const char *previous, int werror, const char *const *params,
-                            struct spec_write_behind **writer)
+                            struct spec_write_behind **writer, struct ddi_model **model)
 {
     double t = seconds_now();
     struct spec_build_options opt = {overrides, previous};
@@ -173,8 +174,13 @@ static xmlDocPtr build_spec(const struct spec_paths *p, xmlDocPtr layout, xmlDoc
                  ? 0
                  : 1;
     stage_done("spec write (started)", &t);
+    /* One model of the finished spec for lint and emit's validation plan. */
+    if (rc == 0 && !(*model = ddi_model_load(spec))) {
+        ddigen_error(p->shown_spec, 0, "out of memory");
+        rc = 1;
+    }
     if (rc == 0 && docs_doc) {
-        int errors = lint_to_file(spec, p->lint, p->shown_lint);
+        int errors = lint_to_file(spec, *model, p->lint, p->shown_lint);
         if (errors < 0 || (werror && errors > 0))
             rc = 1;
         if (werror && errors > 0) {
@@ -426,8 +432,9 @@ int ddigen_cmd_generate(int argc, char **argv)
     xmlDocPtr layout_doc = layout_writer ? layout_doc_make(&layout) : NULL;
     stage_done("layout write (started)", &t);
     struct spec_write_behind *spec_writer = NULL;
+    struct ddi_model *model = NULL;
     xmlDocPtr spec = layout_doc ? build_spec(&paths, layout_doc, docs_doc, overrides, previous, werror,
-                                             (const char *const *)params.items, &spec_writer)
+                                             (const char *const *)params.items, &spec_writer, &model)
                                 : NULL;
     if (!layout_doc)
         xmlFreeDoc(docs_doc);
@@ -439,7 +446,8 @@ int ddigen_cmd_generate(int argc, char **argv)
                                   .out_dir = include_dir,
                                   .params = (const char *const *)params.items,
                                   .outputs = outputs,
-                                  .jobs = in.jobs};
+                                  .jobs = in.jobs,
+                                  .model = model};
         spec_write_behind_serialized(spec_writer); /* then emit may add its view to the spec */
         rc = emit_render(&eo, spec);
         stage_done("emit", &t);
@@ -453,6 +461,7 @@ int ddigen_cmd_generate(int argc, char **argv)
         rc = 1;
     stage_done("checks of the written documents (wait)", &t);
     ddi_layout_free(&layout);
+    ddi_model_free(model);
     xmlFreeDoc(spec);
     /* The depfile names the spec where it will be, and is written before
      * the switch: a depfile newer than its outputs only costs a rebuild. */

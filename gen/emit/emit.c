@@ -460,7 +460,7 @@ int emit_render(const struct emit_options *opt, xmlDocPtr spec)
     if (rc == 0 && !opt->check && ddigen_make_dirs(opt->out_dir) != 0)
         rc = 1;
     struct emit_shared shared;
-    emit_shared_init(&shared, spec);
+    emit_shared_init(&shared, spec, opt->model);
     if (rc == 0 && opt->stats) {
         const struct rules_plan *plan = emit_shared_plan(&shared);
         if (plan)

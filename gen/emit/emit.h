@@ -12,6 +12,8 @@
  * executable (installed: PREFIX/share/ddigen/templates). */
 #define DDIGEN_DEFAULT_TEMPLATES ddigen_data_dir("templates")
 
+struct ddi_model;
+
 struct emit_options {
     const char *spec_path;
     const char *templates_dir;
@@ -21,6 +23,9 @@ struct emit_options {
     int stats; /* print per rule kind how many rules the validators check */
     const char *outputs; /* --outputs family list (families.h), or NULL for every template */
     int jobs; /* transforms run at once; 0: one per core */
+    /* The spec's model, loaded before the view is added (generate shares
+     * lint's); NULL: emit loads its own for the validation plan. */
+    const struct ddi_model *model;
 };
 
 /* Checks the --outputs list against the templates folder without writing
@@ -55,12 +60,13 @@ void emit_register_rule_extensions(void);
 struct rules_plan;
 struct emit_shared {
     xmlDocPtr spec;
+    const struct ddi_model *model; /* the caller's, or NULL */
     pthread_mutex_t lock;
     int lowered;
     struct rules_plan *plan; /* NULL after lowering: it failed */
     xmlDocPtr plan_doc;      /* the plan as XML, with its guards (d:validation-plan) */
 };
-void emit_shared_init(struct emit_shared *s, xmlDocPtr spec);
+void emit_shared_init(struct emit_shared *s, xmlDocPtr spec, const struct ddi_model *model);
 void emit_shared_free(struct emit_shared *s);
 const struct rules_plan *emit_shared_plan(struct emit_shared *s);
 

@@ -92,9 +92,10 @@ static void fn_c_string(xmlXPathParserContextPtr ctxt, int nargs)
     xmlFree(s);
 }
 
-void emit_shared_init(struct emit_shared *s, xmlDocPtr spec)
+void emit_shared_init(struct emit_shared *s, xmlDocPtr spec, const struct ddi_model *model)
 {
     s->spec = spec;
+    s->model = model;
     s->lowered = 0;
     s->plan = NULL;
     s->plan_doc = NULL;
@@ -114,7 +115,7 @@ const struct rules_plan *emit_shared_plan(struct emit_shared *s)
 {
     pthread_mutex_lock(&s->lock);
     if (!s->lowered) {
-        s->plan = rules_lower(s->spec);
+        s->plan = s->model ? rules_lower_model(s->model) : rules_lower(s->spec);
         s->lowered = 1;
     }
     pthread_mutex_unlock(&s->lock);

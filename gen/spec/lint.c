@@ -65,7 +65,7 @@ const struct lint_kind lint_kinds[] = {
 const unsigned lint_kind_count = K_COUNT;
 
 struct linter {
-    struct ddi_model *m;
+    const struct ddi_model *m;
     const struct lint_options *opt;
     struct lint_result *out;
     struct strmap doc_pages;  /* source -> docs <page> */
@@ -644,11 +644,23 @@ static int by_location(const void *x, const void *y)
 
 void lint_run(xmlDocPtr spec, const struct lint_options *opt, struct lint_result *out)
 {
+    struct ddi_model *m = ddi_model_load(spec);
+    if (!m) {
+        memset(out, 0, sizeof *out);
+        ddigen_error(NULL, 0, "out of memory");
+        return;
+    }
+    lint_run_model(spec, m, opt, out);
+    ddi_model_free(m);
+}
+
+void lint_run_model(xmlDocPtr spec, const struct ddi_model *model, const struct lint_options *opt,
+                    struct lint_result *out)
+{
     memset(out, 0, sizeof *out);
-    struct linter l = {.opt = opt, .out = out, .m = ddi_model_load(spec)};
+    struct linter l = {.opt = opt, .out = out, .m = model};
     if (!l.m || !(l.documented = calloc(l.m->nfields + 1, 1))) {
         ddigen_error(NULL, 0, "out of memory");
-        ddi_model_free(l.m);
         return;
     }
     for (xmlNodePtr p = sx_child(sx_part(spec, "docs"), "page"); p; p = sx_next(p, "page"))
@@ -670,7 +682,6 @@ void lint_run(xmlDocPtr spec, const struct lint_options *opt, struct lint_result
     strmap_free(&l.field_by_record_id);
     strmap_free(&l.rule_by_page_id);
     strmap_free(&l.member_by_page_line);
-    ddi_model_free(l.m);
 }
 
 void lint_result_free(struct lint_result *r)
