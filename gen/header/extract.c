@@ -29,7 +29,7 @@ struct file_info {
  * rest of the walk. */
 struct cursor_slot {
     CXCursor key;
-    const char *value;
+    const void *value;
     int used;
 };
 struct cursor_map {
@@ -45,12 +45,12 @@ static struct cursor_slot *cursor_slot(struct cursor_slot *slots, size_t cap, CX
     return &slots[i];
 }
 
-static const char *cursor_map_get(const struct cursor_map *m, CXCursor key)
+static const void *cursor_map_get(const struct cursor_map *m, CXCursor key)
 {
     return m->cap ? cursor_slot(m->slots, m->cap, key)->value : NULL;
 }
 
-static void cursor_map_put(struct cursor_map *m, CXCursor key, const char *value)
+static void cursor_map_put(struct cursor_map *m, CXCursor key, const void *value)
 {
     if ((m->len + 1) * 4 > m->cap * 3) {
         size_t cap = m->cap ? m->cap * 2 : 1024;
@@ -114,6 +114,7 @@ struct walker {
     struct cfg_model *m;
     struct arena *a;
     struct cursor_map typedef_of; /* record/enum decl -> its typedef name */
+    struct cursor_map names_of;   /* record/enum decl -> its struct decl_names, once asked */
     struct type_cache *types;     /* type -> its spelling */
     struct strmap done;         /* record/enum name -> already extracted */
     const struct sal_index *sal; /* shared by every configuration */
@@ -273,18 +274,31 @@ static const char *location_key(struct arena *a, CXCursor c)
     return key;
 }
 
+struct decl_names {
+    const char *name, *tag;
+};
+
+/* Asked again for every field of a record's type, after every typedef of
+ * the translation unit was noted (pass_names): kept per declaration, as
+ * resolving a location key costs clang a source location each time. */
 static const char *decl_name(struct walker *w, CXCursor decl, const char **tag_out)
 {
-    const char *tag = take(w->a, clang_getCursorSpelling(decl));
-    if (is_unnamed_tag(tag))
-        tag = NULL;
+    const struct decl_names *known = cursor_map_get(&w->names_of, decl);
+    if (!known) {
+        struct decl_names *dn = arena_alloc(w->a, sizeof *dn);
+        const char *tag = take(w->a, clang_getCursorSpelling(decl));
+        dn->tag = is_unnamed_tag(tag) ? NULL : tag;
+        CXCursor canonical = clang_getCanonicalCursor(decl);
+        const char *td = w->prefix ? strmap_get(&w->prefix->by_location, location_key(w->a, canonical)) : NULL;
+        if (!td)
+            td = cursor_map_get(&w->typedef_of, canonical);
+        dn->name = td ? td : dn->tag;
+        cursor_map_put(&w->names_of, decl, dn);
+        known = dn;
+    }
     if (tag_out)
-        *tag_out = tag;
-    CXCursor canonical = clang_getCanonicalCursor(decl);
-    const char *td = w->prefix ? strmap_get(&w->prefix->by_location, location_key(w->a, canonical)) : NULL;
-    if (!td)
-        td = cursor_map_get(&w->typedef_of, canonical);
-    return td ? td : tag;
+        *tag_out = known->tag;
+    return known->name;
 }
 
 /* --- records ---------------------------------------------------------- */
@@ -438,12 +452,8 @@ static int is_inline_record(struct walker *w, CXCursor decl)
 /* `UINT DXGK_ALLOC_RESERVED0 : 1;` with `#define DXGK_ALLOC_RESERVED0
  * Reserved0`: the token written where the declaration's name expands,
  * when it is not the name clang gives the field. */
-static const char *spelled_name(struct walker *w, CXCursor c, const char *name)
+static const char *spelled_name(const struct file_info *fi, unsigned off, const char *name)
 {
-    CXFile file;
-    unsigned line, col, off;
-    clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, &off);
-    struct file_info *fi = file_info_for(w, file);
     const char *token = fi && fi->tokens && name[0] ? source_token_at(fi->tokens, off) : NULL;
     if (!token || !strcmp(token, name) || !(isalpha((unsigned char)token[0]) || token[0] == '_'))
         return NULL;
@@ -455,10 +465,11 @@ static void add_field(struct record_ctx *ctx, CXCursor c)
     struct walker *w = ctx->w;
     struct cfg_field *f = arena_alloc(w->a, sizeof *f);
     f->name = take(w->a, clang_getCursorSpelling(c));
-    f->spelled = spelled_name(w, c, f->name);
+    CXFile file;
+    unsigned col;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &file, &f->line, &col, &f->source_offset);
+    f->spelled = spelled_name(file_info_for(w, file), f->source_offset, f->name);
     f->path = arena_concat(w->a, ctx->path_prefix, f->name, NULL);
-    file_of(w, c, &f->line);
-    f->source_offset = source_offset(c);
     long long off = clang_Cursor_getOffsetOfField(c);
     f->offset_bits = ctx->base_bits + (off > 0 ? (uint64_t)off : 0);
     f->bit_width = clang_Cursor_isBitField(c) ? clang_getFieldDeclBitWidth(c) : -1;
@@ -1075,6 +1086,7 @@ void extract_config(CXTranslationUnit tu, const struct extract_scope *scope, con
         take_record_or_enum(w, clang_getCursorDefinition(*(CXCursor *)w->wanted.items[i]));
     vec_free(&w->wanted);
     free(w->typedef_of.slots);
+    free(w->names_of.slots);
     free(w->types->slots);
     free(w->types);
     strmap_free(&w->done);
