@@ -253,6 +253,8 @@ unsigned lex_raw(const char *text, size_t size, void (*fn)(const struct raw_toke
             i++;
             continue;
         }
+        if (c == 0x1A)
+            break; /* ^Z where a token would start ends the file under MS extensions */
         /* A splice followed by blanks or a newline is blank; followed by
          * anything else it is the start of that token, as in clang (whose
          * token then begins at the backslash). */
