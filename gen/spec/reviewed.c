@@ -346,7 +346,7 @@ static void apply_entry(struct applier *ap, struct review *v)
                                   v->subject ? v->subject : "the record"));
         return;
     }
-    v->rule = sx_get(rule, "ref");
+    v->rule = arena_strdup(&ap->r->a, sx_get(rule, "ref")); /* a correct frees the element */
     strmap_put(&ap->claimed, v->rule, rule);
     if (v->action == REVIEW_DROP)
         mark_reviewed(rule, v);
