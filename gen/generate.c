@@ -33,8 +33,9 @@
 
 static const char usage[] =
     "usage: ddigen generate (--wdk DIR | --header FILE ...) [layout options] [--docs DIR ...]\n"
-    "                       [--overrides FILE] [--previous OLD.xml] [--templates DIR]\n"
+    "                       [--overrides FILE] [--reviewed FILE] [--previous OLD.xml] [--templates DIR]\n"
     "                       [--param NAME=VALUE ...] [--outputs FAMILY,...] [--depfile FILE] [--werror] -o DIR\n"
+    "  --reviewed FILE     the rules a reader wrote from the pages (spec/reviewed.xml): add, drop, correct\n"
     "  --previous OLD.xml  keep the stable IDs of the previous revision's spec (with or without --docs)\n"
     "  --werror            exit 1 when lint finds an error-level finding (default: report them, exit 0)\n"
     "  --param NAME=VALUE  template parameter (scope=all: also assert the kernel records the DDI refers to)\n"
@@ -159,13 +160,12 @@ struct spec_paths {
  * checked against the schema on *writer's thread, beside lint and what
  * follows; the caller writes it with spec_write_behind_end. NULL after
  * reporting. */
-static xmlDocPtr build_spec(const struct spec_paths *p, xmlDocPtr layout, xmlDocPtr docs_doc, const char *overrides,
-                            const char *previous, int werror, const char *const *params,
+static xmlDocPtr build_spec(const struct spec_paths *p, xmlDocPtr layout, xmlDocPtr docs_doc,
+                            const struct spec_build_options *opt, int werror, const char *const *params,
                             struct spec_write_behind **writer, struct ddi_model **model)
 {
     double t = seconds_now();
-    struct spec_build_options opt = {overrides, previous};
-    xmlDocPtr spec = spec_build(layout, docs_doc, &opt);
+    xmlDocPtr spec = spec_build(layout, docs_doc, opt);
     stage_done("spec", &t);
     /* The skeleton's --ddi-list/--driver-kind/--ddi-version are checked
      * against the new spec before it replaces the old one. */
@@ -241,11 +241,12 @@ static int check_semantics(xmlDocPtr spec, const char *path, struct spec_write_b
 
 /* The inputs named on the command line; headers, pages and templates are
  * recorded by the stages that open them. */
-static void record_inputs(const char *overrides, const char *previous, const struct header_input *in)
+static void record_inputs(const struct spec_build_options *opt, const struct header_input *in)
 {
     ddigen_deps_enable();
-    ddigen_deps_add(overrides);
-    ddigen_deps_add(previous);
+    ddigen_deps_add(opt->overrides);
+    ddigen_deps_add(opt->reviewed);
+    ddigen_deps_add(opt->previous);
     for (size_t i = 0; i < in->known_error_lists.len; i++)
         ddigen_deps_add(in->known_error_lists.items[i]);
 }
@@ -309,6 +310,7 @@ static const char *depfile_path(const struct output_set *set, const char *out, c
 enum {
     GEN_OPT_DOCS = 300,
     GEN_OPT_OVERRIDES,
+    GEN_OPT_REVIEWED,
     GEN_OPT_PREVIOUS,
     GEN_OPT_WERROR,
     GEN_OPT_PARAM,
@@ -328,6 +330,7 @@ int ddigen_cmd_generate(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {"docs", required_argument, NULL, GEN_OPT_DOCS},
         {"overrides", required_argument, NULL, GEN_OPT_OVERRIDES},
+        {"reviewed", required_argument, NULL, GEN_OPT_REVIEWED},
         {"previous", required_argument, NULL, GEN_OPT_PREVIOUS},
         {"werror", no_argument, NULL, GEN_OPT_WERROR},
         {"param", required_argument, NULL, GEN_OPT_PARAM},
@@ -338,7 +341,8 @@ int ddigen_cmd_generate(int argc, char **argv)
     };
     struct header_input in = {.arch_mask = 7};
     struct arena a = {0};
-    const char *out = NULL, *templates = DDIGEN_DEFAULT_TEMPLATES, *overrides = NULL, *previous = NULL;
+    const char *out = NULL, *templates = DDIGEN_DEFAULT_TEMPLATES, *overrides = NULL, *previous = NULL,
+               *reviewed = NULL;
     const char *outputs = NULL, *depfile = NULL;
     struct vec docs = {0}, params = {0};
     int rc = 0, c, werror = 0;
@@ -352,6 +356,8 @@ int ddigen_cmd_generate(int argc, char **argv)
             vec_push(&docs, optarg);
         else if (c == GEN_OPT_OVERRIDES)
             overrides = optarg;
+        else if (c == GEN_OPT_REVIEWED)
+            reviewed = optarg;
         else if (c == GEN_OPT_PREVIOUS)
             previous = optarg;
         else if (c == GEN_OPT_WERROR)
@@ -388,13 +394,14 @@ int ddigen_cmd_generate(int argc, char **argv)
         rc = 2;
         goto done;
     }
+    struct spec_build_options spec_opt = {.overrides = overrides, .previous = previous, .reviewed = reviewed};
     const char *shown_spec = arena_printf(&a, "%s/spec/ddi.xml", out);
     if (depfile && check_depfile_target(shown_spec) != 0) {
         rc = 1;
         goto done;
     }
     if (depfile)
-        record_inputs(overrides, previous, &in);
+        record_inputs(&spec_opt, &in);
     /* Everything is written into a staging folder beside OUT and switched
      * in at the end: a failed or killed run leaves OUT as it was. */
     struct output_set set;
@@ -433,7 +440,7 @@ int ddigen_cmd_generate(int argc, char **argv)
     stage_done("layout write (started)", &t);
     struct spec_write_behind *spec_writer = NULL;
     struct ddi_model *model = NULL;
-    xmlDocPtr spec = layout_doc ? build_spec(&paths, layout_doc, docs_doc, overrides, previous, werror,
+    xmlDocPtr spec = layout_doc ? build_spec(&paths, layout_doc, docs_doc, &spec_opt, werror,
                                              (const char *const *)params.items, &spec_writer, &model)
                                 : NULL;
     if (!layout_doc)

@@ -73,6 +73,7 @@ struct loader {
     struct arena *a;
     struct node_map *nodes;
     struct strmap docs_rules; /* <docs> rule by ID, while loading */
+    struct strmap reviews;    /* <merge> review by its line, while loading */
 };
 
 static size_t count_children(xmlNodePtr n, const char *name)
@@ -471,6 +472,50 @@ static void read_operands(struct loader *ld, struct ddi_model_rule *r, xmlNodePt
     r->operands = ops;
 }
 
+/* The <when> conditions of a merge rule, resolved from the rule's record. */
+static void read_whens(struct loader *ld, struct ddi_model_rule *r, xmlNodePtr mrule)
+{
+    struct ddi_model_when *w = child_array(ld, mrule, "when", sizeof *w);
+    for (xmlNodePtr c = mrule->children; c; c = c->next) {
+        if (!sx_is(c, "when"))
+            continue;
+        struct ddi_model_when *x = &w[r->nwhens++];
+        x->field = sx_get(c, "field");
+        x->is = sx_get(c, "is");
+        x->equals = sx_get(c, "equals");
+        if (x->field)
+            ddi_model_resolve(ld->m, r->record, x->field, &x->target);
+    }
+    r->whens = w;
+}
+
+/* A rule a reviewed entry added, dropped or corrected takes its sentence
+ * and its docs operands from the entry (<merge> review), and states no
+ * condition in prose: the entry's conditions are data (ref operands, whens). */
+static void join_review(struct loader *ld, struct ddi_model_rule *r, xmlNodePtr mrule)
+{
+    const char *review = sx_get(mrule, "review");
+    r->provenance = same(sx_get(mrule, "provenance"), "reviewed") ? DDI_PROVENANCE_REVIEWED : DDI_PROVENANCE_EXTRACTED;
+    r->review = same(review, "add") ? DDI_REVIEW_ADD : same(review, "drop") ? DDI_REVIEW_DROP
+              : same(review, "correct") ? DDI_REVIEW_CORRECT : DDI_REVIEW_NONE;
+    r->review_line = attr_long(mrule, "review-line");
+    xmlNodePtr e = sx_get(mrule, "review-line") ? strmap_get(&ld->reviews, sx_get(mrule, "review-line")) : NULL;
+    if (e)
+        r->review_reason = text_of(ld, sx_child(e, "reason") ? sx_child(e, "reason") : e);
+    if (!e || r->review == DDI_REVIEW_DROP)
+        return; /* a dropped rule keeps what the page said: it is not checked */
+    struct ddi_model_docs_operand *ops = child_array(ld, e, "operand", sizeof *ops);
+    size_t n = 0;
+    for (xmlNodePtr c = e->children; c; c = c->next)
+        if (sx_is(c, "operand"))
+            ops[n++] = (struct ddi_model_docs_operand){sx_get(c, "name"), sx_get(c, "value")};
+        else if (sx_is(c, "sentence"))
+            r->sentence = text_of(ld, c);
+    r->docs_operands = ops;
+    r->ndocs_operands = n;
+    r->condition = NULL;
+}
+
 static struct ddi_model_rule *read_rule(struct loader *ld, struct ddi_model_record *rec, const char *page,
                                         xmlNodePtr mrule)
 {
@@ -492,6 +537,8 @@ static struct ddi_model_rule *read_rule(struct loader *ld, struct ddi_model_reco
     if (r->subject)
         ddi_model_resolve(ld->m, rec, r->subject, &r->subject_field);
     read_operands(ld, r, mrule);
+    read_whens(ld, r, mrule);
+    join_review(ld, r, mrule);
     return r;
 }
 
@@ -558,6 +605,10 @@ static void read_merge(struct loader *ld, xmlNodePtr root)
     struct strmap pend = {0};
     read_docs_rules(ld, root);
     for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
+        for (xmlNodePtr n = sx_is(part, "merge") ? part->children : NULL; n; n = n->next)
+            if (sx_is(n, "review") && sx_get(n, "line") && !strmap_get(&ld->reviews, sx_get(n, "line")))
+                strmap_put(&ld->reviews, sx_get(n, "line"), n);
+    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
         for (xmlNodePtr n = sx_is(part, "merge") ? part->children : NULL; n; n = n->next) {
             struct ddi_model_record *rec =
                 strmap_get(&ld->m->by_name, sx_get(n, "record") ? sx_get(n, "record") : "");
@@ -583,6 +634,7 @@ static void read_merge(struct loader *ld, xmlNodePtr root)
     }
     strmap_free(&pend);
     strmap_free(&ld->docs_rules);
+    strmap_free(&ld->reviews);
 }
 
 /* ---- the model ---------------------------------------------------------------- */

@@ -98,6 +98,22 @@ struct ddi_model_operand {
     struct ddi_model_chain target; /* field= resolved from the rule's record */
 };
 
+/* Who decides a rule: the extractor (the page's sentence read by the
+ * docs stage's patterns), or an entry of spec/reviewed.xml. */
+enum ddi_rule_provenance { DDI_PROVENANCE_EXTRACTED, DDI_PROVENANCE_REVIEWED };
+
+/* What a reviewed entry did to the rule. */
+enum ddi_rule_review { DDI_REVIEW_NONE, DDI_REVIEW_ADD, DDI_REVIEW_DROP, DDI_REVIEW_CORRECT };
+
+/* A reviewed condition the rule's `ref` operands cannot carry: a field
+ * clear, or equal to an enumerator (<merge> rule/when). */
+struct ddi_model_when {
+    const char *field;   /* designator from the rule's record */
+    const char *is;      /* "set", "clear", or NULL */
+    const char *equals;  /* an enumerator, or NULL */
+    struct ddi_model_chain target;
+};
+
 struct ddi_model_rule {
     const char *id;
     const char *kind_name;
@@ -119,6 +135,15 @@ struct ddi_model_rule {
     size_t noperands;
     int has_docs; /* the <docs> rule of this ID was found */
     xmlNodePtr merge_node, docs_node;
+    enum ddi_rule_provenance provenance;
+    /* A reviewed rule: what its entry did, the entry's line in the
+     * reviewed file and its reason; the sentence, docs operands and
+     * condition above are then the entry's (<merge> review), not the page's. */
+    enum ddi_rule_review review;
+    long review_line;
+    const char *review_reason;
+    const struct ddi_model_when *whens;
+    size_t nwhens;
 };
 
 struct ddi_model_case {

@@ -97,12 +97,13 @@ struct building {
     const struct ddi_model_discriminator *disc;
 };
 
-static void skip(struct lower *l, struct building *b, const char *id, const char *kind, const char *reason,
-                 const char *page, long line)
+static struct rules_skip *skip(struct lower *l, struct building *b, const char *id, const char *kind,
+                               const char *reason, const char *page, long line)
 {
     struct rules_skip *s = arena_alloc(l->a, sizeof *s);
     s->id = id, s->kind = kind, s->reason = reason, s->page = page, s->line = line;
     vec_push(&b->skips, s);
+    return s;
 }
 
 static unsigned dir_of(struct building *b, const char *path, struct arena *a)
@@ -189,8 +190,18 @@ static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule
     const char *field = rule->subject;
     int k = rule->kind;
     const struct rules_kind *how = k >= 0 ? &rules_kinds[k] : NULL;
+    if (rule->review == DDI_REVIEW_DROP)
+        return arena_printf(l->a, "dropped by the reviewed file (line %ld): %s", rule->review_line,
+                            rule->review_reason ? rule->review_reason : "");
     if (how && how->unchecked)
         return how->unchecked;
+    /* A reviewed condition other than "a flag is set" (which arrives as a
+     * ref operand): a flag clear or a field equal to an enumerator is not
+     * lowered; checked without it the rule would refuse valid calls. */
+    if (rule->nwhens)
+        return arena_printf(l->a, "its condition (%s %s%s) is not lowered: only \"a field is set\" is",
+                            rule->whens[0].field, rule->whens[0].equals ? "== " : "is ",
+                            rule->whens[0].equals ? rule->whens[0].equals : rule->whens[0].is);
     /* The docs stage marks a rule whose sentence states a condition its
      * operands do not carry ("When the driver is first called with a new
      * paging buffer, this address is aligned on 4 KB"): checked
@@ -242,7 +253,7 @@ static void read_directions(struct building *b, const struct ddi_model_record *r
     for (size_t i = 0; i < rec->nrules; i++) {
         const struct ddi_model_rule *r = rec->rules[i];
         const char *v = is_direction(r) ? ddi_model_docs_operand(r, "value") : NULL;
-        if (!r->field || !v)
+        if (!r->field || !v || r->review == DDI_REVIEW_DROP)
             continue;
         unsigned d = streq(v, "in") ? RULES_DIR_IN : streq(v, "out") ? RULES_DIR_OUT : RULES_DIR_BOTH;
         d |= (unsigned)(uintptr_t)strmap_get(&b->dirs, r->field);
@@ -262,12 +273,13 @@ static void lower_rules(struct lower *l, struct building *b, const struct ddi_mo
             skip(l, b, "(unprintable ID)", r->kind_name, "the ID cannot be written in a C string", r->page, 0);
             continue;
         }
-        struct rules_check c = {.id = r->id, .kind = r->kind_name, .page = r->page, .line = r->line};
+        struct rules_check c = {.id = r->id, .kind = r->kind_name, .page = r->page, .line = r->line,
+                                .provenance = r->provenance};
         c.versions = all_versions(l->plan);
         c.archs = ddi_archset_all(&l->plan->where);
         const char *why = lower_rule(l, r, &c);
         if (why)
-            skip(l, b, r->id, r->kind_name, why, r->page, c.line);
+            skip(l, b, r->id, r->kind_name, why, r->page, c.line)->provenance = r->provenance;
         else
             add_check(l, b, &c, r->sentence);
     }

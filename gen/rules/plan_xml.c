@@ -15,6 +15,11 @@ static const char *dir_name(unsigned dir)
     return dir == RULES_DIR_IN ? "in" : dir == RULES_DIR_OUT ? "out" : "both";
 }
 
+static const char *provenance_name(enum ddi_rule_provenance p)
+{
+    return p == DDI_PROVENANCE_REVIEWED ? "reviewed" : "extracted";
+}
+
 static void gating(const struct rules_plan *plan, xmlNodePtr n, uint64_t versions, unsigned archs)
 {
     struct strbuf sb = {0};
@@ -45,6 +50,8 @@ static void check_xml(const struct rules_plan *plan, xmlNodePtr parent, const st
     xmlNodePtr n = xmlNewChild(parent, NULL, BAD_CAST(c->kind_id == DDI_RULE_DISCRIMINATOR ? "selector" : "check"), NULL);
     xmlNewProp(n, BAD_CAST "id", BAD_CAST c->id);
     xmlNewProp(n, BAD_CAST "kind", BAD_CAST c->kind);
+    /* so that templates can gate enforcement on who decided the rule */
+    xmlNewProp(n, BAD_CAST "provenance", BAD_CAST provenance_name(c->provenance));
     xmlNewProp(n, BAD_CAST "op", BAD_CAST c->how->op);
     xmlNewProp(n, BAD_CAST "dir", BAD_CAST dir_name(c->dir));
     if (c->member)
@@ -118,6 +125,7 @@ static void record_xml(const struct rules_plan *plan, xmlNodePtr root, const str
         xmlNodePtr k = xmlNewChild(n, NULL, BAD_CAST "skip", NULL);
         xmlNewProp(k, BAD_CAST "id", BAD_CAST s->id);
         xmlNewProp(k, BAD_CAST "kind", BAD_CAST s->kind);
+        xmlNewProp(k, BAD_CAST "provenance", BAD_CAST provenance_name(s->provenance));
         xmlNewProp(k, BAD_CAST "reason", BAD_CAST s->reason);
     }
 }
@@ -128,6 +136,22 @@ xmlNodePtr rules_plan_xml(const struct rules_plan *plan, xmlDocPtr doc)
     for (size_t i = 0; i < plan->nrecords; i++)
         record_xml(plan, root, &plan->records[i]);
     return root;
+}
+
+/* Printed only when some rule is reviewed, so the stats of a spec made
+ * without spec/reviewed.xml stay as they were. */
+static void print_reviewed_stats(const struct rules_plan *plan, FILE *out)
+{
+    size_t checks = 0, skips = 0;
+    for (size_t i = 0; i < plan->nrecords; i++) {
+        const struct rules_record *r = &plan->records[i];
+        for (size_t j = 0; j < r->nchecks; j++)
+            checks += r->checks[j].provenance == DDI_PROVENANCE_REVIEWED;
+        for (size_t j = 0; j < r->nskips; j++)
+            skips += r->skips[j].provenance == DDI_PROVENANCE_REVIEWED;
+    }
+    if (checks + skips)
+        fprintf(out, "validate: reviewed       %zu of %zu rules checked\n", checks, checks + skips);
 }
 
 void rules_print_stats(const struct rules_plan *plan, FILE *out)
@@ -150,4 +174,5 @@ void rules_print_stats(const struct rules_plan *plan, FILE *out)
     }
     fprintf(out, "validate: total          %zu of %zu rules checked in %zu records\n", total_checks, total,
             plan->nrecords);
+    print_reviewed_stats(plan, out);
 }

@@ -69,6 +69,7 @@ struct rules_check {
     const char *page; /* source page, line, sentence (ddi_rules.c) */
     long line;
     const char *sentence;
+    enum ddi_rule_provenance provenance; /* reviewed, or extracted (a discriminator: extracted) */
 };
 
 /* Reserved bits of a flag union checked at once through its word (Value). */
@@ -84,6 +85,7 @@ struct rules_skip {
     const char *id, *kind, *reason;
     const char *page;
     long line;
+    enum ddi_rule_provenance provenance;
 };
 
 struct rules_record {

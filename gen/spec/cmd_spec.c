@@ -7,6 +7,7 @@
 #include "lint.h"
 #include "merge_docs.h"
 #include "overrides.h"
+#include "reviewed.h"
 #include "schema.h"
 #include "../model/specxml.h"
 
@@ -22,9 +23,12 @@
 xmlDocPtr spec_build(xmlDocPtr layout, xmlDocPtr docs, const struct spec_build_options *opt)
 {
     struct overrides ovr = {0};
+    struct reviewed rev = {0};
     xmlDocPtr prev = NULL, out = NULL;
     int ok = 1;
     if (opt->overrides && overrides_load(&ovr, opt->overrides) != 0)
+        ok = 0;
+    if (ok && opt->reviewed && reviewed_load(&rev, opt->reviewed) != 0)
         ok = 0;
     if (ok && opt->previous) {
         prev = spec_load(opt->previous);
@@ -53,7 +57,7 @@ xmlDocPtr spec_build(xmlDocPtr layout, xmlDocPtr docs, const struct spec_build_o
     ok = spec_assign_ids(out, prev, opt->previous, &ids) == 0;
     struct spec_merge_stats ms;
     if (ok)
-        ok = spec_merge(out, opt->overrides ? &ovr : NULL, &ms) == 0;
+        ok = spec_merge(out, opt->overrides ? &ovr : NULL, opt->reviewed ? &rev : NULL, &ms) == 0;
     if (ok) {
         ddigen_progress("spec: IDs %u kept, %u new, %u retired", ids.kept, ids.added, ids.retired);
         ddigen_progress("spec: %u of %u pages matched; %u of %u members matched (%u of %u unnamed); "
@@ -63,6 +67,8 @@ xmlDocPtr spec_build(xmlDocPtr layout, xmlDocPtr docs, const struct spec_build_o
         ddigen_progress("spec: %u discriminators (%u of %u cases mapped); overrides %u applied, %u stale",
                         ms.discriminators, ms.cases_mapped, ms.cases, ms.overrides_applied,
                         ms.overrides_stale);
+        if (opt->reviewed)
+            ddigen_progress("spec: reviewed entries %u applied, %u stale", ms.reviewed_applied, ms.reviewed_stale);
     } else {
         xmlFreeDoc(out);
         out = NULL;
@@ -70,15 +76,18 @@ xmlDocPtr spec_build(xmlDocPtr layout, xmlDocPtr docs, const struct spec_build_o
 done:
     xmlFreeDoc(prev);
     overrides_free(&ovr);
+    reviewed_free(&rev);
     return out;
 }
 
 static const char spec_usage[] =
     "usage: ddigen spec --layout LAYOUT.xml [--docs DOCS.xml] [--overrides spec/overrides.xml]\n"
+    "                   [--reviewed spec/reviewed.xml]\n"
     "                   [--previous OLD.xml] -o SPEC.xml [-v] [-q]\n"
     "  --layout FILE     output of `ddigen layout`\n"
     "  --docs FILE       output of `ddigen docs`\n"
     "  --overrides FILE  hand-kept facts with reasons (spec/overrides.xml)\n"
+    "  --reviewed FILE   rules a reader wrote from the pages: add, drop, correct (spec/reviewed.xml)\n"
     "  --previous FILE   the previous revision's spec: its IDs are kept, never reused\n"
     "  -o FILE           the spec (\"-\" for stdout)\n";
 
@@ -87,6 +96,7 @@ int ddigen_cmd_spec(int argc, char **argv)
     static const struct option options[] = {
         {"layout", required_argument, NULL, 'l'},   {"docs", required_argument, NULL, 'd'},
         {"overrides", required_argument, NULL, 'r'}, {"previous", required_argument, NULL, 'p'},
+        {"reviewed", required_argument, NULL, 'R'},
         {"output", required_argument, NULL, 'o'},   {"verbose", no_argument, NULL, 'v'},
         {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -100,6 +110,7 @@ int ddigen_cmd_spec(int argc, char **argv)
         case 'l': layout_path = optarg; break;
         case 'd': docs_path = optarg; break;
         case 'r': opt.overrides = optarg; break;
+        case 'R': opt.reviewed = optarg; break;
         case 'p': opt.previous = optarg; break;
         case 'o': out_path = optarg; break;
         case 'v': ddigen_diag_global.verbose = 1; break;
@@ -138,7 +149,7 @@ int ddigen_cmd_spec(int argc, char **argv)
 
 static const char lint_usage[] =
     "usage: ddigen lint SPEC.xml [options]\n"
-    "       ddigen lint --layout LAYOUT.xml --docs DOCS.xml [--overrides FILE] [options]\n"
+    "       ddigen lint --layout LAYOUT.xml --docs DOCS.xml [--overrides FILE] [--reviewed FILE] [options]\n"
     "  --sarif FILE         also write the findings as SARIF 2.1.0\n"
     "  --previous OLD.xml   also check that SPEC kept every stable ID of OLD\n"
     "  --docs-root DIR      prefix for doc paths in the output (relative to the repository)\n"
@@ -162,6 +173,7 @@ int ddigen_cmd_lint(int argc, char **argv)
     static const struct option options[] = {
         {"layout", required_argument, NULL, 'l'},     {"docs", required_argument, NULL, 'd'},
         {"overrides", required_argument, NULL, 'r'},  {"previous", required_argument, NULL, 'p'},
+        {"reviewed", required_argument, NULL, 'R'},
         {"sarif", required_argument, NULL, 's'},      {"docs-root", required_argument, NULL, 'D'},
         {"headers-root", required_argument, NULL, 'H'}, {"output", required_argument, NULL, 'o'},
         {"verbose", no_argument, NULL, 'v'},          {"quiet", no_argument, NULL, 'q'},
@@ -177,6 +189,7 @@ int ddigen_cmd_lint(int argc, char **argv)
         case 'l': layout_path = optarg; break;
         case 'd': docs_path = optarg; break;
         case 'r': bopt.overrides = optarg; break;
+        case 'R': bopt.reviewed = optarg; break;
         case 'p': previous = optarg; break;
         case 's': sarif = optarg; break;
         case 'D': lopt.docs_root = optarg; break;
@@ -188,7 +201,7 @@ int ddigen_cmd_lint(int argc, char **argv)
         default: fputs(lint_usage, stderr); return 2;
         }
     }
-    int from_spec = optind + 1 == argc && !layout_path && !docs_path && !bopt.overrides;
+    int from_spec = optind + 1 == argc && !layout_path && !docs_path && !bopt.overrides && !bopt.reviewed;
     int from_inputs = optind == argc && layout_path && docs_path;
     if (!from_spec && !from_inputs) {
         ddigen_error(NULL, 0, "lint needs SPEC.xml, or --layout and --docs");

@@ -31,6 +31,11 @@ enum {
     K_UNION_MEMBER_UNMAPPED,
     K_OPERAND_UNRESOLVED,
     K_OVERRIDE_STALE,
+    K_REVIEW_STALE,
+    K_REVIEW_MOVED,
+    K_REVIEW_CHANGED,
+    K_REVIEW_VANISHED,
+    K_MODAL_UNREVIEWED,
     K_COUNT
 };
 
@@ -61,6 +66,16 @@ const struct lint_kind lint_kinds[] = {
      "A rule names a field that could not be found in the header."},
     {"override-stale", "OverrideStale", LINT_WARNING,
      "An entry of spec/overrides.xml no longer applies (or is no longer needed)."},
+    {"reviewed-stale", "ReviewedStale", LINT_WARNING,
+     "An entry of spec/reviewed.xml names a page, record, field or extracted rule that is not there."},
+    {"reviewed-sentence-moved", "ReviewedSentenceMoved", LINT_NOTE,
+     "The sentence of a reviewed entry is on its page, at another line."},
+    {"reviewed-sentence-changed", "ReviewedSentenceChanged", LINT_WARNING,
+     "The sentence of a reviewed entry reads differently on its page now: review the entry again."},
+    {"reviewed-sentence-vanished", "ReviewedSentenceVanished", LINT_WARNING,
+     "The sentence of a reviewed entry is no longer on its page."},
+    {"modal-unreviewed", "ModalUnreviewed", LINT_WARNING,
+     "A modal sentence (must, should, cannot...) on a reviewed page that no extracted rule or reviewed entry covers."},
 };
 const unsigned lint_kind_count = K_COUNT;
 
@@ -621,6 +636,191 @@ static void lint_overrides(struct linter *l, xmlNodePtr merge)
     }
 }
 
+/* ---------- reviewed pages ---------- */
+
+/* Lines a reviewed sentence may drift before it is reported as moved: a
+ * member's text is located only to its paragraph. */
+#define REVIEW_LINE_SLACK 2
+
+/* One piece of a page's text, normalized, and the line it starts at. */
+struct page_text {
+    const char *norm;
+    unsigned line;
+};
+
+/* Lower-case letters and digits, every other run one space: markup,
+ * quotes and line breaks do not make a sentence differ. */
+static char *norm_text(struct arena *a, const char *s, size_t n)
+{
+    char *out = arena_alloc(a, n + 1), *o = out;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (isalnum(c))
+            *o++ = (char)tolower(c);
+        else if (o > out && o[-1] != ' ')
+            *o++ = ' ';
+    }
+    while (o > out && o[-1] == ' ')
+        o--;
+    *o = '\0';
+    return out;
+}
+
+static void push_text(struct linter *l, struct vec *out, const char *s, size_t n, unsigned line)
+{
+    struct page_text *t = arena_alloc(&l->out->a, sizeof *t);
+    t->norm = norm_text(&l->out->a, s, n);
+    t->line = line;
+    if (*t->norm)
+        vec_push(out, t);
+}
+
+static const char *content_of(xmlNodePtr n)
+{
+    return n && n->children && n->children->content ? (const char *)n->children->content : "";
+}
+
+/* A member's text, one piece per source line after its heading (the text
+ * keeps the page's paragraph breaks; a paragraph is a line in the pages). */
+static void member_texts(struct linter *l, xmlNodePtr parent, struct vec *out)
+{
+    for (xmlNodePtr n = sx_child(parent, NULL); n; n = sx_next(n, NULL)) {
+        if (!sx_is(n, "field") && !sx_is(n, "value") && !sx_is(n, "param"))
+            continue;
+        unsigned line = (unsigned)sx_get_ulong(n, "line", 0) + 2;
+        for (const char *p = content_of(sx_child(n, "text")); *p; line++) {
+            size_t len = strcspn(p, "\n");
+            push_text(l, out, p, len, line);
+            p += len + (p[len] == '\n');
+        }
+        member_texts(l, n, out);
+    }
+}
+
+/* Every sentence and text of a docs page with its line. */
+static void page_texts(struct linter *l, xmlNodePtr page, struct vec *out)
+{
+    for (xmlNodePtr r = sx_child(sx_child(page, "rules"), "rule"); r; r = sx_next(r, "rule")) {
+        const char *t = content_of(sx_child(r, "sentence"));
+        push_text(l, out, t, strlen(t), (unsigned)sx_get_ulong(r, "line", 0));
+    }
+    for (xmlNodePtr x = sx_child(sx_child(page, "unextracted"), "sentence"); x; x = sx_next(x, "sentence"))
+        push_text(l, out, content_of(x), strlen(content_of(x)), (unsigned)sx_get_ulong(x, "line", 0));
+    xmlNodePtr d = sx_child(page, "description");
+    if (d)
+        push_text(l, out, content_of(d), strlen(content_of(d)), (unsigned)sx_get_ulong(d, "line", 0));
+    member_texts(l, sx_child(page, "members"), out);
+}
+
+/* Shared words over the words of the longer: how alike two sentences read. */
+static double likeness(const char *a, const char *b)
+{
+    unsigned na = 0, nb = 0, shared = 0;
+    for (const char *p = a; *p; p += strcspn(p, " "), p += *p == ' ') {
+        size_t n = strcspn(p, " ");
+        na++;
+        for (const char *q = b; *q; q += strcspn(q, " "), q += *q == ' ')
+            if (strcspn(q, " ") == n && !strncmp(p, q, n)) {
+                shared++;
+                break;
+            }
+    }
+    for (const char *q = b; *q; q += strcspn(q, " "), q += *q == ' ')
+        nb++;
+    unsigned most = na > nb ? na : nb;
+    return most ? (double)shared / most : 0;
+}
+
+static struct lint_finding *add_review(struct linter *l, int kind, xmlNodePtr e, const char *page, unsigned line,
+                                       const char *what)
+{
+    const char *file = e->parent ? sx_get(e->parent, "reviewed") : NULL;
+    struct lint_finding *x = add(l, kind, arena_printf(&l->out->a, "%s:%s", sx_get(e, "action"), content_of(sx_child(e, "sentence"))),
+                                 page, line, file ? file : "spec/reviewed.xml", (unsigned)sx_get_ulong(e, "line", 0),
+                                 "%s", what);
+    return x;
+}
+
+/* Where the sentence of an applied entry is on its page now. */
+static void lint_review_sentence(struct linter *l, xmlNodePtr e, const struct vec *texts)
+{
+    const char *page = sx_get(e, "page");
+    unsigned want = (unsigned)sx_get_ulong(e, "page-line", 0);
+    const char *sentence = content_of(sx_child(e, "sentence"));
+    const char *norm = norm_text(&l->out->a, sentence, strlen(sentence));
+    const struct page_text *found = NULL, *alike = NULL;
+    double best = 0;
+    for (size_t i = 0; i < texts->len; i++) {
+        const struct page_text *t = texts->items[i];
+        if (strstr(t->norm, norm)) {
+            if (!found || abs((int)t->line - (int)want) < abs((int)found->line - (int)want))
+                found = t;
+        } else {
+            double k = likeness(norm, t->norm);
+            if (k > best)
+                best = k, alike = t;
+        }
+    }
+    const char *entry = arena_printf(&l->out->a, "the %s entry of %s", sx_get(e, "action"),
+                                     sx_get(e, "rule") ? sx_get(e, "rule") : page);
+    if (found && abs((int)found->line - (int)want) > REVIEW_LINE_SLACK)
+        add_review(l, K_REVIEW_MOVED, e, page, found->line,
+                   arena_printf(&l->out->a, "the sentence of %s moved from line %u to %u", entry, want, found->line));
+    else if (!found && alike && best >= 0.6)
+        add_review(l, K_REVIEW_CHANGED, e, page, alike->line,
+                   arena_printf(&l->out->a, "the sentence of %s reads differently now; review it again", entry));
+    else if (!found)
+        add_review(l, K_REVIEW_VANISHED, e, page, want,
+                   arena_printf(&l->out->a, "the sentence of %s is no longer on the page", entry));
+}
+
+/* A modal sentence the docs stage made no rule of, on a page some entry
+ * reviewed, that no entry of the page quotes. */
+static void lint_unreviewed_modals(struct linter *l, xmlNodePtr merge, xmlNodePtr page, const char *source)
+{
+    for (xmlNodePtr x = sx_child(sx_child(page, "unextracted"), "sentence"); x; x = sx_next(x, "sentence")) {
+        const char *norm = norm_text(&l->out->a, content_of(x), strlen(content_of(x)));
+        int covered = 0;
+        for (xmlNodePtr e = sx_child(merge, "review"); e && !covered; e = sx_next(e, "review")) {
+            const char *s = content_of(sx_child(e, "sentence"));
+            const char *en = norm_text(&l->out->a, s, strlen(s));
+            covered = !strcmp(sx_get(e, "page"), source) && *en && (strstr(norm, en) || strstr(en, norm));
+        }
+        if (!covered)
+            add(l, K_MODAL_UNREVIEWED, content_of(x), source, (unsigned)sx_get_ulong(x, "line", 0), NULL, 0,
+                "modal sentence on a reviewed page that no rule or reviewed entry covers: \"%s\"", content_of(x));
+    }
+}
+
+static void lint_reviewed(struct linter *l, xmlNodePtr merge)
+{
+    struct strmap reviewed_pages = {0};
+    for (xmlNodePtr e = sx_child(merge, "review"); e; e = sx_next(e, "review")) {
+        xmlNodePtr page = strmap_get(&l->doc_pages, sx_get(e, "page"));
+        if (!strcmp(sx_get(e, "status"), "stale")) {
+            struct lint_finding *x = add_review(
+                l, K_REVIEW_STALE, e, NULL, 0,
+                arena_printf(&l->out->a, "%s entry (%s %s%s%s) is stale: %s", sx_get(e, "action"),
+                             sx_get(e, "kind") ? sx_get(e, "kind") : "sentence",
+                             sx_get(e, "record") ? sx_get(e, "record") : sx_get(e, "page"), sx_get(e, "subject") ? "." : "",
+                             sx_get(e, "subject") ? sx_get(e, "subject") : "", sx_get(e, "note")));
+            if (x)
+                x->primary_is_header = 1;
+        }
+        if (!page)
+            continue;
+        struct vec texts = {0};
+        page_texts(l, page, &texts);
+        lint_review_sentence(l, e, &texts);
+        vec_free(&texts);
+        if (!strmap_get(&reviewed_pages, sx_get(e, "page"))) {
+            strmap_put(&reviewed_pages, sx_get(e, "page"), page);
+            lint_unreviewed_modals(l, merge, page, sx_get(e, "page"));
+        }
+    }
+    strmap_free(&reviewed_pages);
+}
+
 static const char *primary_file(const struct lint_finding *f)
 {
     return f->primary_is_header || !f->doc_file ? f->header_file : f->doc_file;
@@ -672,6 +872,7 @@ void lint_run_model(xmlDocPtr spec, const struct ddi_model *model, const struct 
     lint_undocumented(&l, merge);
     lint_discriminators(&l, merge);
     lint_overrides(&l, merge);
+    lint_reviewed(&l, merge);
     if (out->findings.len > 1) /* no findings: items is NULL, which qsort may not get */
         qsort(out->findings.items, out->findings.len, sizeof *out->findings.items, by_location);
     for (size_t i = 0; i < out->findings.len; i++)

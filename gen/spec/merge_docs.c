@@ -623,6 +623,7 @@ static void write_rule(struct merger *m, xmlNodePtr pe, xmlNodePtr rule, const s
     sx_set(r, "ref", sx_get(rule, "id"));
     sx_set(r, "kind", kind);
     sx_set(r, "line", sx_get(rule, "line"));
+    sx_set(r, "provenance", "extracted"); /* until a reviewed entry decides otherwise */
     m->st->rules++;
     struct dmember *d = subject && *subject ? strmap_get(by_subject, subject) : NULL;
     if (subject && *subject) {
@@ -1095,7 +1096,7 @@ static void write_overrides(struct merger *m)
     }
 }
 
-int spec_merge(xmlDocPtr spec, struct overrides *ovr, struct spec_merge_stats *st)
+int spec_merge(xmlDocPtr spec, struct overrides *ovr, struct reviewed *rev, struct spec_merge_stats *st)
 {
     struct spec_merge_stats local = {0};
     struct merger m = {.ovr = ovr, .st = st ? st : &local};
@@ -1122,6 +1123,8 @@ int spec_merge(xmlDocPtr spec, struct overrides *ovr, struct spec_merge_stats *s
         merge_page(&m, p);
     find_discriminators(&m);
     write_overrides(&m);
+    if (rev)
+        reviewed_apply(rev, m.model, m.out, &m.st->reviewed_applied, &m.st->reviewed_stale);
     free(m.documented);
     ddi_model_free(m.model);
     arena_free(&m.a);

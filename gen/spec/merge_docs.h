@@ -7,6 +7,7 @@
 #define DDIGEN_SPEC_MERGE_DOCS_H
 
 #include "overrides.h"
+#include "reviewed.h"
 
 #include <libxml/tree.h>
 
@@ -18,11 +19,12 @@ struct spec_merge_stats {
     unsigned operands, operands_resolved;
     unsigned discriminators, cases, cases_mapped;
     unsigned overrides_applied, overrides_stale, overrides_unknown;
+    unsigned reviewed_applied, reviewed_stale;
 };
 
-/* Adds <merge> to spec (which holds <layout> with IDs and <docs>). ovr may
- * be NULL. Returns 0, or -1 when an override names nothing (reported as
- * an error at its line). */
-int spec_merge(xmlDocPtr spec, struct overrides *ovr, struct spec_merge_stats *st);
+/* Adds <merge> to spec (which holds <layout> with IDs and <docs>). ovr and
+ * rev (spec/reviewed.xml, applied last) may be NULL. Returns 0, or -1 when
+ * an override names nothing (reported as an error at its line). */
+int spec_merge(xmlDocPtr spec, struct overrides *ovr, struct reviewed *rev, struct spec_merge_stats *st);
 
 #endif

@@ -43,20 +43,20 @@ static void report(void *ctx, xmlErrorPtr err)
     ddigen_error((const char *)ctx, (unsigned)(line > 0 ? line : 0), "%s", msg);
 }
 
-static int validate(xmlDocPtr doc, const char *name)
+int overrides_validate_with(xmlDocPtr doc, const char *name, const char *grammar)
 {
     const struct embedded_file *f = ddigen_embedded_schemas;
-    while (f->name && strcmp(f->name, "overrides.rng"))
+    while (f->name && strcmp(f->name, grammar))
         f++;
     if (!f->name) {
-        ddigen_error(NULL, 0, "internal error: overrides.rng is not embedded");
+        ddigen_error(NULL, 0, "internal error: %s is not embedded", grammar);
         return -1;
     }
     xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt((const char *)f->data, (int)f->len);
     xmlRelaxNGPtr schema = xmlRelaxNGParse(pc);
     xmlRelaxNGFreeParserCtxt(pc);
     if (!schema) {
-        ddigen_error(NULL, 0, "internal error: overrides.rng does not compile");
+        ddigen_error(NULL, 0, "internal error: %s does not compile", grammar);
         return -1;
     }
     xmlRelaxNGValidCtxtPtr vc = xmlRelaxNGNewValidCtxt(schema);
@@ -85,7 +85,7 @@ int overrides_load(struct overrides *o, const char *path)
     free(text);
     if (!o->doc)
         return -1;
-    if (validate(o->doc, path) != 0)
+    if (overrides_validate_with(o->doc, path, "overrides.rng") != 0)
         return -1;
     for (xmlNodePtr n = sx_child(xmlDocGetRootElement(o->doc), NULL); n; n = sx_next(n, NULL)) {
         struct override *v = arena_alloc(&o->a, sizeof *v);

@@ -31,5 +31,8 @@ struct overrides {
 int overrides_load(struct overrides *o, const char *path);
 void overrides_free(struct overrides *o);
 const char *override_kind_name(enum override_kind k);
+/* Validates a hand-kept file against an embedded self-contained grammar
+ * ("overrides.rng", "reviewed.rng"): 0, or -1 after file:line errors. */
+int overrides_validate_with(xmlDocPtr doc, const char *name, const char *grammar);
 
 #endif

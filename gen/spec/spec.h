@@ -8,6 +8,7 @@
 struct spec_build_options {
     const char *overrides;      /* spec/overrides.xml, or NULL */
     const char *previous;       /* previous spec (IDs kept), or NULL */
+    const char *reviewed;       /* spec/reviewed.xml, or NULL */
 };
 
 /* Builds the spec from a layout document and a docs document (may be

@@ -15,10 +15,12 @@ mkdir -p "$work"
 failures=0
 layout=$src/spec/snapshots/wdk-10.0.26100.0.layout.xml
 (cd "$src/tests/fixtures" && "$ddigen" docs lint -q -o "$work/docs.xml") || { echo "FAIL docs"; exit 1; }
-"$ddigen" spec -q --layout "$layout" --docs "$work/docs.xml" --overrides "$fixtures/overrides.xml" -o "$work/spec.xml" \
+"$ddigen" spec -q --layout "$layout" --docs "$work/docs.xml" --overrides "$fixtures/overrides.xml" \
+    --reviewed "$fixtures/reviewed.xml" -o "$work/spec.xml" \
     || { echo "FAIL spec"; exit 1; }
 # the overrides path is recorded as given; make it relative like the docs
 sed -i "s|overrides=\"$fixtures/|overrides=\"tests/fixtures/lint/|" "$work/spec.xml"
+sed -i "s|reviewed=\"$fixtures/|reviewed=\"tests/fixtures/lint/|" "$work/spec.xml"
 "$ddigen" lint "$work/spec.xml" --docs-root tests/fixtures --sarif "$work/lint.sarif" -o "$work/lint.txt" 2>"$work/summary.txt"
 rc=$?
 [ $rc -eq 1 ] && echo "ok   exit status 1 (errors found)" || { echo "FAIL exit status $rc"; failures=$((failures + 1)); }
@@ -27,7 +29,8 @@ if cmp -s "$work/lint.txt" "$golden"; then echo "ok   text findings equal $golde
     echo "FAIL text findings differ from $golden:"; diff "$golden" "$work/lint.txt" | head -40; failures=$((failures + 1)); fi
 for kind in page-unmatched doc-field-missing field-undocumented bit-mismatch bit-shared-by-version bit-conflict \
             availability-mismatch syntax-mismatch direction-in-written union-member-mismatch union-member-unmapped \
-            operand-unresolved override-stale; do
+            operand-unresolved override-stale reviewed-stale reviewed-sentence-moved reviewed-sentence-changed \
+            reviewed-sentence-vanished modal-unreviewed; do
     grep -q "\[$kind\]" "$work/lint.txt" && echo "ok   finding kind $kind" || { echo "FAIL no $kind finding"; failures=$((failures + 1)); }
 done
 # Members documented by the name the header writes before a macro renames
@@ -58,7 +61,7 @@ fi
     "$work/lint.txt" || failures=$((failures + 1))
 # the same findings from --layout/--docs directly, and fingerprints that do
 # not depend on line numbers (a page with a blank line added)
-"$ddigen" lint --layout "$layout" --docs "$work/docs.xml" --overrides "$fixtures/overrides.xml" --docs-root tests/fixtures \
+"$ddigen" lint --layout "$layout" --docs "$work/docs.xml" --overrides "$fixtures/overrides.xml" --reviewed "$fixtures/reviewed.xml" --docs-root tests/fixtures \
     -o "$work/direct.txt" 2>/dev/null
 sed "s|$fixtures/|tests/fixtures/lint/|" "$work/direct.txt" | sort | cmp -s - <(sort "$work/lint.txt") \
     && echo "ok   lint --layout --docs gives the same findings" || { echo "FAIL direct lint differs"; failures=$((failures + 1)); }
@@ -66,7 +69,7 @@ mkdir -p "$work/moved/lint"
 cp "$fixtures"/*.md "$work/moved/lint/"
 sed -i 's/^## -struct-fields$/\n## -struct-fields/' "$work/moved/lint/ns-lint-_dxgk_allocationinfoflags2.md"
 (cd "$work/moved" && "$ddigen" docs lint -q -o "$work/docs2.xml")
-"$ddigen" lint --layout "$layout" --docs "$work/docs2.xml" --overrides "$fixtures/overrides.xml" --sarif "$work/moved.sarif" \
+"$ddigen" lint --layout "$layout" --docs "$work/docs2.xml" --overrides "$fixtures/overrides.xml" --reviewed "$fixtures/reviewed.xml" --sarif "$work/moved.sarif" \
     -o /dev/null 2>/dev/null
 python3 - "$work/lint.sarif" "$work/moved.sarif" <<'PY' || failures=$((failures + 1))
 import json, sys
