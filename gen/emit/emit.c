@@ -461,10 +461,12 @@ int emit_render(const struct emit_options *opt, xmlDocPtr spec)
         rc = 1;
     struct emit_shared shared;
     emit_shared_init(&shared, spec, opt->model);
-    if (rc == 0 && opt->stats) {
+    if (rc == 0 && (opt->stats || opt->checks)) {
         const struct rules_plan *plan = emit_shared_plan(&shared);
-        if (plan)
+        if (plan && opt->stats)
             rules_print_stats(plan, stdout);
+        if (plan && opt->checks)
+            rules_print_checks(plan, stdout);
     }
     double view_start = thread_cpu_seconds();
     if (rc == 0 && emit_view_add(spec, opt->spec_path) != 0)
@@ -501,11 +503,13 @@ int emit_run(const struct emit_options *opt)
 
 static const char usage[] =
     "usage: ddigen emit --spec FILE [--templates DIR] [--outputs FAMILY,...] [--param NAME=VALUE ...] -o DIR\n"
-    "                   [--check] [--stats] [-v] [-q]\n"
+    "                   [--check] [--stats] [--checks] [-v] [-q]\n"
     "       ddigen emit --list-outputs [--templates DIR] [--outputs FAMILY,...]\n"
     "  --outputs LIST      render only these families: asserts validate marshal dispatch skeleton\n"
     "  --list-outputs      print the names of the files a run would write\n"
     "  --stats             print, per rule kind, how many documented rules the validators check\n"
+    "  --checks            print every check, one tab-separated line per direction: page, line, record,\n"
+    "                      subject, kind, operands, direction, rule ID, provenance\n"
     "  --param scope=all   also assert the kernel records the DDI refers to (default: scope=ddi)\n"
     "  --ddi-version V     skeleton for this DDI version (default: the newest of the spec)\n" SKELETON_USAGE;
 
@@ -517,6 +521,7 @@ int ddigen_cmd_emit(int argc, char **argv)
         {"verbose", no_argument, NULL, 'v'},      {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},         {"param", required_argument, NULL, 'p'},
         {"stats", no_argument, NULL, 'S'},
+        {"checks", no_argument, NULL, 'K'},
         {"outputs", required_argument, NULL, 'O'}, {"list-outputs", no_argument, NULL, 'L'},
         {"ddi-version", required_argument, NULL, SKELETON_OPT_DDI_VERSION}, SKELETON_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -539,6 +544,7 @@ int ddigen_cmd_emit(int argc, char **argv)
         case 'o': opt.out_dir = optarg; break;
         case 'c': opt.check = 1; break;
         case 'S': opt.stats = 1; break;
+        case 'K': opt.checks = 1; break;
         case 'O': opt.outputs = optarg; break;
         case 'L': list = 1; break;
         case 'v': ddigen_diag_global.verbose = 1; break;

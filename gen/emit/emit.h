@@ -21,6 +21,7 @@ struct emit_options {
     int check; /* compare with what is in out_dir instead of writing */
     const char *const *params; /* NAME=VALUE template parameters, NULL-terminated, or NULL */
     int stats; /* print per rule kind how many rules the validators check */
+    int checks; /* print every check as a tab-separated line (rules/checks_tsv.c) */
     const char *outputs; /* --outputs family list (families.h), or NULL for every template */
     int jobs; /* transforms run at once; 0: one per core */
     /* The spec's model, loaded before the view is added (generate shares

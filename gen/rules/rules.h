@@ -134,6 +134,8 @@ unsigned long rules_eval(const struct rules_plan *plan, const struct rules_recor
 
 /* Per documented kind: rules seen, rules that became checks. */
 void rules_print_stats(const struct rules_plan *plan, FILE *out);
+/* Every check, one tab-separated line per direction (checks_tsv.c). */
+void rules_print_checks(const struct rules_plan *plan, FILE *out);
 
 /* The plan as an XML element tree (<validation>) in doc, for templates. */
 xmlNodePtr rules_plan_xml(const struct rules_plan *plan, xmlDocPtr doc);

@@ -1,0 +1,94 @@
+/* emit --checks: every check of the plan as one tab-separated line per
+ * direction it runs in, the form tests/validate/labels/score.py measures
+ * recall with and the precision sample is drawn from:
+ *   page  line  record  subject  kind  operands  direction  rule-id  provenance
+ * Operands are `k=v` joined by ';', named as the labels name them: align,
+ * min, max, with (exclusive: one line per partner), requires (implies),
+ * ref (at-least), when (the condition field of null-when, zero-when,
+ * nonnull-iff). */
+#include "rules.h"
+
+#include "../util/strbuf.h"
+
+#include <string.h>
+
+/* The operand name a kind's partner fields go by, or NULL. */
+static const char *partner_operand(enum ddi_rule_kind k)
+{
+    switch (k) {
+    case DDI_RULE_EXCLUSIVE: return "with";
+    case DDI_RULE_IMPLIES: return "requires";
+    case DDI_RULE_AT_LEAST: return "ref";
+    case DDI_RULE_NULL_WHEN:
+    case DDI_RULE_ZERO_WHEN:
+    case DDI_RULE_NONNULL_IFF: return "when";
+    default: return NULL;
+    }
+}
+
+static void add_operand(struct strbuf *sb, const char *name, const char *value)
+{
+    sb_printf(sb, "%s%s=%s", sb->len ? ";" : "", name, value);
+}
+
+/* The operands other than a pairwise partner (exclusive's "with"). */
+static void common_operands(struct strbuf *sb, const struct rules_check *c)
+{
+    char n[32];
+    if (c->kind_id == DDI_RULE_ALIGN) {
+        snprintf(n, sizeof n, "%llu", c->value);
+        add_operand(sb, "align", n);
+    }
+    if (c->has_min) {
+        snprintf(n, sizeof n, "%llu", c->min);
+        add_operand(sb, "min", n);
+    }
+    if (c->has_max) {
+        snprintf(n, sizeof n, "%llu", c->max);
+        add_operand(sb, "max", n);
+    }
+    const char *name = partner_operand(c->kind_id);
+    for (int i = 0; name && c->kind_id != DDI_RULE_EXCLUSIVE && i < c->npartners; i++)
+        add_operand(sb, name, c->partner[i].path);
+}
+
+static void print_line(FILE *out, const struct rules_record *r, const struct rules_check *c, const char *operands,
+                       const char *dir)
+{
+    fprintf(out, "%s\t%ld\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c->page ? c->page : "", c->line, r->name,
+            c->subject.path ? c->subject.path : "", c->kind, operands, dir, c->id, c->provenance == DDI_PROVENANCE_REVIEWED ? "reviewed" : "extracted");
+}
+
+static void print_check(FILE *out, const struct rules_record *r, const struct rules_check *c)
+{
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } dirs[] = {{RULES_DIR_IN, "in"}, {RULES_DIR_OUT, "out"}};
+    struct strbuf common = {0}, one = {0};
+    common_operands(&common, c);
+    for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
+        if (!(c->dir & dirs[d].bit))
+            continue;
+        if (c->kind_id != DDI_RULE_EXCLUSIVE || !c->npartners) {
+            print_line(out, r, c, sb_str(&common), dirs[d].name);
+            continue;
+        }
+        for (int i = 0; i < c->npartners; i++) {
+            one.len = 0;
+            sb_append(&one, sb_str(&common));
+            add_operand(&one, "with", c->partner[i].path);
+            print_line(out, r, c, sb_str(&one), dirs[d].name);
+        }
+    }
+    sb_free(&common);
+    sb_free(&one);
+}
+
+void rules_print_checks(const struct rules_plan *plan, FILE *out)
+{
+    fputs("page\tline\trecord\tsubject\tkind\toperands\tdirection\trule-id\tprovenance\n", out);
+    for (size_t i = 0; i < plan->nrecords; i++)
+        for (size_t j = 0; j < plan->records[i].nchecks; j++)
+            print_check(out, &plan->records[i], &plan->records[i].checks[j]);
+}
