@@ -1,4 +1,5 @@
 /* The validators' meaning of each rule kind, one row per kind (kinds.h). */
+#include "ground.h"
 #include "kinds.h"
 
 #include <stdlib.h>
@@ -83,6 +84,10 @@ static const char *lower_align(struct rules_lowering *lw, struct rules_check *c)
 {
     if (c->subject.bits)
         return "alignment stated on a flag: it is about the memory the flag describes";
+    /* "The allocation itself might be aligned on 4KB" on PhysicalAdapterIndex:
+     * alignment is a property of addresses, sizes and offsets only. */
+    if (!ground_is_location(&c->subject))
+        return "alignment stated on a field that is no address, size or offset";
     /* Windows CPU pages are 4 KB on x86, x64 and arm64; a GPU "page" is
      * the adapter's and is not known here. */
     const char *unit = rules_operand(lw, "unit");

@@ -3,6 +3,7 @@
  * documented rule, the check it becomes or why it cannot be one. */
 #include "rules.h"
 
+#include "ground.h"
 #include "kinds.h"
 
 #include "../model/model.h"
@@ -114,7 +115,7 @@ static unsigned dir_of(struct building *b, const char *path, struct arena *a)
             return (unsigned)(uintptr_t)d;
         char *dot = strrchr(p, '.');
         if (!dot)
-            return RULES_DIR_BOTH;
+            return RULES_DIR_IN; /* nothing says the driver writes it: the caller's */
         *dot = '\0';
     }
 }
@@ -202,6 +203,15 @@ static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule
         return "names no field of the record";
     if (field && scalar_field(l, field, &rule->subject_field, &c->subject) != 0)
         return arena_printf(l->a, "'%s' is not a scalar field", ddigen_quote(field));
+    if (field && k == DDI_RULE_RESERVED_ZERO) {
+        /* Reserved0 in union { ReservationType; Reserved0; }, or Reserved:31
+         * beside Resident:1 in one union: zero would refuse every value of
+         * the named field that shares the bits. */
+        const struct ddi_model_field *other =
+            ground_shared_bits(&l->plan->where, c->subject.chain[c->subject.depth - 1]);
+        if (other)
+            return arena_printf(l->a, "shares its bits with %s, a named field", ddigen_quote(other->path));
+    }
     if (field) {
         c->versions &= c->subject.versions;
         c->archs &= c->subject.archs;
@@ -219,9 +229,15 @@ static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule
     return NULL;
 }
 
-static void add_check(struct lower *l, struct building *b, struct rules_check *c, const char *sentence)
+static void add_check(struct lower *l, struct building *b, struct rules_check *c, const struct ddi_model_rule *r)
 {
     c->dir = dir_of(b, c->subject.path ? c->subject.path : "", l->a);
+    /* The page describes the value on entry and says the driver changes it
+     * before it returns (pDmaBuffer: "the next empty byte"): the caller's. */
+    const char *at = ddi_model_docs_operand(r, "at");
+    if (at && !strcmp(at, "entry"))
+        c->dir = RULES_DIR_IN;
+    const char *sentence = r->sentence;
     c->member = member_of(b, c->subject.path);
     c->mask_group = -1;
     c->sentence = sentence;
@@ -248,8 +264,37 @@ static void read_directions(struct building *b, const struct ddi_model_record *r
         d |= (unsigned)(uintptr_t)strmap_get(&b->dirs, r->field);
         strmap_put(&b->dirs, r->field, (void *)(uintptr_t)d);
     }
+    /* SAL on the field where the page marks none: _Out_ is the driver's,
+     * _Inout_ both, _In_ the caller's. */
+    for (size_t i = 0; i < rec->nall; i++) {
+        const struct ddi_model_field *f = rec->all[i];
+        const char *sal = f->sal;
+        if (!sal || !f->path || strmap_get(&b->dirs, f->path))
+            continue;
+        unsigned d = strstr(sal, "_Inout") ? RULES_DIR_BOTH : strstr(sal, "_Out") ? RULES_DIR_OUT
+                     : strstr(sal, "_In_") ? RULES_DIR_IN : 0;
+        if (d)
+            strmap_put(&b->dirs, f->path, (void *)(uintptr_t)d);
+    }
     for (size_t i = 0; i < rec->nwrites; i++)
         strmap_put(&b->dirs, rec->writes[i], (void *)(uintptr_t)RULES_DIR_BOTH);
+}
+
+/* A record every DDI takes through a pointer to const: what is checked on
+ * return is what the caller set, so no check is the driver's. */
+static void drop_out(struct lower *l, struct building *b)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < b->checks.len; i++) {
+        struct rules_check *c = b->checks.items[i];
+        c->dir &= ~RULES_DIR_OUT;
+        if (c->dir)
+            b->checks.items[kept++] = c;
+        else
+            skip(l, b, c->id, c->kind, "the DDI passes the record const: the driver writes none of it", c->page,
+                 c->line);
+    }
+    b->checks.len = kept;
 }
 
 static void lower_rules(struct lower *l, struct building *b, const struct ddi_model_record *rec)
@@ -269,7 +314,7 @@ static void lower_rules(struct lower *l, struct building *b, const struct ddi_mo
         if (why)
             skip(l, b, r->id, r->kind_name, why, r->page, c.line);
         else
-            add_check(l, b, &c, r->sentence);
+            add_check(l, b, &c, r);
     }
 }
 
@@ -400,6 +445,9 @@ static int lower_record(struct lower *l, const struct ddi_model_record *rec, str
     if (b.disc)
         lower_discriminator(l, &b, rec);
     lower_rules(l, &b, rec);
+    int read_only = ground_read_only(l->m, rec);
+    if (read_only)
+        drop_out(l, &b);
     group_masks(l, &b, rec);
     int keep = b.checks.len || b.skips.len;
     if (keep) {
@@ -407,6 +455,7 @@ static int lower_record(struct lower *l, const struct ddi_model_record *rec, str
         out->model = rec;
         out->versions = rec->versions;
         out->archs = rec->archs;
+        out->dirs = read_only ? RULES_DIR_IN : RULES_DIR_BOTH;
         out->nchecks = b.checks.len;
         out->checks = vec_copy(l, &b.checks, sizeof *out->checks);
         out->nmasks = b.masks.len;
