@@ -95,6 +95,11 @@ static int resolve(struct lower *l, const struct ddi_model_record *rec, const ch
 struct building {
     struct vec checks, skips, masks, members;
     struct strmap dirs; /* field path -> direction bits (as pointer-sized int) */
+    /* A field nothing marks: the caller's (_in) when the record marks others
+     * (the driver writes what its page or header says it writes); both
+     * when it marks none (a flag union the embedding record's direction
+     * decides: DXGK_ALLOCATIONINFOFLAGS in the [out] DXGK_ALLOCATIONINFO). */
+    unsigned unmarked;
     const struct ddi_model_discriminator *disc;
 };
 
@@ -115,7 +120,7 @@ static unsigned dir_of(struct building *b, const char *path, struct arena *a)
             return (unsigned)(uintptr_t)d;
         char *dot = strrchr(p, '.');
         if (!dot)
-            return RULES_DIR_IN; /* nothing says the driver writes it: the caller's */
+            return b->unmarked;
         *dot = '\0';
     }
 }
@@ -184,6 +189,44 @@ int rules_has_subject(const struct rules_lowering *lw)
     return lw->has_subject;
 }
 
+/* Whether the condition clause names the rule's subject ("this member",
+ * its name) or one of its field operands: then the operands carry it ("If
+ * NoDmaPatching is set to 1, ..."), unlike "If the current context was
+ * executing an operation that used a paging buffer". */
+static int condition_names_fields(const struct ddi_model_rule *rule)
+{
+    static const char *const self[] = {"this member", "this flag", "this bit", "this field", "this value"};
+    const char *cond = rule->condition;
+    for (size_t i = 0; i < sizeof self / sizeof self[0]; i++)
+        if (strstr(cond, self[i]))
+            return 1;
+    const char *leaf = rule->subject ? strrchr(rule->subject, '.') : NULL;
+    leaf = leaf ? leaf + 1 : rule->subject;
+    if (leaf && *leaf && strstr(cond, leaf))
+        return 1;
+    for (size_t i = 0; i < rule->noperands; i++) {
+        const char *f = rule->operands[i].resolved ? rule->operands[i].field : NULL;
+        const char *fl = f ? strrchr(f, '.') : NULL;
+        fl = fl ? fl + 1 : f;
+        if (fl && *fl && strstr(cond, fl))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the rule's record has a discriminator rule (validity condition)
+ * on the rule's subject. */
+static int meaningful_only_if(const struct ddi_model_rule *rule)
+{
+    const struct ddi_model_record *rec = rule->record;
+    for (size_t i = 0; rec && i < rec->nrules; i++) {
+        const struct ddi_model_rule *d = rec->rules[i];
+        if (d != rule && d->kind == DDI_RULE_DISCRIMINATOR && d->subject && streq(d->subject, rule->subject))
+            return 1;
+    }
+    return 0;
+}
+
 /* Fills c from one rule; returns NULL, or why it is not a check. */
 static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule, struct rules_check *c)
 {
@@ -196,8 +239,14 @@ static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule
      * operands do not carry ("When the driver is first called with a new
      * paging buffer, this address is aligned on 4 KB"): checked
      * unconditionally it would refuse the calls the condition exempts. */
-    if (how && how->unconditional_only && rule->condition)
+    if (how && how->unconditional_only && rule->condition &&
+        !(how->condition_in_fields && condition_names_fields(rule)))
         return "the sentence states a condition the rule does not carry";
+    /* "This parameter is ignored when BaseAddress != NULL": a check of the
+     * field would hold only where the page says it is meaningful, a
+     * condition not carried here; dropped, never widened. */
+    if (how && how->unconditional_only && !how->condition_in_fields && field && meaningful_only_if(rule))
+        return "the page says when the field is meaningful, a condition the check does not carry";
     int set_rule = how && how->subject_optional && !field;
     if (!field && !set_rule)
         return "names no field of the record";
@@ -278,6 +327,7 @@ static void read_directions(struct building *b, const struct ddi_model_record *r
     }
     for (size_t i = 0; i < rec->nwrites; i++)
         strmap_put(&b->dirs, rec->writes[i], (void *)(uintptr_t)RULES_DIR_BOTH);
+    b->unmarked = b->dirs.len ? RULES_DIR_IN : RULES_DIR_BOTH;
 }
 
 /* A record every DDI takes through a pointer to const: what is checked on
