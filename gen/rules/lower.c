@@ -95,10 +95,11 @@ static int resolve(struct lower *l, const struct ddi_model_record *rec, const ch
 struct building {
     struct vec checks, skips, masks, members;
     struct strmap dirs; /* field path -> direction bits (as pointer-sized int) */
-    /* A field nothing marks: the caller's (_in) when the record marks others
-     * (the driver writes what its page or header says it writes); both
-     * when it marks none (a flag union the embedding record's direction
-     * decides: DXGK_ALLOCATIONINFOFLAGS in the [out] DXGK_ALLOCATIONINFO). */
+    /* A field nothing marks: the driver's (_out) when every marked field of
+     * the record is [out] (a structure the driver fills); the caller's (_in)
+     * when the record marks others otherwise (the driver writes what its
+     * page or header says it writes); both when it marks none (a flag union
+     * the embedding field's direction decides). */
     unsigned unmarked;
     const struct ddi_model_discriminator *disc;
 };
@@ -327,7 +328,10 @@ static void read_directions(struct building *b, const struct ddi_model_record *r
     }
     for (size_t i = 0; i < rec->nwrites; i++)
         strmap_put(&b->dirs, rec->writes[i], (void *)(uintptr_t)RULES_DIR_BOTH);
-    b->unmarked = b->dirs.len ? RULES_DIR_IN : RULES_DIR_BOTH;
+    unsigned marked = 0;
+    for (size_t i = 0; i < b->dirs.cap; i++)
+        marked |= b->dirs.slots[i].key ? (unsigned)(uintptr_t)b->dirs.slots[i].value : 0;
+    b->unmarked = !marked ? RULES_DIR_BOTH : marked == RULES_DIR_OUT ? RULES_DIR_OUT : RULES_DIR_IN;
 }
 
 /* A record every DDI takes through a pointer to const: what is checked on
