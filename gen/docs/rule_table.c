@@ -705,7 +705,7 @@ static bool act_reserved(struct sentence *s, const struct match *m, const struct
         size_t end = s->nt - 1;
         while (end > (size_t)for_case + 1 && tok_is(s, end, "."))
             end--;
-        r->condition = sentence_span(s, (size_t)for_case + 1, end);
+        r->condition = sentence_span(s, (size_t)for_case, end);
     }
     if (zero)
         op(s, r, "strength", has(s, "must") ? "must" : "should");
