@@ -96,7 +96,8 @@ struct building {
     struct vec checks, skips, masks, members;
     struct strmap dirs; /* field path -> direction bits (as pointer-sized int) */
     /* A field nothing marks: the driver's (_out) when every marked field of
-     * the record is [out] (a structure the driver fills); the caller's (_in)
+     * the record is [out] and they are at least half of its fields (a
+     * structure the driver fills); the caller's (_in)
      * when the record marks others otherwise (the driver writes what its
      * page or header says it writes); both when it marks none (a flag union
      * the embedding field's direction decides). */
@@ -331,7 +332,13 @@ static void read_directions(struct building *b, const struct ddi_model_record *r
     unsigned marked = 0;
     for (size_t i = 0; i < b->dirs.cap; i++)
         marked |= b->dirs.slots[i].key ? (unsigned)(uintptr_t)b->dirs.slots[i].value : 0;
-    b->unmarked = !marked ? RULES_DIR_BOTH : marked == RULES_DIR_OUT ? RULES_DIR_OUT : RULES_DIR_IN;
+    /* "filled by the driver" needs most of the record marked [out]: one
+     * [out] field (VirtualAddress of D3DDDI_RESERVEGPUVIRTUALADDRESS) does
+     * not make BaseAddress the driver's */
+    int mostly = 2 * b->dirs.len >= rec->nfields;
+    b->unmarked = !marked                                  ? RULES_DIR_BOTH
+                  : marked == RULES_DIR_OUT && mostly ? RULES_DIR_OUT
+                                                           : RULES_DIR_IN;
 }
 
 /* A record every DDI takes through a pointer to const: what is checked on
