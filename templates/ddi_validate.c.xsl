@@ -56,7 +56,7 @@
       <xsl:for-each select="selector/case[not(@never)]/call[not(@never) and not(@member = ../preceding-sibling::case/call/@member)]">
         <xsl:variable name="case" select="."/>
         <xsl:call-template name="open-guard"/>
-        <xsl:for-each select="$dirs">
+        <xsl:for-each select="$dirs[not($rec/@read-only) or . = 'in']">
           <xsl:call-template name="function">
             <xsl:with-param name="rec" select="$rec"/>
             <xsl:with-param name="type" select="$type"/>
@@ -72,7 +72,7 @@
         </xsl:for-each>
         <xsl:call-template name="close-guard"/>
       </xsl:for-each>
-      <xsl:for-each select="$dirs">
+      <xsl:for-each select="$dirs[not($rec/@read-only) or . = 'in']">
         <xsl:call-template name="function">
           <xsl:with-param name="rec" select="$rec"/>
           <xsl:with-param name="type" select="$type"/>

@@ -19,7 +19,8 @@
  * Validators of the documented rules of DDI structures. Include after the
  * WDK headers (ntddk.h, dispmprt.h); ddi_violation.h (runtime/include) must
  * be on the include path. ddi_validate_&lt;RECORD&gt;_in checks what the caller
- * sets on entry, _out what the driver writes before it returns; both
+ * sets on entry, _out what the driver writes before it returns (none for a
+ * record every DDI passes const: the driver cannot write it); both
  * return the number of broken rules and fill *first (when not NULL) with
  * the first one's stable ID, field and observed value. With
  * DDI_VALIDATE_STOP_AT_FIRST they stop at the first. Checks are compiled
@@ -76,14 +77,14 @@ const ddi_rule_info *ddi_rule_source(const char *rule_id);
       <xsl:for-each select="selector/case[not(@never)]/call[not(@never) and not(@member = ../preceding-sibling::case/call/@member)]">
         <xsl:variable name="case" select="."/>
         <xsl:call-template name="open-guard"/>
-        <xsl:for-each select="$dirs">
+        <xsl:for-each select="$dirs[not($rec/@read-only) or . = 'in']">
           <xsl:variable name="fn" select="d:validator-name($rec/@name, $case/@member, .)"/>
           <xsl:value-of select="concat('#define DDI_HAS_', $fn, ' 1&#10;DDI_VALIDATE_API unsigned long ', $fn, '(const ', $type,
                                        ' *a, ddi_violation *first, unsigned long flags);&#10;')"/>
         </xsl:for-each>
         <xsl:call-template name="close-guard"/>
       </xsl:for-each>
-      <xsl:for-each select="$dirs">
+      <xsl:for-each select="$dirs[not($rec/@read-only) or . = 'in']">
         <xsl:variable name="fn" select="d:validator-name($rec/@name, '', .)"/>
         <xsl:value-of select="concat('#define DDI_HAS_', $fn, ' 1&#10;DDI_VALIDATE_API unsigned long ', $fn, '(const ', $type,
                                      ' *a, ddi_violation *first, unsigned long flags);&#10;')"/>

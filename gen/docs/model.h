@@ -103,6 +103,7 @@ struct docs_field {
     const char *text;        /* plain-text body, paragraphs joined by "\n\n" */
     int parent;              /* index of the parent field, -1 at top level */
     bool in_block;           /* also declared in the page's syntax block */
+    bool driver_changes;     /* its text says the driver sets it to another value before it returns */
 };
 
 /* The rule kinds are declared once, in gen/model/rule_kinds.h. */

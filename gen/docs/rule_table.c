@@ -73,8 +73,58 @@ static struct docs_rule *sentence_rule(struct sentence *s, enum docs_rule_kind k
     return r;
 }
 
+bool docs_rule_kind_is_check(enum docs_rule_kind k)
+{
+    return k == DOCS_RULE_RESERVED_ZERO || k == DOCS_RULE_ALIGN || k == DOCS_RULE_RANGE || k == DOCS_RULE_NONZERO ||
+           k == DOCS_RULE_EXCLUSIVE || k == DOCS_RULE_IMPLIES || k == DOCS_RULE_NULL_WHEN ||
+           k == DOCS_RULE_ZERO_WHEN || k == DOCS_RULE_NONNULL_IFF || k == DOCS_RULE_AT_LEAST;
+}
+
+/* "The allocation itself might be aligned on 4KB": a possibility, not a
+ * requirement. "may" and "can" hedge unless the sentence restricts ("can
+ * be set only if", "may not be", "at most one of ... may be set"); "X can
+ * be zero if ..." permits zero and so is no zero-when rule (its pattern is
+ * gone). */
+static bool hedged(const struct sentence *s)
+{
+    static const char *const always[] = {"might", "typically", "usually", "generally", "often", "could"};
+    static const char *const unless_restricted[] = {"may", "can"};
+    bool restricted = false;
+    for (size_t i = 0; i < s->nt; i++)
+        restricted |= tok_is(s, i, "only") || tok_is(s, i, "not") || tok_is(s, i, "never") || tok_is(s, i, "most");
+    for (size_t i = 0; i < s->nt; i++) {
+        for (size_t k = 0; k < sizeof always / sizeof always[0]; k++)
+            if (tok_is(s, i, always[k]))
+                return true;
+        for (size_t k = 0; k < sizeof unless_restricted / sizeof unless_restricted[0] && !restricted; k++)
+            if (tok_is(s, i, unless_restricted[k]))
+                return true;
+    }
+    return false;
+}
+
+/* "The size value is expanded to a multiple of the native host page size":
+ * what the OS does to the value, not what the value must be. */
+static bool os_changes_value(const struct sentence *s)
+{
+    static const char *const changed[] = {"expanded", "rounded", "padded", "increased", "adjusted", "truncated"};
+    for (size_t i = 1; i < s->nt; i++) {
+        if (!tok_is(s, i - 1, "is") && !tok_is(s, i - 1, "are") && !tok_is(s, i - 1, "be"))
+            continue;
+        for (size_t k = 0; k < sizeof changed / sizeof changed[0]; k++)
+            if (tok_is(s, i, changed[k]))
+                return true;
+    }
+    return false;
+}
+
+/* A rule the sentence states; NULL (and the sentence stays unread, so a
+ * modal one is listed as unextracted) when the kind is a check and the
+ * sentence is no requirement. */
 static struct docs_rule *add(struct sentence *s, enum docs_rule_kind k, const char *subject, const char *suffix)
 {
+    if (docs_rule_kind_is_check(k) && (hedged(s) || os_changes_value(s)))
+        return NULL;
     s->made++; /* a repeat still means the sentence was understood */
     return sentence_rule(s, k, subject, suffix);
 }
@@ -614,7 +664,10 @@ static bool names_other_actor(const struct sentence *s)
     if (tok_is(s, i, "member") || tok_is(s, i, "field") || tok_is(s, i, "flag"))
         i = i ? i - 1 : i;
     const struct tok *t = &s->t[i];
-    return t->field >= 0 && strcmp(sentence_leaf(t->text), sentence_leaf(s->subject));
+    /* a name the page does not have counts too: "ObjectCount must be zero"
+     * on EnqueueCpuEvent is about another structure's member */
+    bool named = t->field >= 0 || t->kind == TOK_NAME;
+    return named && strcmp(sentence_leaf(t->text), sentence_leaf(s->subject));
 }
 
 static bool act_reserved(struct sentence *s, const struct match *m, const struct rule_pattern *rp)
@@ -626,7 +679,10 @@ static bool act_reserved(struct sentence *s, const struct match *m, const struct
     bool reserved = has(s, "reserved");
     if (s->field < 0 || (!reserved && !has_any(s, zero_phrases, 7)))
         return false;
-    bool zero = (has(s, "zero") || has(s, "zeroed") || has(s, "to 0") || has(s, "be 0")) &&
+    /* the value is zero ("be zero", "set to 0", "zeroed"), not a word in
+     * passing: "must be in the reserved (zero) or mapped state" */
+    static const char *const is_zero[] = {"be zero", "to zero", "be 0", "to 0", "zeroed", "is zero", "are zero"};
+    bool zero = has_any(s, is_zero, sizeof is_zero / sizeof is_zero[0]) &&
                 (has(s, "must") || has(s, "should") || has(s, "set to"));
     /* "If X is NULL, Size must be zero": a condition on another member */
     if (zero && !reserved && (tok_is(s, 0, "if") || tok_is(s, 0, "when") || names_other_actor(s)))
@@ -638,6 +694,19 @@ static bool act_reserved(struct sentence *s, const struct match *m, const struct
     if (!zero && !(reserved && has_any(s, reserved_phrases, 5)))
         return false;
     struct docs_rule *r = add(s, zero ? DOCS_RULE_RESERVED_ZERO : DOCS_RULE_RESERVED, s->subject, NULL);
+    /* "This value should be zero for the F0 state", "... set to zero
+     * (FALSE) for all other synchronization object types": zero in some
+     * cases only, a condition the rule does not carry */
+    long at_zero = -1;
+    for (size_t k = 0; k < sizeof is_zero / sizeof is_zero[0] && at_zero < 0; k++)
+        at_zero = phrase_from(s, 0, is_zero[k]);
+    long for_case = zero && at_zero >= 0 ? phrase_from(s, (size_t)at_zero, "for") : -1;
+    if (r && for_case >= 0 && !reserved) {
+        size_t end = s->nt - 1;
+        while (end > (size_t)for_case + 1 && tok_is(s, end, "."))
+            end--;
+        r->condition = sentence_span(s, (size_t)for_case, end);
+    }
     if (zero)
         op(s, r, "strength", has(s, "must") ? "must" : "should");
     else if (has(s, "not be used") || has(s, "do not use"))
@@ -1178,9 +1247,6 @@ const struct rule_pattern docs_rule_patterns[] = {
      "KeyCount zero-when ref=pKeys"},
     {"{S} is always? zero|0 for|when|in {C}", act_zero_when, NULL, G_NONE,
      "SpinCount is always zero for an idle widget.", "SpinCount", "SpinCount", "SpinCount zero-when"},
-    {"{S} can be zero|0 if|when {C}", act_zero_when, NULL, G_NONE,
-     "The identifier can be zero if the caller cleared the Named member of its options.", "NameId", "NameId Named",
-     "NameId zero-when ref=Named"},
     {"^ if {C} , {*} {S} should|must be set to 0|zero", act_zero_when, NULL, G_NONE,
      "If the owner is unknown, Flags should say so, and OwnerId should be set to 0.", "OwnerId", "OwnerId",
      "OwnerId zero-when"},

@@ -29,6 +29,9 @@ bool docs_rule_patterns_ready(void);
 /* Is the token one of the modal words (must, should, cannot, only,
  * reserved, aligned, ...) that make an unread sentence worth listing? */
 bool docs_rule_is_modal(const struct tok *t);
+/* Whether a validator turns rules of the kind into checks (a sentence must
+ * state a requirement to give one). */
+bool docs_rule_kind_is_check(enum docs_rule_kind k);
 
 /* The patterns worth trying on a sentence, as a bitset over table
  * indexes: those whose rarest cue word (or one word of their first

@@ -40,6 +40,21 @@ static void read_sentence(struct sentence *s)
     }
 }
 
+/* "... the driver should set pDmaBuffer to the next empty byte": the
+ * driver gives the field a new value before it returns. */
+static bool driver_sets_subject(const struct sentence *s)
+{
+    const char *leaf = sentence_leaf(s->subject);
+    bool driver = false;
+    for (size_t i = 0; i < s->nt; i++)
+        driver |= tok_is(s, i, "driver");
+    for (size_t i = 0; driver && i + 2 < s->nt; i++)
+        if ((tok_is(s, i, "set") || tok_is(s, i, "update")) && !strcmp(sentence_leaf(s->t[i + 1].text), leaf) &&
+            tok_is(s, i + 2, "to"))
+            return true;
+    return false;
+}
+
 static bool has_modal(const struct sentence *s)
 {
     for (size_t i = 0; i < s->nt; i++)
@@ -86,8 +101,11 @@ static void on_sentence(void *vctx, const char *text, size_t n, unsigned nl)
         }
         return;
     }
-    if (sentence_tokenize(&s))
+    if (sentence_tokenize(&s)) {
         read_sentence(&s);
+        if (s.field >= 0 && driver_sets_subject(&s))
+            p->fields.v[s.field].driver_changes = true;
+    }
     bool modal = has_modal(&s);
     if (modal)
         p->modal_sentences++;
@@ -201,6 +219,23 @@ static void bit_conflicts(struct docs_page *p)
     }
 }
 
+/* A field the driver changes before it returns (pDmaBuffer: "the driver
+ * should set pDmaBuffer to the next empty byte"): a check from a sentence
+ * that only describes it ("A pointer to the start of the DMA buffer, which
+ * is aligned on 4 KB", no must or should) is about the value on entry. */
+static void entry_values(struct docs_page *p)
+{
+    for (size_t i = 0; i < p->rules.n; i++) {
+        struct docs_rule *r = &p->rules.v[i];
+        const char *sn = r->sentence;
+        if (!docs_rule_kind_is_check(r->kind) || !sn || strstr(sn, "must") || strstr(sn, "should"))
+            continue;
+        for (size_t f = 0; f < p->fields.n; f++)
+            if (p->fields.v[f].driver_changes && !strcmp(subject_of(p, (int)f), r->subject))
+                docs_rule_op(p, r, "at", "entry");
+    }
+}
+
 /* A rule that carries its condition as an operand ("if", "when") holds
  * under it by its own terms; the sentence's condition stays only on the
  * rules that do not, where it says the rule is not unconditional. */
@@ -235,6 +270,7 @@ void docs_extract_rules(struct docs_page *p)
     sentence_free(&work);
     field_index_free(&fx);
     carried_conditions(p);
+    entry_values(p);
     docs_page_settle_rules(p);
     bit_conflicts(p);
 }

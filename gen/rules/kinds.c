@@ -1,4 +1,5 @@
 /* The validators' meaning of each rule kind, one row per kind (kinds.h). */
+#include "ground.h"
 #include "kinds.h"
 
 #include <stdlib.h>
@@ -83,6 +84,10 @@ static const char *lower_align(struct rules_lowering *lw, struct rules_check *c)
 {
     if (c->subject.bits)
         return "alignment stated on a flag: it is about the memory the flag describes";
+    /* "The allocation itself might be aligned on 4KB" on PhysicalAdapterIndex:
+     * alignment is a property of addresses, sizes and offsets only. */
+    if (!ground_is_location(&c->subject))
+        return "alignment stated on a field that is no address, size or offset";
     /* Windows CPU pages are 4 KB on x86, x64 and arm64; a GPU "page" is
      * the adapter's and is not known here. */
     const char *unit = rules_operand(lw, "unit");
@@ -318,7 +323,8 @@ static void render_known(struct strbuf *sb, const struct rules_check *c)
 /* ---- the table ----------------------------------------------------------- */
 
 #define ZERO .op = "zero", .broken = broken_zero, .render = render_zero
-#define ZERO_WHEN .op = "zero-when", .lower = lower_conditional, .broken = broken_zero_when, .render = render_zero_when
+#define ZERO_WHEN .op = "zero-when", .lower = lower_conditional, .broken = broken_zero_when, .render = render_zero_when, \
+                  .unconditional_only = 1, .condition_in_fields = 1
 
 const struct rules_kind rules_kinds[DDI_RULE_KIND_COUNT] = {
     [DDI_RULE_DIRECTION] = {.unchecked = "selects the validator (_in / _out)"},
@@ -340,16 +346,19 @@ const struct rules_kind rules_kinds[DDI_RULE_KIND_COUNT] = {
                           .example = {.subject = 0, .broken = 1, .c = "!((unsigned long long)a->S != 0)"}},
     [DDI_RULE_BIT] = {.unchecked = "a bit position: checked by ddi_layout_asserts.h"},
     [DDI_RULE_EXCLUSIVE] = {.op = "exclusive", .lower = lower_exclusive, .subject_optional = 1, .broken = broken_exclusive,
+                            .unconditional_only = 1, .condition_in_fields = 1,
                             .render = render_exclusive,
                             .example = {.npartners = 1, .subject = 1, .partner = {2}, .broken = 1,
                                         .c = "((((unsigned long long)a->S != 0) + ((unsigned long long)a->P0 != 0)) > 1)"}},
     [DDI_RULE_IMPLIES] = {.op = "implies", .lower = lower_implies, .broken = broken_implies, .render = render_implies,
+                          .unconditional_only = 1, .condition_in_fields = 1,
                           .example = {.npartners = 1, .subject = 1, .partner = {0}, .broken = 1,
                                       .c = "(((unsigned long long)a->S != 0) && !(((unsigned long long)a->P0 != 0)))"}},
     [DDI_RULE_NULL_WHEN] = {ZERO_WHEN,
                             .example = {.npartners = 1, .subject = 8, .partner = {1}, .broken = 1,
                                         .c = "((((unsigned long long)a->S != 0) && (((unsigned long long)a->P0 != 0))))"}},
     [DDI_RULE_NONNULL_IFF] = {.op = "nonnull-iff", .lower = lower_conditional, .broken = broken_nonnull_iff,
+                              .unconditional_only = 1, .condition_in_fields = 1,
                               .render = render_nonnull_iff,
                               .example = {.npartners = 1, .subject = 0, .partner = {1}, .broken = 1,
                                           .c = "((((unsigned long long)a->S != 0) != (((unsigned long long)a->P0 != 0))))"}},

@@ -45,6 +45,10 @@ struct rules_kind {
     /* A condition the sentence states but the rule does not carry makes it
      * no check (the docs stage marks such rules conditional). */
     int unconditional_only;
+    /* The kind's field operands state a condition ("If NoDmaPatching is set
+     * to 1, PreemptionAware must also be set"): the sentence's condition
+     * disqualifies only when it names none of the rule's fields. */
+    int condition_in_fields;
     int subject_optional; /* "A, B and C are mutually exclusive" names no subject */
     /* Fills c's parameters and partners; NULL, or why it is not a check. */
     const char *(*lower)(struct rules_lowering *lw, struct rules_check *c);

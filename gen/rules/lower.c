@@ -3,6 +3,7 @@
  * documented rule, the check it becomes or why it cannot be one. */
 #include "rules.h"
 
+#include "ground.h"
 #include "kinds.h"
 
 #include "../model/model.h"
@@ -94,6 +95,13 @@ static int resolve(struct lower *l, const struct ddi_model_record *rec, const ch
 struct building {
     struct vec checks, skips, masks, members;
     struct strmap dirs; /* field path -> direction bits (as pointer-sized int) */
+    /* A field nothing marks: the driver's (_out) when every marked field of
+     * the record is [out] and they are at least half of its fields (a
+     * structure the driver fills); the caller's (_in)
+     * when the record marks others otherwise (the driver writes what its
+     * page or header says it writes); both when it marks none (a flag union
+     * the embedding field's direction decides). */
+    unsigned unmarked;
     const struct ddi_model_discriminator *disc;
 };
 
@@ -115,7 +123,7 @@ static unsigned dir_of(struct building *b, const char *path, struct arena *a)
             return (unsigned)(uintptr_t)d;
         char *dot = strrchr(p, '.');
         if (!dot)
-            return RULES_DIR_BOTH;
+            return b->unmarked;
         *dot = '\0';
     }
 }
@@ -184,6 +192,44 @@ int rules_has_subject(const struct rules_lowering *lw)
     return lw->has_subject;
 }
 
+/* Whether the condition clause names the rule's subject ("this member",
+ * its name) or one of its field operands: then the operands carry it ("If
+ * NoDmaPatching is set to 1, ..."), unlike "If the current context was
+ * executing an operation that used a paging buffer". */
+static int condition_names_fields(const struct ddi_model_rule *rule)
+{
+    static const char *const self[] = {"this member", "this flag", "this bit", "this field", "this value"};
+    const char *cond = rule->condition;
+    for (size_t i = 0; i < sizeof self / sizeof self[0]; i++)
+        if (strstr(cond, self[i]))
+            return 1;
+    const char *leaf = rule->subject ? strrchr(rule->subject, '.') : NULL;
+    leaf = leaf ? leaf + 1 : rule->subject;
+    if (leaf && *leaf && strstr(cond, leaf))
+        return 1;
+    for (size_t i = 0; i < rule->noperands; i++) {
+        const char *f = rule->operands[i].resolved ? rule->operands[i].field : NULL;
+        const char *fl = f ? strrchr(f, '.') : NULL;
+        fl = fl ? fl + 1 : f;
+        if (fl && *fl && strstr(cond, fl))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the rule's record has a discriminator rule (validity condition)
+ * on the rule's subject. */
+static int meaningful_only_if(const struct ddi_model_rule *rule)
+{
+    const struct ddi_model_record *rec = rule->record;
+    for (size_t i = 0; rec && i < rec->nrules; i++) {
+        const struct ddi_model_rule *d = rec->rules[i];
+        if (d != rule && d->kind == DDI_RULE_DISCRIMINATOR && d->subject && streq(d->subject, rule->subject))
+            return 1;
+    }
+    return 0;
+}
+
 /* Fills c from one rule; returns NULL, or why it is not a check. */
 static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule, struct rules_check *c)
 {
@@ -206,13 +252,28 @@ static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule
      * operands do not carry ("When the driver is first called with a new
      * paging buffer, this address is aligned on 4 KB"): checked
      * unconditionally it would refuse the calls the condition exempts. */
-    if (how && how->unconditional_only && rule->condition)
+    if (how && how->unconditional_only && rule->condition &&
+        !(how->condition_in_fields && condition_names_fields(rule)))
         return "the sentence states a condition the rule does not carry";
+    /* "This parameter is ignored when BaseAddress != NULL": a check of the
+     * field would hold only where the page says it is meaningful, a
+     * condition not carried here; dropped, never widened. */
+    if (how && how->unconditional_only && !how->condition_in_fields && field && meaningful_only_if(rule))
+        return "the page says when the field is meaningful, a condition the check does not carry";
     int set_rule = how && how->subject_optional && !field;
     if (!field && !set_rule)
         return "names no field of the record";
     if (field && scalar_field(l, field, &rule->subject_field, &c->subject) != 0)
         return arena_printf(l->a, "'%s' is not a scalar field", ddigen_quote(field));
+    if (field && k == DDI_RULE_RESERVED_ZERO) {
+        /* Reserved0 in union { ReservationType; Reserved0; }, or Reserved:31
+         * beside Resident:1 in one union: zero would refuse every value of
+         * the named field that shares the bits. */
+        const struct ddi_model_field *other =
+            ground_shared_bits(&l->plan->where, c->subject.chain[c->subject.depth - 1]);
+        if (other)
+            return arena_printf(l->a, "shares its bits with %s, a named field", ddigen_quote(other->path));
+    }
     if (field) {
         c->versions &= c->subject.versions;
         c->archs &= c->subject.archs;
@@ -230,9 +291,15 @@ static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule
     return NULL;
 }
 
-static void add_check(struct lower *l, struct building *b, struct rules_check *c, const char *sentence)
+static void add_check(struct lower *l, struct building *b, struct rules_check *c, const struct ddi_model_rule *r)
 {
     c->dir = dir_of(b, c->subject.path ? c->subject.path : "", l->a);
+    /* The page describes the value on entry and says the driver changes it
+     * before it returns (pDmaBuffer: "the next empty byte"): the caller's. */
+    const char *at = ddi_model_docs_operand(r, "at");
+    if (at && !strcmp(at, "entry"))
+        c->dir = RULES_DIR_IN;
+    const char *sentence = r->sentence;
     c->member = member_of(b, c->subject.path);
     c->mask_group = -1;
     c->sentence = sentence;
@@ -259,8 +326,47 @@ static void read_directions(struct building *b, const struct ddi_model_record *r
         d |= (unsigned)(uintptr_t)strmap_get(&b->dirs, r->field);
         strmap_put(&b->dirs, r->field, (void *)(uintptr_t)d);
     }
+    /* SAL on the field where the page marks none: _Out_ is the driver's,
+     * _Inout_ both, _In_ the caller's. */
+    for (size_t i = 0; i < rec->nall; i++) {
+        const struct ddi_model_field *f = rec->all[i];
+        const char *sal = f->sal;
+        if (!sal || !f->path || strmap_get(&b->dirs, f->path))
+            continue;
+        unsigned d = strstr(sal, "_Inout") ? RULES_DIR_BOTH : strstr(sal, "_Out") ? RULES_DIR_OUT
+                     : strstr(sal, "_In_") ? RULES_DIR_IN : 0;
+        if (d)
+            strmap_put(&b->dirs, f->path, (void *)(uintptr_t)d);
+    }
     for (size_t i = 0; i < rec->nwrites; i++)
         strmap_put(&b->dirs, rec->writes[i], (void *)(uintptr_t)RULES_DIR_BOTH);
+    unsigned marked = 0;
+    for (size_t i = 0; i < b->dirs.cap; i++)
+        marked |= b->dirs.slots[i].key ? (unsigned)(uintptr_t)b->dirs.slots[i].value : 0;
+    /* "filled by the driver" needs most of the record marked [out]: one
+     * [out] field (VirtualAddress of D3DDDI_RESERVEGPUVIRTUALADDRESS) does
+     * not make BaseAddress the driver's */
+    int mostly = 2 * b->dirs.len >= rec->nfields;
+    b->unmarked = !marked                                  ? RULES_DIR_BOTH
+                  : marked == RULES_DIR_OUT && mostly ? RULES_DIR_OUT
+                                                           : RULES_DIR_IN;
+}
+
+/* A record every DDI takes through a pointer to const: what is checked on
+ * return is what the caller set, so no check is the driver's. */
+static void drop_out(struct lower *l, struct building *b)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < b->checks.len; i++) {
+        struct rules_check *c = b->checks.items[i];
+        c->dir &= ~RULES_DIR_OUT;
+        if (c->dir)
+            b->checks.items[kept++] = c;
+        else
+            skip(l, b, c->id, c->kind, "the DDI passes the record const: the driver writes none of it", c->page,
+                 c->line);
+    }
+    b->checks.len = kept;
 }
 
 static void lower_rules(struct lower *l, struct building *b, const struct ddi_model_record *rec)
@@ -281,7 +387,7 @@ static void lower_rules(struct lower *l, struct building *b, const struct ddi_mo
         if (why)
             skip(l, b, r->id, r->kind_name, why, r->page, c.line)->provenance = r->provenance;
         else
-            add_check(l, b, &c, r->sentence);
+            add_check(l, b, &c, r);
     }
 }
 
@@ -412,6 +518,9 @@ static int lower_record(struct lower *l, const struct ddi_model_record *rec, str
     if (b.disc)
         lower_discriminator(l, &b, rec);
     lower_rules(l, &b, rec);
+    int read_only = ground_read_only(l->m, rec);
+    if (read_only)
+        drop_out(l, &b);
     group_masks(l, &b, rec);
     int keep = b.checks.len || b.skips.len;
     if (keep) {
@@ -419,6 +528,7 @@ static int lower_record(struct lower *l, const struct ddi_model_record *rec, str
         out->model = rec;
         out->versions = rec->versions;
         out->archs = rec->archs;
+        out->dirs = read_only ? RULES_DIR_IN : RULES_DIR_BOTH;
         out->nchecks = b.checks.len;
         out->checks = vec_copy(l, &b.checks, sizeof *out->checks);
         out->nmasks = b.masks.len;

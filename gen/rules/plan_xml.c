@@ -115,6 +115,8 @@ static void record_xml(const struct rules_plan *plan, xmlNodePtr root, const str
 {
     xmlNodePtr n = xmlNewChild(root, NULL, BAD_CAST "record", NULL);
     xmlNewProp(n, BAD_CAST "name", BAD_CAST r->name);
+    if (r->dirs == RULES_DIR_IN)
+        xmlNewProp(n, BAD_CAST "read-only", BAD_CAST "true"); /* no _out validator */
     gating(plan, n, r->versions, r->archs);
     for (size_t i = 0; i < r->nchecks; i++)
         check_xml(plan, n, &r->checks[i]);

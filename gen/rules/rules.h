@@ -93,6 +93,7 @@ struct rules_record {
     const struct ddi_model_record *model; /* its layout (model->node: the <record>) */
     uint64_t versions;
     unsigned archs;
+    unsigned dirs; /* validators it has: RULES_DIR_IN when the DDI passes it const */
     struct rules_check *checks;
     size_t nchecks;
     struct rules_mask *masks;

@@ -356,6 +356,30 @@ static void test_rules_zero_of_another_member(void **state)
     free(xml);
 }
 
+/* Issue 26: a sentence that is no requirement gives no check's rule; a
+ * subject the sentence does not name is not the rule's; zero "for" one
+ * case keeps the case; a field the driver moves is checked on entry. */
+static void test_rules_no_requirement(void **state)
+{
+    (void)state;
+    char *xml = md_xml("### -field SlotIndex\n\nThe widget slot. The ring itself might be aligned on 4 KB.\n\n"
+                       "### -field Length\n\nThe length is rounded up to a multiple of 64 bytes by the runtime.\n\n"
+                       "### -field Wake\n\nWhen set, the companion request is limited:\n\n"
+                       "* **PartCount** must be zero.\n\n"
+                       "### -field Origin\n\nThe origin must lie in a reserved (zero) or bound region.\n\n"
+                       "### -field Warmup\n\nThis value should be zero for the cold state.\n\n"
+                       "### -field pCursor\n\nThe first free byte of the ring, which is aligned on 256 bytes. "
+                       "Before it returns, the driver must set pCursor to the byte after the last one it wrote.\n\n");
+    assert_lacks(xml, "T.SlotIndex:align");
+    assert_lacks(xml, "T.Length:align");
+    assert_lacks(xml, "T.Wake:reserved-zero");
+    assert_lacks(xml, "T.Origin:reserved-zero");
+    assert_has(xml, "id=\"T.Warmup:reserved-zero\"");
+    assert_has(xml, "condition=\"for the cold state\"");
+    assert_has(xml, "<operand name=\"at\" value=\"entry\"/>");
+    free(xml);
+}
+
 static size_t count_of(const char *xml, const char *needle)
 {
     size_t n = 0;
@@ -611,6 +635,7 @@ int main(void)
         cmocka_unit_test(test_rules_two_ranges_one_field),
         cmocka_unit_test(test_rules_condition_mark),
         cmocka_unit_test(test_rules_zero_of_another_member),
+        cmocka_unit_test(test_rules_no_requirement),
         cmocka_unit_test(test_unterminated_front_matter),
         cmocka_unit_test(test_bad_yaml),
         cmocka_unit_test(test_unterminated_fence),

@@ -1,0 +1,31 @@
+/* What the model says about a rule before it becomes a check (issue 26,
+ * "Grounded in the layout", "Direction"): bits a reserved field shares with
+ * a named field, whether a field holds an address, size or offset, and
+ * whether the driver can write a record at all. Internal to gen/rules. */
+#ifndef DDIGEN_RULES_GROUND_H
+#define DDIGEN_RULES_GROUND_H
+
+#include "rules.h"
+
+/* The named, non-reserved field of f's top-level record whose bits overlap
+ * f's on some architecture in some version where both exist (a union alias,
+ * a bitfield beside it in one union), or NULL. Neither f's holders nor what
+ * it holds count, nor the flag word (a scalar beside the bitfield struct in
+ * one union, `Value`: it is every bit's other spelling, not another
+ * meaning), nor a field of another named member of one union (Map and
+ * Unmap: a selector chooses between them). Reserved: a field the record's
+ * pages call reserved. */
+const struct ddi_model_field *ground_shared_bits(const struct ddi_versions *where,
+                                                 const struct ddi_model_field *f);
+
+/* Whether a check of alignment can be about f: a pointer, or an integer
+ * whose name, type or documented unit (bytes) says it is an address, size,
+ * offset or pitch; never an index, count, ID or ordinal. */
+int ground_is_location(const struct rules_field *f);
+
+/* Whether every DDI function type that takes the record takes a pointer to
+ * const (IN_CONST_PDXGKARG_SUBMITCOMMAND): the driver cannot write it, so
+ * there is nothing to check on return. 0 when no function type takes it. */
+int ground_read_only(const struct ddi_model *m, const struct ddi_model_record *rec);
+
+#endif

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Issue 26, "Grounded in the layout" and "Direction": the wrong checks the
+real 14393 kit with the real pages used to get, one case each.
+
+  grounded.py list OUT            every (validator, rule ID) the generated
+                                  ddi_validate.c checks, one per line
+  grounded.py check OUT CASE      one named case: exit 0 when the generated
+                                  validators are right about it, 1 (saying
+                                  what is wrong) when not
+  grounded.py cases               the case names
+
+OUT is a `ddigen generate --wdk KIT --docs DOCS -o OUT` folder. The cases
+read the generated C (the product a driver compiles), not the plan: a check
+is the `/* RULE-ID */` comment the template writes before each test, inside
+the validator function that holds it. Written from issue 26's list before
+the fix; every case fails on the generator that had the wrong check.
+"""
+import os
+import re
+import sys
+
+FUNC = re.compile(r"^(?:DDI_VALIDATE_API|static __inline) unsigned long (ddi_validate_\w+?)_?\(")
+CHECK = re.compile(r"^\s+/\* (\S+) \*/$")
+DECL = re.compile(r"^DDI_VALIDATE_API unsigned long (ddi_validate_\w+)\(")
+
+
+def checks(out):
+    """(validator, rule id) pairs; a static body `X_` counts as X."""
+    pairs, func = set(), None
+    with open(os.path.join(out, "include", "ddi_validate.c"), encoding="utf-8") as f:
+        for line in f:
+            m = FUNC.match(line)
+            if m:
+                func = m.group(1)
+                continue
+            if line.startswith("}"):
+                func = None
+                continue
+            m = CHECK.match(line)
+            if m and func:
+                pairs.add((func, m.group(1)))
+    return pairs
+
+
+def validators(out):
+    """Validator functions the generated header declares."""
+    names = set()
+    with open(os.path.join(out, "include", "ddi_validate.h"), encoding="utf-8") as f:
+        for line in f:
+            m = DECL.match(line)
+            if m:
+                names.add(m.group(1))
+    return names
+
+
+def checked(pairs, rule, direction=None):
+    """Validators (of a direction, 'in' / 'out', or any) that check rule."""
+    return sorted(f for f, r in pairs if r == rule and (direction is None or f.endswith("_" + direction)))
+
+
+def absent(rule, why):
+    def case(pairs, _decls):
+        where = checked(pairs, rule)
+        return f"{rule} is checked in {', '.join(where)}, but {why}" if where else None
+    return case
+
+
+def not_on(rule, direction, why):
+    def case(pairs, _decls):
+        where = checked(pairs, rule, direction)
+        return f"{rule} is checked in {', '.join(where)}, but {why}" if where else None
+    return case
+
+
+def no_validator(name, why):
+    def case(_pairs, decls):
+        return f"{name} is generated, but {why}" if name in decls else None
+    return case
+
+
+def present(rule, direction, why):
+    def case(pairs, _decls):
+        return None if checked(pairs, rule, direction) else f"{rule} is not checked on _{direction}, but {why}"
+    return case
+
+
+CASES = {
+    # 1. reserved-zero only where no named field shares the bits
+    "notifyresidency_reserved_shares_resident":
+        absent("_DXGK_BUILDPAGINGBUFFER_NOTIFYRESIDENCY.Reserved:reserved-zero",
+               "Reserved:31 and Resident:1 sit directly in one union: Reserved includes the Resident bit"),
+    "reservegpuva_reserved0_aliases_reservationtype":
+        absent("D3DDDI_RESERVEGPUVIRTUALADDRESS.Reserved0:reserved-zero",
+               "Reserved0 is a union alias of ReservationType"),
+    "reservegpuva_reserved1_aliases_driverprotection":
+        absent("D3DDDI_RESERVEGPUVIRTUALADDRESS.Reserved1:reserved-zero",
+               "Reserved1 is a union alias of DriverProtection"),
+    "reservegpuva_reserved2_aliases_pagingfencevalue":
+        absent("D3DDDI_RESERVEGPUVIRTUALADDRESS.Reserved2:reserved-zero",
+               "Reserved2 is a union alias of the [out] PagingFenceValue"),
+    # a flag union's reserved bits stay checked (through its Value word)
+    "signalflags_reserved_still_checked":
+        present("D3DDDICB_SIGNALFLAGS.Reserved:reserved-zero", "in",
+                "Reserved shares its bits only with the flag word Value"),
+    # 2. alignment on addresses, sizes and offsets only; 3. "might" is no requirement
+    "mapcpuhostaperture_adapterindex_not_aligned":
+        absent("_DXGKARG_MAPCPUHOSTAPERTURE.PhysicalAdapterIndex:align",
+               "an adapter index is no address, and the sentence says 'might be aligned'"),
+    # 3. what the OS does, and misattributed subjects
+    "allocationinfo_size_expanded_by_os":
+        absent("DXGK_ALLOCATIONINFO.Size:align:size",
+               "'the size value is expanded to a multiple of the native host page size' is what the OS does"),
+    "signalflags_enqueuecpuevent_not_objectcount":
+        absent("D3DDDICB_SIGNALFLAGS.EnqueueCpuEvent:reserved-zero",
+               "'ObjectCount must be zero' is about another structure's ObjectCount"),
+    "updategpuva_map_baseaddress_state":
+        absent("_D3DDDI_UPDATEGPUVIRTUALADDRESS_OPERATION.Map.BaseAddress:reserved-zero",
+               "'must be in the reserved (zero) or mapped state' is about the range, not the value"),
+    "updategpuva_mapprotect_baseaddress_state":
+        absent("_D3DDDI_UPDATEGPUVIRTUALADDRESS_OPERATION.MapProtect.BaseAddress:reserved-zero",
+               "'must be in the reserved (zero) or mapped state' is about the range, not the value"),
+    # 3. a condition that cannot be resolved drops the rule, never widens it
+    "powerruntimestate_zero_for_f0_only":
+        absent("_DXGK_POWER_RUNTIME_STATE.TransitionLatency:reserved-zero",
+               "'This value should be zero for the F0 state' holds for the F0 state only"),
+    "syncobjectflags_topofpipeline_allowed_for_monitored_fences":
+        absent("D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS.TopOfPipeline:reserved-zero",
+               "the page allows TopOfPipeline for monitored fences: zero only 'for all other ... types'"),
+    "syncobjectflags_nosignal_allowed_for_monitored_fences":
+        absent("D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS.NoSignal:reserved-zero",
+               "the page allows NoSignal for monitored fences: zero only 'for all other ... types'"),
+    "mapgpuva_minimumaddress_ignored_when_baseaddress":
+        absent("D3DDDI_MAPGPUVIRTUALADDRESS.MinimumAddress:align",
+               "'This parameter is ignored when BaseAddress != NULL': the alignment holds only when it is used"),
+    "submitcommandflags_contextswitch_paging_condition":
+        absent("DXGK_SUBMITCOMMANDFLAGS.ContextSwitch:implies:Paging",
+               "'If the current context was executing an operation that used a paging buffer' is not resolved"),
+    # 4. direction
+    "render_dmabuffer_not_aligned_on_out":
+        not_on("_DXGKARG_RENDER.pDmaBuffer:align", "out",
+               "the driver advances pDmaBuffer to the next empty byte before it returns"),
+    "present_dmabuffer_not_aligned_on_out":
+        not_on("DXGKARG_PRESENT.pDmaBuffer:align", "out",
+               "the driver advances pDmaBuffer to the next empty byte before it returns"),
+    "render_dmabuffer_aligned_on_in":
+        present("_DXGKARG_RENDER.pDmaBuffer:align", "in",
+                "the OS passes the start of the DMA buffer, aligned on 4 KB"),
+    "submitcommand_no_out_validator":
+        no_validator("ddi_validate_DXGKARG_SUBMITCOMMAND_out",
+                     "DXGKDDI_SUBMITCOMMAND takes IN_CONST_PDXGKARG_SUBMITCOMMAND: the driver cannot write it"),
+    "submitcommand_dmabuffervirtualaddress_not_drivers":
+        not_on("DXGKARG_SUBMITCOMMAND.DmaBufferVirtualAddress:reserved-zero", "out",
+               "the OS fills DmaBufferVirtualAddress; it is never the driver's to set"),
+}
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "list":
+        for f, r in sorted(checks(argv[2])):
+            print(f, r)
+        return 0
+    if len(argv) == 2 and argv[1] == "cases":
+        print("\n".join(CASES))
+        return 0
+    if len(argv) != 4 or argv[1] != "check" or argv[3] not in CASES:
+        print(__doc__, file=sys.stderr)
+        return 2
+    wrong = CASES[argv[3]](checks(argv[2]), validators(argv[2]))
+    if wrong:
+        print(f"FAIL {argv[3]}: {wrong}")
+        return 1
+    print(f"ok {argv[3]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
