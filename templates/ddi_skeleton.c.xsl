@@ -22,9 +22,12 @@
  * Thunks and the DDI table fill of ddi_skeleton.h. DDIGEN_WDK_HEADER names
  * the one header to include instead of ntddk.h + dispmprt.h. With
  * DDIGEN_VALIDATE (and the validators generated, DDIGEN_HAVE_VALIDATE) each
- * thunk checks its record arguments on entry (a broken rule: the hook
- * DDIGEN_SKELETON_VIOLATION(callback, violation), then STATUS_INVALID_PARAMETER)
- * and on return (the hook only).
+ * thunk checks its record arguments on entry and on return and reports a
+ * broken rule through the hook DDIGEN_SKELETON_VIOLATION(callback,
+ * violation); the call goes through. Refusing it on entry
+ * (STATUS_INVALID_PARAMETER) is the build's choice: DDIGEN_VALIDATE_ENFORCE
+ * refuses when a broken rule was reviewed (spec/reviewed.xml),
+ * DDIGEN_VALIDATE_ENFORCE_ALL when any rule broke.
  */
 </xsl:text>
     <xsl:choose>
@@ -54,6 +57,19 @@
 #endif
 #ifndef DDIGEN_SKELETON_VIOLATION
 #define DDIGEN_SKELETON_VIOLATION(callback, violation) ((void)(callback), (void)(violation))
+#endif
+/* Whether a broken rule on entry refuses the call: never by default. To
+ * refuse, the entry check runs every rule (the flags then say whether any
+ * broken one was reviewed), not only up to the first. */
+#if defined(DDIGEN_VALIDATE_ENFORCE_ALL)
+#define DDIGEN_SKELETON_REFUSES(violation) ((void)(violation), 1)
+#define DDIGEN_SKELETON_ENTRY_FLAGS 0ul
+#elif defined(DDIGEN_VALIDATE_ENFORCE)
+#define DDIGEN_SKELETON_REFUSES(violation) (((violation)->flags &amp; DDI_VIOLATION_REVIEWED) != 0)
+#define DDIGEN_SKELETON_ENTRY_FLAGS 0ul
+#else
+#define DDIGEN_SKELETON_REFUSES(violation) ((void)(violation), 0)
+#define DDIGEN_SKELETON_ENTRY_FLAGS DDI_VALIDATE_STOP_AT_FIRST
 #endif
 #endif
 
@@ -197,9 +213,10 @@ _Use_decl_annotations_
 </xsl:text>
       <xsl:choose>
         <xsl:when test="$dir = 'in'">
-          <xsl:value-of select="concat('        if (', $name, ' &amp;&amp; ', $v, '(', $name, ', &amp;violation, DDI_VALIDATE_STOP_AT_FIRST) != 0) {&#10;')"/>
+          <xsl:value-of select="concat('        if (', $name, ' &amp;&amp; ', $v, '(', $name, ', &amp;violation, DDIGEN_SKELETON_ENTRY_FLAGS) != 0) {&#10;')"/>
           <xsl:value-of select="concat('            DDIGEN_SKELETON_VIOLATION(&quot;', $callback, '&quot;, &amp;violation);&#10;')"/>
-          <xsl:text>            return STATUS_INVALID_PARAMETER;
+          <xsl:text>            if (DDIGEN_SKELETON_REFUSES(&amp;violation))
+                return STATUS_INVALID_PARAMETER;
         }
 </xsl:text>
         </xsl:when>

@@ -29,17 +29,23 @@
     <xsl:text>#endif
 #include "ddi_validate.h"
 
-/* Counts a broken rule, keeps the first, stops when asked to. */
-#define DDI_VALIDATE_REPORT_(id, fld, val)                                  \
-    do {                                                                   \
-        if (n++ == 0 &amp;&amp; first) {                                           \
-            first->rule_id = (id);                                         \
-            first->field = (fld);                                          \
-            first->observed = (val);                                       \
-        }                                                                  \
-        if (flags &amp; DDI_VALIDATE_STOP_AT_FIRST)                            \
-            return n;                                                      \
-    } while (0)
+/* A broken rule: keeps the first, or-es the flags of all (whether any was
+ * reviewed); returns the count with this one. */
+static __inline unsigned long ddi_validate_report_(ddi_violation *first, unsigned long n, const char *id,
+                                                   const char *field, unsigned long long observed,
+                                                   unsigned long rule_flags)
+{
+    if (first) {
+        if (n == 0) {
+            first->rule_id = id;
+            first->field = field;
+            first->observed = observed;
+            first->flags = 0;
+        }
+        first->flags |= rule_flags;
+    }
+    return n + 1;
+}
 </xsl:text>
     <xsl:for-each select="$vrecords">
       <xsl:variable name="rec" select="."/>
@@ -127,9 +133,11 @@
   <xsl:template match="check" mode="check">
     <xsl:param name="indent" select="'    '"/>
     <xsl:call-template name="open-guard"/>
-    <xsl:value-of select="concat($indent, '/* ', @id, ' */&#10;', $indent, 'if (', @bad, ')&#10;',
-                                 $indent, '    DDI_VALIDATE_REPORT_(', d:c-string(@id), ', ', d:c-string(@field), ', ',
-                                 @observed, ');&#10;')"/>
+    <xsl:value-of select="concat($indent, '/* ', @id, ' */&#10;', $indent, 'if (', @bad, ') {&#10;',
+                                 $indent, '    n = ddi_validate_report_(first, n, ', d:c-string(@id), ', ',
+                                 d:c-string(@field), ', ', @observed, ', ', @violation-flags, ');&#10;',
+                                 $indent, '    if (flags &amp; DDI_VALIDATE_STOP_AT_FIRST)&#10;',
+                                 $indent, '        return n;&#10;', $indent, '}&#10;')"/>
     <xsl:call-template name="close-guard"/>
   </xsl:template>
 
@@ -156,7 +164,8 @@
     </xsl:for-each>
     <xsl:text>    default:&#10;</xsl:text>
     <xsl:if test="$report">
-      <xsl:value-of select="concat('        DDI_VALIDATE_REPORT_(', d:c-string(@id), ', ', d:c-string(@field), ', ', @observed, ');&#10;')"/>
+      <xsl:value-of select="concat('        n = ddi_validate_report_(first, n, ', d:c-string(@id), ', ', d:c-string(@field), ', ',
+                                   @observed, ', ', @violation-flags, ');&#10;')"/>
     </xsl:if>
     <xsl:text>        break;&#10;    }&#10;    if (n != 0 &amp;&amp; (flags &amp; DDI_VALIDATE_STOP_AT_FIRST))&#10;        return n;&#10;</xsl:text>
     <xsl:call-template name="close-guard"/>

@@ -60,14 +60,21 @@ struct tally {
     unsigned long flags;
 };
 
-/* Records a violation; nonzero when evaluation must stop. */
-static int report(struct tally *t, const char *id, const char *field, unsigned long long observed)
+/* Records a violation as the generated ddi_validate_report_ does (the
+ * first kept, the flags of all or-ed); nonzero when evaluation must stop. */
+static int report(struct tally *t, const char *id, const char *field, unsigned long long observed,
+                  unsigned long rule_flags)
 {
-    if (t->n++ == 0 && t->first) {
-        t->first->rule_id = id;
-        t->first->field = field;
-        t->first->observed = observed;
+    if (t->first) {
+        if (t->n == 0) {
+            t->first->rule_id = id;
+            t->first->field = field;
+            t->first->observed = observed;
+            t->first->flags = 0;
+        }
+        t->first->flags |= rule_flags;
     }
+    t->n++;
     return (t->flags & RULES_STOP_AT_FIRST) != 0;
 }
 
@@ -87,7 +94,9 @@ static int eval_check(struct reader *r, const struct rules_check *c, struct tall
     if (missing)
         return 0;
     int bad = c->how->broken(c, &v);
-    return bad ? report(t, c->id, c->subject.path, v.subject) : 0;
+    return bad ? report(t, c->id, c->subject.path, v.subject,
+                        c->provenance == DDI_PROVENANCE_REVIEWED ? DDI_VIOLATION_REVIEWED : 0ul)
+               : 0;
 }
 
 static int member_matches(const char *a, const char *b)
@@ -157,6 +166,6 @@ unsigned long rules_eval(const struct rules_plan *plan, const struct rules_recor
     if (!stop)
         eval_checks(&r, rec, dir, NULL, &t);
     if (r.truncated && (t.n == 0 || !(flags & RULES_STOP_AT_FIRST)))
-        report(&t, "ddigen.truncated", rec->name, len);
+        report(&t, "ddigen.truncated", rec->name, len, 0ul);
     return t.n;
 }

@@ -52,6 +52,9 @@ static void check_xml(const struct rules_plan *plan, xmlNodePtr parent, const st
     xmlNewProp(n, BAD_CAST "kind", BAD_CAST c->kind);
     /* so that templates can gate enforcement on who decided the rule */
     xmlNewProp(n, BAD_CAST "provenance", BAD_CAST provenance_name(c->provenance));
+    /* what a broken one sets in ddi_violation.flags, as C */
+    xmlNewProp(n, BAD_CAST "violation-flags",
+               BAD_CAST(c->provenance == DDI_PROVENANCE_REVIEWED ? "DDI_VIOLATION_REVIEWED" : "0ul"));
     xmlNewProp(n, BAD_CAST "op", BAD_CAST c->how->op);
     xmlNewProp(n, BAD_CAST "dir", BAD_CAST dir_name(c->dir));
     if (c->member)

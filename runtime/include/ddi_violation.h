@@ -12,6 +12,14 @@ typedef struct ddi_violation {
                                     "dispatch.out-of-range"; static string */
     const char *field;           /* dotted field path, e.g. "Fill.Pattern" */
     unsigned long long observed; /* the value read, zero-extended */
+    unsigned long flags;         /* DDI_VIOLATION_*: of every broken rule
+                                    the call checked, or-ed (the first one
+                                    only when stopping at it) */
 } ddi_violation;
+
+/* A broken rule was written by a reader (spec/reviewed.xml), not only
+ * proposed by the extractor: the skeleton's thunks refuse a call for one
+ * under DDIGEN_VALIDATE_ENFORCE (any broken rule: DDIGEN_VALIDATE_ENFORCE_ALL). */
+#define DDI_VIOLATION_REVIEWED 0x1ul
 
 #endif /* DDI_VIOLATION_H */

@@ -36,9 +36,16 @@ expect "stale: a drop that matches nothing" 'status="stale" page="reviewed/ns-re
 # the validators: checks and skips with the entries' effect
 "$ddigen" emit -q --spec "$spec" --outputs validate --stats -o "$work/out" >"$work/stats.txt" 2>&1 || fail "emit"
 v=$work/out/ddi_validate.c
-expect "correct: checked under Flags.Paging" 'DDI_VALIDATE_REPORT_("DXGKARG_PATCH.pAllocationList:null-when"' "$v"
-expect "correct: zero-when checked" 'DDI_VALIDATE_REPORT_("DXGKARG_PATCH.AllocationListSize:zero-when"' "$v"
-expect "add: checked" 'DDI_VALIDATE_REPORT_("DXGKARG_PATCH.pDmaBuffer:nonzero:reviewed"' "$v"
+expect "correct: checked under Flags.Paging" 'ddi_validate_report_(first, n, "DXGKARG_PATCH.pAllocationList:null-when"' "$v"
+expect "correct: zero-when checked" 'ddi_validate_report_(first, n, "DXGKARG_PATCH.AllocationListSize:zero-when"' "$v"
+expect "add: checked" 'ddi_validate_report_(first, n, "DXGKARG_PATCH.pDmaBuffer:nonzero:reviewed"' "$v"
+# a broken reviewed rule says so in the violation (the thunks' DDIGEN_VALIDATE_ENFORCE)
+if grep -F '"DXGKARG_PATCH.pDmaBuffer:nonzero:reviewed"' "$v" | grep -qF 'DDI_VIOLATION_REVIEWED'; then
+    ok "add: a broken reviewed rule flags the violation"
+else fail "add: no DDI_VIOLATION_REVIEWED on the reviewed check in $v"; fi
+if grep -F '"DXGKARG_PATCH.hContext:null-when"' "$v" | grep -qF 'DDI_VIOLATION_REVIEWED'; then
+    fail "an extracted rule flags its violation as reviewed"
+else ok "an extracted rule does not flag its violation as reviewed"; fi
 expect "drop: not checked, with the entry's reason" 'DXGKARG_PATCH.hDevice:null-when [null-when]: dropped by the reviewed file (line 17)' "$v"
 expect "field == enumerator: not checked, said why" 'its condition (StandardAllocationType == D3DKMDT_STANDARDALLOCATION_SHAREDPRIMARYSURFACE) is not lowered' "$v"
 expect "stats: reviewed rules" 'validate: reviewed       3 of 5 rules checked' "$work/stats.txt"
