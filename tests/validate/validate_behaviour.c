@@ -65,7 +65,7 @@ static void expect(const char *what, const char *kind, const char *record, const
 
 #define RUN(what, kind, record, dir, obj, id)                                                                   \
     do {                                                                                                       \
-        ddi_violation v_ = {0, 0, 0}, s_ = {0, 0, 0};                                                          \
+        ddi_violation v_ = {0, 0, 0, 0}, s_ = {0, 0, 0, 0};                                                          \
         unsigned long n_ = ddi_validate_##record##_##dir(&(obj), &v_, 0);                                      \
         unsigned long stop_ = ddi_validate_##record##_##dir(&(obj), &s_, DDI_VALIDATE_STOP_AT_FIRST);          \
         expect(what, kind, #record, #dir, n_, &v_, stop_, &(obj), sizeof(obj), id);                            \
@@ -218,7 +218,7 @@ static void build_paging_buffer(void)
     b.DiscardContent.Flags.Value |= 0x100u;
     RUN("BPB discard, reserved flag (member validator)", "reserved-zero", DXGKARG_BUILDPAGINGBUFFER, in, b,
         "DXGKARG_BUILDPAGINGBUFFER.DiscardContent.Flags.Reserved:reserved-zero");
-    ddi_violation v = {0, 0, 0};
+    ddi_violation v = {0, 0, 0, 0};
     cases++;
     if (ddi_validate_DXGKARG_BUILDPAGINGBUFFER__DiscardContent_in(&b, &v, 0) != 1 ||
         strcmp(v.rule_id, "DXGKARG_BUILDPAGINGBUFFER.DiscardContent.Flags.Reserved:reserved-zero") != 0) {
