@@ -58,17 +58,13 @@
 #ifndef DDIGEN_SKELETON_VIOLATION
 #define DDIGEN_SKELETON_VIOLATION(callback, violation) ((void)(callback), (void)(violation))
 #endif
-/* Whether a broken rule on entry refuses the call: never by default. To
- * refuse, the entry check runs every rule (the flags then say whether any
- * broken one was reviewed), not only up to the first. */
-#if defined(DDIGEN_VALIDATE_ENFORCE_ALL)
-#define DDIGEN_SKELETON_REFUSES(violation) ((void)(violation), 1)
-#define DDIGEN_SKELETON_ENTRY_FLAGS 0ul
-#elif defined(DDIGEN_VALIDATE_ENFORCE)
-#define DDIGEN_SKELETON_REFUSES(violation) (((violation)->flags &amp; DDI_VIOLATION_REVIEWED) != 0)
+/* A broken rule on entry refuses the call only under DDIGEN_VALIDATE_ENFORCE
+ * (a reviewed rule) or DDIGEN_VALIDATE_ENFORCE_ALL (any); the entry check
+ * then runs every rule (the flags say whether any broken one was reviewed)
+ * instead of stopping at the first. */
+#if defined(DDIGEN_VALIDATE_ENFORCE) || defined(DDIGEN_VALIDATE_ENFORCE_ALL)
 #define DDIGEN_SKELETON_ENTRY_FLAGS 0ul
 #else
-#define DDIGEN_SKELETON_REFUSES(violation) ((void)(violation), 0)
 #define DDIGEN_SKELETON_ENTRY_FLAGS DDI_VALIDATE_STOP_AT_FIRST
 #endif
 #endif
@@ -215,8 +211,12 @@ _Use_decl_annotations_
         <xsl:when test="$dir = 'in'">
           <xsl:value-of select="concat('        if (', $name, ' &amp;&amp; ', $v, '(', $name, ', &amp;violation, DDIGEN_SKELETON_ENTRY_FLAGS) != 0) {&#10;')"/>
           <xsl:value-of select="concat('            DDIGEN_SKELETON_VIOLATION(&quot;', $callback, '&quot;, &amp;violation);&#10;')"/>
-          <xsl:text>            if (DDIGEN_SKELETON_REFUSES(&amp;violation))
+          <xsl:text>#if defined(DDIGEN_VALIDATE_ENFORCE_ALL)
+            return STATUS_INVALID_PARAMETER;
+#elif defined(DDIGEN_VALIDATE_ENFORCE)
+            if ((violation.flags &amp; DDI_VIOLATION_REVIEWED) != 0)
                 return STATUS_INVALID_PARAMETER;
+#endif
         }
 </xsl:text>
         </xsl:when>
