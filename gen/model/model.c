@@ -496,14 +496,17 @@ static void join_review(struct loader *ld, struct ddi_model_rule *r, xmlNodePtr 
 {
     const char *review = sx_get(mrule, "review");
     r->provenance = same(sx_get(mrule, "provenance"), "reviewed") ? DDI_PROVENANCE_REVIEWED : DDI_PROVENANCE_EXTRACTED;
-    r->review = same(review, "add") ? DDI_REVIEW_ADD : same(review, "drop") ? DDI_REVIEW_DROP
-              : same(review, "correct") ? DDI_REVIEW_CORRECT : DDI_REVIEW_NONE;
+    r->review = same(review, "add")       ? DDI_REVIEW_ADD
+              : same(review, "keep")    ? DDI_REVIEW_KEEP
+              : same(review, "drop")    ? DDI_REVIEW_DROP
+              : same(review, "correct") ? DDI_REVIEW_CORRECT
+                                        : DDI_REVIEW_NONE;
     r->review_line = attr_long(mrule, "review-line");
     xmlNodePtr e = sx_get(mrule, "review-line") ? strmap_get(&ld->reviews, sx_get(mrule, "review-line")) : NULL;
     if (e)
         r->review_reason = text_of(ld, sx_child(e, "reason") ? sx_child(e, "reason") : e);
-    if (!e || r->review == DDI_REVIEW_DROP)
-        return; /* a dropped rule keeps what the page said: it is not checked */
+    if (!e || r->review == DDI_REVIEW_DROP || r->review == DDI_REVIEW_KEEP)
+        return; /* a dropped or kept rule keeps what the page said (a dropped one is not checked) */
     struct ddi_model_docs_operand *ops = child_array(ld, e, "operand", sizeof *ops);
     size_t n = 0;
     for (xmlNodePtr c = e->children; c; c = c->next)

@@ -103,7 +103,7 @@ struct ddi_model_operand {
 enum ddi_rule_provenance { DDI_PROVENANCE_EXTRACTED, DDI_PROVENANCE_REVIEWED };
 
 /* What a reviewed entry did to the rule. */
-enum ddi_rule_review { DDI_REVIEW_NONE, DDI_REVIEW_ADD, DDI_REVIEW_DROP, DDI_REVIEW_CORRECT };
+enum ddi_rule_review { DDI_REVIEW_NONE, DDI_REVIEW_ADD, DDI_REVIEW_KEEP, DDI_REVIEW_DROP, DDI_REVIEW_CORRECT };
 
 /* A reviewed condition the rule's `ref` operands cannot carry: a field
  * clear, or equal to an enumerator (<merge> rule/when). */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A drop or correct matches the extracted rule of its page, kind, record
+/* A keep, drop or correct matches the extracted rule of its page, kind, record
  * and subject; when the page has several, the one whose line is nearest.
  * Lines only break ties: a page revision that shifts lines keeps the
  * entry applied (lint reports a sentence that moved or changed). */
@@ -22,6 +22,7 @@ const char *review_action_name(enum review_action a)
 {
     switch (a) {
     case REVIEW_ADD: return "add";
+    case REVIEW_KEEP: return "keep";
     case REVIEW_DROP: return "drop";
     case REVIEW_CORRECT: return "correct";
     case REVIEW_NO_RULE: return "no-rule";
@@ -54,8 +55,11 @@ static void read_body(struct reviewed *r, struct review *v, xmlNodePtr body)
 
 static enum review_action action_of(xmlNodePtr n)
 {
-    return sx_is(n, "add") ? REVIEW_ADD : sx_is(n, "drop") ? REVIEW_DROP : sx_is(n, "correct") ? REVIEW_CORRECT
-                                                                                              : REVIEW_NO_RULE;
+    return sx_is(n, "add")       ? REVIEW_ADD
+           : sx_is(n, "keep")    ? REVIEW_KEEP
+           : sx_is(n, "drop")    ? REVIEW_DROP
+           : sx_is(n, "correct") ? REVIEW_CORRECT
+                                 : REVIEW_NO_RULE;
 }
 
 /* A kind outside gen/model/rule_kinds.h is an error of the file: no
@@ -348,7 +352,7 @@ static void apply_entry(struct applier *ap, struct review *v)
     }
     v->rule = arena_strdup(&ap->r->a, sx_get(rule, "ref")); /* a correct frees the element */
     strmap_put(&ap->claimed, v->rule, rule);
-    if (v->action == REVIEW_DROP)
+    if (v->action == REVIEW_DROP || v->action == REVIEW_KEEP)
         mark_reviewed(rule, v);
     else
         apply_correct(ap, v, rule, rec);

@@ -10,7 +10,7 @@
 
 #include <libxml/tree.h>
 
-enum review_action { REVIEW_ADD, REVIEW_DROP, REVIEW_CORRECT, REVIEW_NO_RULE };
+enum review_action { REVIEW_ADD, REVIEW_KEEP, REVIEW_DROP, REVIEW_CORRECT, REVIEW_NO_RULE };
 
 struct review_operand {
     const char *name, *value;

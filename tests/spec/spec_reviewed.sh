@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # spec/reviewed.xml: a fixture reviewed file (tests/fixtures/reviewed) with
-# add, drop, correct and no-rule entries over fixture pages in the project's
+# add, keep, drop, correct and no-rule entries over fixture pages in the project's
 # own words, merged with the 26100 fixture layout. The spec and the
 # validators show the result with provenance; stale entries and sentences
 # that moved, changed or vanished are lint findings; a reviewed file that
@@ -31,6 +31,8 @@ expect "drop: the rule is marked" 'ref="DXGKARG_PATCH.hDevice:null-when" kind="n
 expect "add: a new rule with its own ID" 'ref="DXGKARG_PATCH.pDmaBuffer:nonzero:reviewed" kind="nonzero" line="21" provenance="reviewed" review="add"' "$spec"
 expect "add: a field == enumerator condition is kept as data" \
     '<when field="StandardAllocationType" field-id="1" equals="D3DKMDT_STANDARDALLOCATION_SHAREDPRIMARYSURFACE"' "$spec"
+expect "keep: the extracted rule becomes reviewed, as extracted" \
+    'ref="DXGKARG_PATCH.EngineOrdinal:reserved" kind="reserved" line="41" provenance="reviewed" review="keep" review-line="47"' "$spec"
 expect "stale: a drop that matches nothing" 'status="stale" page="reviewed/ns-reviewed-_dxgkarg_patch.md" page-line="21" record="DXGKARG_PATCH" kind="align"' "$spec"
 
 # the validators: checks and skips with the entries' effect
@@ -48,7 +50,7 @@ if grep -F '"DXGKARG_PATCH.hContext:null-when"' "$v" | grep -qF 'DDI_VIOLATION_R
 else ok "an extracted rule does not flag its violation as reviewed"; fi
 expect "drop: not checked, with the entry's reason" 'DXGKARG_PATCH.hDevice:null-when [null-when]: dropped by the reviewed file (line 17)' "$v"
 expect "field == enumerator: not checked, said why" 'its condition (StandardAllocationType == D3DKMDT_STANDARDALLOCATION_SHAREDPRIMARYSURFACE) is not lowered' "$v"
-expect "stats: reviewed rules" 'validate: reviewed       3 of 5 rules checked' "$work/stats.txt"
+expect "stats: reviewed rules" 'validate: reviewed       3 of 6 rules checked' "$work/stats.txt"
 
 # lint: the planted findings
 "$ddigen" lint "$spec" -o "$work/lint.txt" --sarif "$work/lint.sarif" 2>/dev/null
