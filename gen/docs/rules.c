@@ -8,6 +8,7 @@
 #endif
 #include "rules.h"
 
+#include "condition.h"
 #include "rule_table.h"
 #include "sentence.h"
 #include "text.h"
@@ -249,6 +250,40 @@ static void carried_conditions(struct docs_page *p)
     }
 }
 
+/* A condition the rule does not carry, read as data where it names a field
+ * ("If the Paging flag of Flags is set"): the `cond` operand (F, F==0,
+ * F==ENUMERATOR) that the merge resolves into a <when>; the prose stays, so
+ * a condition the merge cannot resolve still keeps the rule from a check. */
+/* Whether the condition's field is the rule's subject or one of its
+ * operands ("If NoDmaPatching is set, PreemptionAware must also be set"):
+ * the kind carries such a condition itself (implies, exclusive). */
+static bool names_rule_field(const struct docs_rule *r, const char *cond)
+{
+    size_t n = strcspn(cond, "=");
+    const char *dot = memrchr(cond, '.', n);
+    const char *leaf = dot ? dot + 1 : cond;
+    size_t len = n - (size_t)(leaf - cond);
+    const char *subject = sentence_leaf(r->subject);
+    if (subject && strlen(subject) == len && !strncmp(subject, leaf, len))
+        return true;
+    for (unsigned k = 0; k < r->nops; k++) {
+        const char *v = sentence_leaf(r->ops[k].value);
+        if (v && strlen(v) == len && !strncmp(v, leaf, len))
+            return true;
+    }
+    return false;
+}
+
+static void condition_operands(struct docs_page *p)
+{
+    for (size_t i = 0; i < p->rules.n; i++) {
+        struct docs_rule *r = &p->rules.v[i];
+        char cond[256];
+        if (r->condition && docs_condition_parse(r->condition, cond, sizeof cond) && !names_rule_field(r, cond))
+            docs_rule_op(p, r, "cond", cond);
+    }
+}
+
 void docs_extract_rules(struct docs_page *p)
 {
     if (!docs_rule_patterns_ready())
@@ -270,6 +305,7 @@ void docs_extract_rules(struct docs_page *p)
     sentence_free(&work);
     field_index_free(&fx);
     carried_conditions(p);
+    condition_operands(p);
     entry_values(p);
     docs_page_settle_rules(p);
     bit_conflicts(p);

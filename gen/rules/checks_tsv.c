@@ -4,27 +4,15 @@
  *   page  line  record  subject  kind  operands  direction  rule-id  provenance
  * Operands are `k=v` joined by ';', named as the labels name them: align,
  * min, max, with (exclusive: one line per partner), requires (implies),
- * ref (at-least), when (the condition field of null-when, zero-when,
- * nonnull-iff). */
+ * ref (at-least, in-set), when (the condition field of null-when, zero-when,
+ * nonnull-iff; and each condition of a check: F, F!=0, F==0, F==X). */
 #include "rules.h"
+
+#include "kinds.h"
 
 #include "../util/strbuf.h"
 
 #include <string.h>
-
-/* The operand name a kind's partner fields go by, or NULL. */
-static const char *partner_operand(enum ddi_rule_kind k)
-{
-    switch (k) {
-    case DDI_RULE_EXCLUSIVE: return "with";
-    case DDI_RULE_IMPLIES: return "requires";
-    case DDI_RULE_AT_LEAST: return "ref";
-    case DDI_RULE_NULL_WHEN:
-    case DDI_RULE_ZERO_WHEN:
-    case DDI_RULE_NONNULL_IFF: return "when";
-    default: return NULL;
-    }
-}
 
 static void add_operand(struct strbuf *sb, const char *name, const char *value)
 {
@@ -47,9 +35,12 @@ static void common_operands(struct strbuf *sb, const struct rules_check *c)
         snprintf(n, sizeof n, "%llu", c->max);
         add_operand(sb, "max", n);
     }
-    const char *name = partner_operand(c->kind_id);
-    for (int i = 0; name && c->kind_id != DDI_RULE_EXCLUSIVE && i < c->npartners; i++)
+    /* the kind's row names its partner fields (kinds.c) */
+    const char *name = c->how->operand;
+    int shown = c->how->operand_partners ? c->how->operand_partners : c->npartners;
+    for (int i = 0; name && c->kind_id != DDI_RULE_EXCLUSIVE && i < shown && i < c->npartners; i++)
         add_operand(sb, name, c->partner[i].path);
+    rules_cond_operands(sb, c);
 }
 
 static void print_line(FILE *out, const struct rules_record *r, const struct rules_check *c, const char *operands,

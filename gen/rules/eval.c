@@ -88,12 +88,14 @@ static int eval_check(struct reader *r, const struct rules_check *c, struct tall
                              .version = r->version};
     for (int i = 0; i < c->npartners; i++)
         v.partner[i] = read_field(r, &c->partner[i]);
+    for (int i = 0; i < c->nwhen; i++)
+        v.when[i] = read_field(r, &c->when[i].field);
     /* A field past the end of the bytes is unknown, not zero: no verdict. */
     int missing = r->truncated;
     r->truncated |= truncated_before;
     if (missing)
         return 0;
-    int bad = c->how->broken(c, &v);
+    int bad = rules_broken(c, &v);
     return bad ? report(t, c->id, c->subject.path, v.subject,
                         c->provenance == DDI_PROVENANCE_REVIEWED ? DDI_VIOLATION_REVIEWED : 0ul)
                : 0;

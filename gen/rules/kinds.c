@@ -304,6 +304,108 @@ static void render_at_least(struct strbuf *sb, const struct rules_check *c)
     sb_append(sb, "))");
 }
 
+/* ---- nonnull-when, either-nonzero, in-set --------------------------------- */
+
+/* "A pointer to X, if Type specifies Y": non-NULL under the rule's <when>s
+ * (conditions.c wraps the check in them); without one it says nothing. */
+static const char *lower_nonnull_when(struct rules_lowering *lw, struct rules_check *c)
+{
+    (void)lw;
+    return c->nwhen ? NULL : "the condition names no field";
+}
+
+/* "The driver cannot set both to zero": one field operand (with). */
+static const char *lower_either_nonzero(struct rules_lowering *lw, struct rules_check *c)
+{
+    const char *reason = NULL;
+    if (rules_partners(lw, "with", c, &reason) != 0)
+        return reason;
+    return c->npartners == 1 ? NULL : "not one field to pair with";
+}
+
+static int broken_either_nonzero(const struct rules_check *c, const struct rules_values *v)
+{
+    (void)c;
+    return v->subject == 0 && v->partner[0] == 0;
+}
+
+static void render_either_nonzero(struct strbuf *sb, const struct rules_check *c)
+{
+    sb_append(sb, "(!");
+    rules_render_set(sb, &c->subject);
+    sb_append(sb, " && !");
+    rules_render_set(sb, &c->partner[0]);
+    sb_append(sb, ")");
+}
+
+/* The segment ids of the subject (SegmentId0..n of a D3DDDI_SEGMENTPREFERENCE)
+ * after the mask (partner 0); the subject reads as the record's word
+ * (Value) when it has one. An id of 1..63 is a bit of the mask (id n, bit
+ * n-1): ids wider than 6 bits could shift past it. */
+static const char *segment_ids(struct rules_lowering *lw, struct rules_check *c, const char *subject)
+{
+    struct arena *a = rules_arena(lw);
+    for (int n = 0; c->npartners < RULES_MAX_PARTNERS; n++) {
+        struct rules_field *id = &c->partner[c->npartners];
+        if (rules_field(lw, arena_printf(a, "%s.SegmentId%d", subject, n), NULL, id) != 0)
+            break;
+        if (id->pointer || id->bits < 1 || id->bits > 6)
+            return "a segment id that is not a bitfield of at most 6 bits";
+        c->versions &= id->versions;
+        c->archs &= id->archs;
+        c->npartners++;
+    }
+    if (c->npartners < 2)
+        return "the subject holds no segment ids (SegmentId0..n)";
+    if (rules_field(lw, arena_printf(a, "%s.Value", subject), NULL, &c->subject) != 0)
+        c->subject = c->partner[1];
+    c->subject.path = subject;
+    return NULL;
+}
+
+/* "Can set preferences only for segments that are supported for read
+ * operations": every nonzero segment id of the subject is a set bit of
+ * the segment mask (ref). */
+static const char *lower_in_set(struct rules_lowering *lw, struct rules_check *c)
+{
+    const char *reason = NULL, *subject = rules_rule(lw)->subject;
+    if (!subject)
+        return "names no field of the record";
+    if (rules_partners(lw, "ref", c, &reason) != 0)
+        return reason;
+    if (c->npartners != 1)
+        return "not one segment mask";
+    if (c->partner[0].pointer)
+        return "the segment mask is a pointer";
+    return segment_ids(lw, c, subject);
+}
+
+static int broken_in_set(const struct rules_check *c, const struct rules_values *v)
+{
+    (void)c;
+    for (int i = 1; i < v->npartners; i++) {
+        unsigned long long id = v->partner[i];
+        if (id && (id > 64 || !((v->partner[0] >> (id - 1)) & 1)))
+            return 1;
+    }
+    return 0;
+}
+
+static void render_in_set(struct strbuf *sb, const struct rules_check *c)
+{
+    sb_append(sb, "(");
+    for (int i = 1; i < c->npartners; i++) {
+        sb_append(sb, i > 1 ? " || (" : "(");
+        rules_render_set(sb, &c->partner[i]);
+        sb_append(sb, " && (((");
+        rules_render_value(sb, &c->partner[0]);
+        sb_append(sb, " >> (");
+        rules_render_value(sb, &c->partner[i]);
+        sb_append(sb, " - 1)) & 1ull) == 0))");
+    }
+    sb_append(sb, ")");
+}
+
 /* ---- known values (a union's discriminator) ------------------------------ */
 
 static int broken_known(const struct rules_check *c, const struct rules_values *v)
@@ -323,7 +425,7 @@ static void render_known(struct strbuf *sb, const struct rules_check *c)
 /* ---- the table ----------------------------------------------------------- */
 
 #define ZERO .op = "zero", .broken = broken_zero, .render = render_zero
-#define ZERO_WHEN .op = "zero-when", .lower = lower_conditional, .broken = broken_zero_when, .render = render_zero_when, \
+#define ZERO_WHEN .op = "zero-when", .lower = lower_conditional, .operand = "when", .broken = broken_zero_when, .render = render_zero_when, \
                   .unconditional_only = 1, .condition_in_fields = 1
 
 const struct rules_kind rules_kinds[DDI_RULE_KIND_COUNT] = {
@@ -345,19 +447,19 @@ const struct rules_kind rules_kinds[DDI_RULE_KIND_COUNT] = {
                           .unconditional_only = 1,
                           .example = {.subject = 0, .broken = 1, .c = "!((unsigned long long)a->S != 0)"}},
     [DDI_RULE_BIT] = {.unchecked = "a bit position: checked by ddi_layout_asserts.h"},
-    [DDI_RULE_EXCLUSIVE] = {.op = "exclusive", .lower = lower_exclusive, .subject_optional = 1, .broken = broken_exclusive,
+    [DDI_RULE_EXCLUSIVE] = {.op = "exclusive", .lower = lower_exclusive, .operand = "with", .subject_optional = 1, .broken = broken_exclusive,
                             .unconditional_only = 1, .condition_in_fields = 1,
                             .render = render_exclusive,
                             .example = {.npartners = 1, .subject = 1, .partner = {2}, .broken = 1,
                                         .c = "((((unsigned long long)a->S != 0) + ((unsigned long long)a->P0 != 0)) > 1)"}},
-    [DDI_RULE_IMPLIES] = {.op = "implies", .lower = lower_implies, .broken = broken_implies, .render = render_implies,
+    [DDI_RULE_IMPLIES] = {.op = "implies", .lower = lower_implies, .operand = "requires", .broken = broken_implies, .render = render_implies,
                           .unconditional_only = 1, .condition_in_fields = 1,
                           .example = {.npartners = 1, .subject = 1, .partner = {0}, .broken = 1,
                                       .c = "(((unsigned long long)a->S != 0) && !(((unsigned long long)a->P0 != 0)))"}},
     [DDI_RULE_NULL_WHEN] = {ZERO_WHEN,
                             .example = {.npartners = 1, .subject = 8, .partner = {1}, .broken = 1,
                                         .c = "((((unsigned long long)a->S != 0) && (((unsigned long long)a->P0 != 0))))"}},
-    [DDI_RULE_NONNULL_IFF] = {.op = "nonnull-iff", .lower = lower_conditional, .broken = broken_nonnull_iff,
+    [DDI_RULE_NONNULL_IFF] = {.op = "nonnull-iff", .lower = lower_conditional, .operand = "when", .broken = broken_nonnull_iff,
                               .unconditional_only = 1, .condition_in_fields = 1,
                               .render = render_nonnull_iff,
                               .example = {.npartners = 1, .subject = 0, .partner = {1}, .broken = 1,
@@ -373,14 +475,24 @@ const struct rules_kind rules_kinds[DDI_RULE_KIND_COUNT] = {
     [DDI_RULE_ZERO_WHEN] = {ZERO_WHEN,
                             .example = {.npartners = 1, .subject = 0, .partner = {1}, .broken = 0,
                                         .c = "((((unsigned long long)a->S != 0) && (((unsigned long long)a->P0 != 0))))"}},
-    [DDI_RULE_AT_LEAST] = {.op = "at-least", .lower = lower_at_least, .broken = broken_at_least,
+    [DDI_RULE_AT_LEAST] = {.op = "at-least", .lower = lower_at_least, .operand = "ref", .broken = broken_at_least,
                            .render = render_at_least, .unconditional_only = 1,
                            .example = {.value = 1, .npartners = 1, .subject = 4096, .partner = {8192}, .broken = 1,
                                        .c = "(((unsigned long long)a->S != 0) && ((unsigned long long)a->S < "
                                             "(unsigned long long)a->P0))"}},
-    /* Named by reviewed entries (spec/reviewed.xml); lowered with the
-     * conditions that name fields (issue 26). */
-    [DDI_RULE_NONNULL_WHEN] = {.unchecked = "not lowered yet"},
-    [DDI_RULE_EITHER_NONZERO] = {.unchecked = "not lowered yet"},
-    [DDI_RULE_IN_SET] = {.unchecked = "not lowered yet"},
+    [DDI_RULE_NONNULL_WHEN] = {.op = "nonzero", .lower = lower_nonnull_when, .broken = broken_nonzero,
+                               .render = render_nonzero, .unconditional_only = 1,
+                               .example = {.subject = 0, .broken = 1, .c = "!((unsigned long long)a->S != 0)"}},
+    [DDI_RULE_EITHER_NONZERO] = {.op = "either-nonzero", .lower = lower_either_nonzero, .operand = "with",
+                                 .broken = broken_either_nonzero, .render = render_either_nonzero,
+                                 .unconditional_only = 1,
+                                 .example = {.npartners = 1, .subject = 0, .partner = {0}, .broken = 1,
+                                             .c = "(!((unsigned long long)a->S != 0) && "
+                                                  "!((unsigned long long)a->P0 != 0))"}},
+    [DDI_RULE_IN_SET] = {.op = "in-set", .lower = lower_in_set, .subject_record = 1, .operand = "ref",
+                         .operand_partners = 1, .broken = broken_in_set, .render = render_in_set,
+                         .unconditional_only = 1,
+                         .example = {.npartners = 2, .partner = {0x5, 2}, .broken = 1,
+                                     .c = "((((unsigned long long)a->P1 != 0) && ((((unsigned long long)a->P0 >> "
+                                          "((unsigned long long)a->P1 - 1)) & 1ull) == 0)))"}},
 };

@@ -18,12 +18,22 @@ const char *rules_operand(struct rules_lowering *lw, const char *name);
 int rules_partners(struct rules_lowering *lw, const char *name, struct rules_check *c, const char **reason);
 /* Whether the rule's subject resolved to a field of the record. */
 int rules_has_subject(const struct rules_lowering *lw);
+/* The rule itself, the model it comes from, and the plan's arena (for
+ * reasons that name things). */
+const struct ddi_model_rule *rules_rule(const struct rules_lowering *lw);
+const struct ddi_model *rules_model(const struct rules_lowering *lw);
+struct arena *rules_arena(const struct rules_lowering *lw);
+/* A designator from the rule's record (resolved by the model when chain is
+ * NULL) as a value a check reads: 0, or -1 when it names no scalar field. */
+int rules_field(struct rules_lowering *lw, const char *path, const struct ddi_model_chain *chain,
+                struct rules_field *f);
 
 /* Values a check reads, for the host evaluator. */
 struct rules_values {
     unsigned long long subject;
     unsigned long long partner[RULES_MAX_PARTNERS];
     int npartners;
+    unsigned long long when[RULES_MAX_CONDS]; /* the condition fields (check->when) */
     int version; /* DDI version index (discriminator cases) */
 };
 
@@ -50,6 +60,13 @@ struct rules_kind {
      * disqualifies only when it names none of the rule's fields. */
     int condition_in_fields;
     int subject_optional; /* "A, B and C are mutually exclusive" names no subject */
+    /* The subject is a record, not a value: the kind's lower reads the
+     * fields in it (in-set: the segment ids of a D3DDDI_SEGMENTPREFERENCE). */
+    int subject_record;
+    /* What emit --checks calls the partner fields (with, requires, ref,
+     * when), and how many of them it prints (0: all). */
+    const char *operand;
+    int operand_partners;
     /* Fills c's parameters and partners; NULL, or why it is not a check. */
     const char *(*lower)(struct rules_lowering *lw, struct rules_check *c);
     /* Whether the values break the check. */
@@ -67,5 +84,17 @@ extern const struct rules_kind rules_kinds[DDI_RULE_KIND_COUNT];
 void rules_render_value(struct strbuf *sb, const struct rules_field *f);
 /* (value != 0) */
 void rules_render_set(struct strbuf *sb, const struct rules_field *f);
+
+/* ---- conditions (conditions.c) ---- */
+/* The rule's <when>s onto c (gating c off where an enumerator does not
+ * exist); NULL, or why the rule cannot be a check. */
+const char *rules_lower_conds(struct rules_lowering *lw, struct rules_check *c);
+/* Whether the check is broken: its conditions hold and its kind says so. */
+int rules_broken(const struct rules_check *c, const struct rules_values *v);
+/* The C condition true when the check is broken, conditions included. */
+void rules_render_check(struct strbuf *sb, const struct rules_check *c);
+/* `when=F`, `when=F!=0`, `when=F==0`, `when=F==X` for each condition, as
+ * emit --checks writes them (';'-separated after what sb holds). */
+void rules_cond_operands(struct strbuf *sb, const struct rules_check *c);
 
 #endif

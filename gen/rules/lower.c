@@ -192,6 +192,29 @@ int rules_has_subject(const struct rules_lowering *lw)
     return lw->has_subject;
 }
 
+const struct ddi_model_rule *rules_rule(const struct rules_lowering *lw)
+{
+    return lw->rule;
+}
+
+const struct ddi_model *rules_model(const struct rules_lowering *lw)
+{
+    return lw->l->m;
+}
+
+struct arena *rules_arena(const struct rules_lowering *lw)
+{
+    return lw->l->a;
+}
+
+int rules_field(struct rules_lowering *lw, const char *path, const struct ddi_model_chain *chain,
+                struct rules_field *f)
+{
+    if (chain)
+        return scalar_field(lw->l, path, chain, f);
+    return resolve(lw->l, lw->rule->record, path, f);
+}
+
 /* Whether the condition clause names the rule's subject ("this member",
  * its name) or one of its field operands: then the operands carry it ("If
  * NoDmaPatching is set to 1, ..."), unlike "If the current context was
@@ -218,13 +241,19 @@ static int condition_names_fields(const struct ddi_model_rule *rule)
 }
 
 /* Whether the rule's record has a discriminator rule (validity condition)
- * on the rule's subject. */
+ * on the rule's subject that the rule's <when>s do not carry: they carry it
+ * when a reviewer wrote them, or when they were read from the very clause
+ * the discriminator rule states. */
 static int meaningful_only_if(const struct ddi_model_rule *rule)
 {
     const struct ddi_model_record *rec = rule->record;
     for (size_t i = 0; rec && i < rec->nrules; i++) {
         const struct ddi_model_rule *d = rec->rules[i];
-        if (d != rule && d->kind == DDI_RULE_DISCRIMINATOR && d->subject && streq(d->subject, rule->subject))
+        if (d == rule || d->kind != DDI_RULE_DISCRIMINATOR || !d->subject || !streq(d->subject, rule->subject))
+            continue;
+        int carried = rule->nwhens && (rule->provenance == DDI_PROVENANCE_REVIEWED ||
+                                       streq(d->condition, rule->condition));
+        if (!carried)
             return 1;
     }
     return 0;
@@ -241,18 +270,12 @@ static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule
                             rule->review_reason ? rule->review_reason : "");
     if (how && how->unchecked)
         return how->unchecked;
-    /* A reviewed condition other than "a flag is set" (which arrives as a
-     * ref operand): a flag clear or a field equal to an enumerator is not
-     * lowered; checked without it the rule would refuse valid calls. */
-    if (rule->nwhens)
-        return arena_printf(l->a, "its condition (%s %s%s) is not lowered: only \"a field is set\" is",
-                            rule->whens[0].field, rule->whens[0].equals ? "== " : "is ",
-                            rule->whens[0].equals ? rule->whens[0].equals : rule->whens[0].is);
     /* The docs stage marks a rule whose sentence states a condition its
      * operands do not carry ("When the driver is first called with a new
      * paging buffer, this address is aligned on 4 KB"): checked
      * unconditionally it would refuse the calls the condition exempts. */
-    if (how && how->unconditional_only && rule->condition &&
+    /* ... unless the condition is data (<when>s, conditions.c) */
+    if (how && how->unconditional_only && rule->condition && !rule->nwhens &&
         !(how->condition_in_fields && condition_names_fields(rule)))
         return "the sentence states a condition the rule does not carry";
     /* "This parameter is ignored when BaseAddress != NULL": a check of the
@@ -263,7 +286,7 @@ static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule
     int set_rule = how && how->subject_optional && !field;
     if (!field && !set_rule)
         return "names no field of the record";
-    if (field && scalar_field(l, field, &rule->subject_field, &c->subject) != 0)
+    if (field && !(how && how->subject_record) && scalar_field(l, field, &rule->subject_field, &c->subject) != 0)
         return arena_printf(l->a, "'%s' is not a scalar field", ddigen_quote(field));
     if (field && k == DDI_RULE_RESERVED_ZERO) {
         /* Reserved0 in union { ReservationType; Reserved0; }, or Reserved:31
@@ -274,7 +297,7 @@ static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule
         if (other)
             return arena_printf(l->a, "shares its bits with %s, a named field", ddigen_quote(other->path));
     }
-    if (field) {
+    if (field && !(how && how->subject_record)) {
         c->versions &= c->subject.versions;
         c->archs &= c->subject.archs;
     }
@@ -283,7 +306,9 @@ static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule
     c->kind_id = (enum ddi_rule_kind)k;
     c->how = how;
     struct rules_lowering lw = {l, rule, field != NULL};
-    const char *why = how->lower(&lw, c);
+    const char *why = rules_lower_conds(&lw, c);
+    if (!why)
+        why = how->lower(&lw, c);
     if (why)
         return why;
     if (!c->versions || !c->archs)

@@ -62,7 +62,7 @@ static void check_xml(const struct rules_plan *plan, xmlNodePtr parent, const st
     gating(plan, n, c->versions, c->archs);
     field_props(n, &c->subject);
     struct strbuf sb = {0};
-    c->how->render(&sb, c);
+    rules_render_check(&sb, c);
     xmlNewProp(n, BAD_CAST "bad", BAD_CAST sb_str(&sb));
     sb_free(&sb);
     if (c->mask_group >= 0) {

@@ -48,6 +48,18 @@ struct rules_case {
     uint64_t member_versions; /* where the value's member exists too */
 };
 
+/* A condition the check holds under (a <when> of its rule, conditions.c):
+ * the field set (nonzero), clear (zero), or equal to an enumerator, whose
+ * value is the same at every DDI version where the check is on. */
+enum rules_cond_op { RULES_WHEN_SET, RULES_WHEN_CLEAR, RULES_WHEN_EQUALS };
+struct rules_cond {
+    struct rules_field field;
+    enum rules_cond_op op;
+    const char *enumerator; /* RULES_WHEN_EQUALS: its name, and its value */
+    long long number;
+};
+
+#define RULES_MAX_CONDS 4
 #define RULES_MAX_PARTNERS 8
 struct rules_check {
     const char *id;   /* stable rule ID */
@@ -59,6 +71,8 @@ struct rules_check {
     struct rules_field subject;
     struct rules_field partner[RULES_MAX_PARTNERS]; /* with / requires / condition fields */
     int npartners;
+    struct rules_cond when[RULES_MAX_CONDS]; /* all must hold for the check to apply */
+    int nwhen;
     unsigned long long value, min, max; /* align bytes; range bounds */
     int has_min, has_max;
     struct rules_case *cases; /* a discriminator's known values */

@@ -615,6 +615,37 @@ static const struct ddi_model_field *find_union_member(struct merger *m, const c
     return NULL;
 }
 
+/* A condition the docs stage read as data (operand cond: F, F==0,
+ * F==ENUMERATOR) into a <when> of the merge rule, when F names a field of
+ * the record as written (beside the subject, or from the record root; no
+ * fuzzy match: a near name is another field, and the rule would hold under
+ * the wrong condition). Unresolved, nothing is written and the rule stays
+ * under its prose condition (not a check). */
+static void write_condition(struct merger *m, xmlNodePtr r, xmlNodePtr rule, const struct ddi_model_record *top,
+                            const char *subject_path)
+{
+    const char *cond = sx_operand_value(rule, "cond");
+    if (!cond || !top)
+        return;
+    const char *eq = strstr(cond, "==");
+    const char *name = eq ? arena_strndup(&m->a, cond, (size_t)(eq - cond)) : cond;
+    struct resolved res = resolve_operand(m, top, subject_path, name);
+    if (!res.field || (strcmp(res.how, "exact") && strcmp(res.how, "macro-name") && strcmp(res.how, "through-type")))
+        return;
+    xmlNodePtr w = sx_add(r, "when");
+    set_field_ref(w, res.field, top, res.designator);
+    if (!eq) {
+        sx_set(w, "is", "set");
+    } else if (!strcmp(eq + 2, "0")) {
+        sx_set(w, "is", "clear");
+    } else {
+        sx_set(w, "equals", eq + 2);
+        const struct ddi_model_value *v = ddi_model_value(m->model, eq + 2);
+        if (v && v->id)
+            sx_set_ulong(w, "value-id", v->id);
+    }
+}
+
 static void write_rule(struct merger *m, xmlNodePtr pe, xmlNodePtr rule, const struct ddi_model_record *top,
                        const struct ddi_model_enum *en, struct strmap *by_subject)
 {
@@ -700,6 +731,7 @@ static void write_rule(struct merger *m, xmlNodePtr pe, xmlNodePtr rule, const s
             sx_set(oe, "resolved", "no");
         }
     }
+    write_condition(m, r, rule, top, subject_path);
 }
 
 /* ---------- pages ---------- */
