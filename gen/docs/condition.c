@@ -147,6 +147,7 @@ static enum state state(struct words *ws, const char **enumerator)
     static const char *const is[] = {"is", "are", NULL};
     if (!take(ws, is))
         return STATE_NONE;
+    take1(ws, "also");
     size_t at = ws->i;
     if ((take1(ws, "set") || take1(ws, "equal")) && take1(ws, "to"))
         return value(ws, enumerator);
@@ -154,15 +155,41 @@ static enum state state(struct words *ws, const char **enumerator)
     return value(ws, enumerator);
 }
 
+/* "[the] [display miniport] driver sets F": F set. */
+static bool driver_sets(struct words *ws, char *out, size_t size)
+{
+    static const char *const actor[] = {"driver", "display", "miniport", NULL};
+    take1(ws, "the");
+    if (!take(ws, actor))
+        return false;
+    while (take(ws, actor))
+        ;
+    return take1(ws, "sets") && field(ws, out, size);
+}
+
 bool docs_condition_parse(const char *clause, char *out, size_t size)
 {
-    static const char *const cues[] = {"if", "when", NULL};
+    static const char *const cues[] = {"if", "when", "unless", NULL};
     struct words ws;
     char name[WORD_BYTES * 2 + 2];
     const char *enumerator = NULL;
-    if (!clause || !split(clause, &ws) || !take(&ws, cues) || !field(&ws, name, sizeof name))
+    if (!clause || !split(clause, &ws) || !take(&ws, cues))
         return false;
-    enum state st = state(&ws, &enumerator);
+    bool unless = !strcasecmp(ws.w[0], "unless");
+    size_t at = ws.i;
+    enum state st = STATE_NONE;
+    if (driver_sets(&ws, name, sizeof name)) {
+        st = STATE_SET;
+    } else {
+        ws.i = at;
+        if (!field(&ws, name, sizeof name))
+            return false;
+        take1(&ws, "also");
+        st = state(&ws, &enumerator);
+    }
+    /* "unless F is set": the rule holds while F is clear */
+    if (unless)
+        st = st == STATE_SET ? STATE_CLEAR : st == STATE_CLEAR ? STATE_SET : STATE_NONE;
     if (st == STATE_NONE || ws.i != ws.n)
         return false;
     int n = st == STATE_SET     ? snprintf(out, size, "%s", name)

@@ -279,7 +279,8 @@ static void condition_operands(struct docs_page *p)
     for (size_t i = 0; i < p->rules.n; i++) {
         struct docs_rule *r = &p->rules.v[i];
         char cond[256];
-        if (r->condition && docs_condition_parse(r->condition, cond, sizeof cond) && !names_rule_field(r, cond))
+        if (r->condition && docs_rule_kind_is_check(r->kind) && docs_condition_parse(r->condition, cond, sizeof cond) &&
+            !names_rule_field(r, cond))
             docs_rule_op(p, r, "cond", cond);
     }
 }

@@ -55,8 +55,64 @@ static void test_every_kind(void **state)
     }
 }
 
+/* Each form of condition (conditions.c) over a nonzero check of S: the
+ * host's verdict with the condition holding and not, and the C it adds. */
+static void test_conditions(void **state)
+{
+    (void)state;
+    static const struct {
+        enum rules_cond_op op;
+        long long number;
+        int bits;
+        unsigned long long holds, fails; /* values of W */
+        const char *c, *operand;
+    } forms[] = {
+        {RULES_WHEN_SET, 0, 1, 1, 0, "(((unsigned long long)a->W != 0) && !((unsigned long long)a->S != 0))", "when=W"},
+        {RULES_WHEN_SET, 0, 0, 7, 0, "(((unsigned long long)a->W != 0) && !((unsigned long long)a->S != 0))",
+         "when=W!=0"},
+        {RULES_WHEN_CLEAR, 0, 0, 0, 3, "(((unsigned long long)a->W == 0) && !((unsigned long long)a->S != 0))",
+         "when=W==0"},
+        {RULES_WHEN_EQUALS, 5, 0, 5, 4, "(((unsigned long long)a->W == 5ull) && !((unsigned long long)a->S != 0))",
+         "when=W==E_FIVE"},
+        /* a negative enumerator read zero-extended from a 4-byte enum */
+        {RULES_WHEN_EQUALS, -1, 0, 0xFFFFFFFFull, 1,
+         "(((unsigned long long)a->W == (unsigned long long)(-1ll)) && !((unsigned long long)a->S != 0))",
+         "when=W==E_MINUS"},
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        struct rules_check c = {.kind = "nonnull-when", .kind_id = DDI_RULE_NONNULL_WHEN,
+                                .how = &rules_kinds[DDI_RULE_NONNULL_WHEN]};
+        c.subject = field("S");
+        c.nwhen = 1;
+        c.when[0].field = field("W");
+        c.when[0].field.width[0] = 4;
+        c.when[0].field.bits = forms[i].bits;
+        c.when[0].op = forms[i].op;
+        c.when[0].number = forms[i].number;
+        c.when[0].enumerator = forms[i].number < 0 ? "E_MINUS" : "E_FIVE";
+        struct rules_values v = {.subject = 0, .when = {forms[i].holds}};
+        if (!rules_broken(&c, &v))
+            fail_msg("form %zu: S == 0 must break the check while the condition holds", i);
+        v.when[0] = forms[i].fails;
+        if (rules_broken(&c, &v))
+            fail_msg("form %zu: the check must not apply when the condition does not hold", i);
+        v.when[0] = forms[i].holds, v.subject = 1;
+        if (rules_broken(&c, &v))
+            fail_msg("form %zu: S != 0 passes", i);
+        struct strbuf sb = {0};
+        rules_render_check(&sb, &c);
+        if (strcmp(sb_str(&sb), forms[i].c))
+            fail_msg("form %zu renders %s, expected %s", i, sb_str(&sb), forms[i].c);
+        sb.len = 0;
+        rules_cond_operands(&sb, &c);
+        if (strcmp(sb_str(&sb), forms[i].operand))
+            fail_msg("form %zu: operands %s, expected %s", i, sb_str(&sb), forms[i].operand);
+        sb_free(&sb);
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_kind)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_kind), cmocka_unit_test(test_conditions)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

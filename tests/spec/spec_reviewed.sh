@@ -49,8 +49,11 @@ if grep -F '"DXGKARG_PATCH.hContext:null-when"' "$v" | grep -qF 'DDI_VIOLATION_R
     fail "an extracted rule flags its violation as reviewed"
 else ok "an extracted rule does not flag its violation as reviewed"; fi
 expect "drop: not checked, with the entry's reason" 'DXGKARG_PATCH.hDevice:null-when [null-when]: dropped by the reviewed file (line 17)' "$v"
-expect "field == enumerator: not checked, said why" 'its condition (StandardAllocationType == D3DKMDT_STANDARDALLOCATION_SHAREDPRIMARYSURFACE) is not lowered' "$v"
-expect "stats: reviewed rules" 'validate: reviewed       3 of 6 rules checked' "$work/stats.txt"
+expect "field == enumerator: checked under its condition (the enumerator's value, 1)" \
+    'if ((((unsigned long long)a->StandardAllocationType == 1ull) && !((unsigned long long)(ULONG_PTR)a->pCreateSharedPrimarySurfaceData != 0))) {' "$v"
+expect "stats: reviewed rules" 'validate: reviewed       4 of 6 rules checked' "$work/stats.txt"
+"$ddigen" emit -q --spec "$spec" --checks -o "$work/checks-out" >"$work/checks.tsv" 2>&1 || fail "emit --checks"
+expect "--checks: the condition in the operands" 'when=StandardAllocationType==D3DKMDT_STANDARDALLOCATION_SHAREDPRIMARYSURFACE' "$work/checks.tsv"
 
 # lint: the planted findings
 "$ddigen" lint "$spec" -o "$work/lint.txt" --sarif "$work/lint.sarif" 2>/dev/null
