@@ -35,6 +35,8 @@ static void common_operands(struct strbuf *sb, const struct rules_check *c)
         snprintf(n, sizeof n, "%llu", c->max);
         add_operand(sb, "max", n);
     }
+    if (c->enum_name)
+        add_operand(sb, "enum", c->enum_name);
     /* the kind's row names its partner fields (kinds.c) */
     const char *name = c->how->operand;
     int shown = c->how->operand_partners ? c->how->operand_partners : c->npartners;

@@ -23,6 +23,7 @@ int rules_has_subject(const struct rules_lowering *lw);
 const struct ddi_model_rule *rules_rule(const struct rules_lowering *lw);
 const struct ddi_model *rules_model(const struct rules_lowering *lw);
 struct arena *rules_arena(const struct rules_lowering *lw);
+const struct ddi_versions *rules_where(const struct rules_lowering *lw);
 /* A designator from the rule's record (resolved by the model when chain is
  * NULL) as a value a check reads: 0, or -1 when it names no scalar field. */
 int rules_field(struct rules_lowering *lw, const char *path, const struct ddi_model_chain *chain,
@@ -84,6 +85,16 @@ extern const struct rules_kind rules_kinds[DDI_RULE_KIND_COUNT];
 void rules_render_value(struct strbuf *sb, const struct rules_field *f);
 /* (value != 0) */
 void rules_render_set(struct strbuf *sb, const struct rules_field *f);
+
+/* ---- enum values (enum_values.c) ---- */
+/* An enum-typed field f of rec as a check of its values at the compiled
+ * DDI version: 0 when f is no enum field; else 1, with c filled and
+ * *reason NULL, or *reason saying why it is left out. in_selected_member:
+ * f lies in the union member a discriminator selects; dir: the directions
+ * the field is read in (the check is the caller's only). */
+int rules_lower_enum_value(struct rules_lowering *lw, const struct ddi_model_record *rec,
+                           const struct ddi_model_field *f, int in_selected_member, unsigned dir,
+                           struct rules_check *c, const char **reason);
 
 /* ---- conditions (conditions.c) ---- */
 /* The rule's <when>s onto c (gating c off where an enumerator does not

@@ -128,6 +128,22 @@ static unsigned dir_of(struct building *b, const char *path, struct arena *a)
     }
 }
 
+/* The direction the page or the header marks on path or a field holding
+ * it; 0 when none does. */
+static unsigned marked_dir(struct building *b, const char *path, struct arena *a)
+{
+    char *p = arena_strdup(a, path);
+    for (;;) {
+        void *d = strmap_get(&b->dirs, p);
+        if (d)
+            return (unsigned)(uintptr_t)d;
+        char *dot = strrchr(p, '.');
+        if (!dot)
+            return 0;
+        *dot = '\0';
+    }
+}
+
 static const char *member_of(struct building *b, const char *path)
 {
     if (!b->disc || !path)
@@ -205,6 +221,11 @@ const struct ddi_model *rules_model(const struct rules_lowering *lw)
 struct arena *rules_arena(const struct rules_lowering *lw)
 {
     return lw->l->a;
+}
+
+const struct ddi_versions *rules_where(const struct rules_lowering *lw)
+{
+    return &lw->l->plan->where;
 }
 
 int rules_field(struct rules_lowering *lw, const char *path, const struct ddi_model_chain *chain,
@@ -321,10 +342,10 @@ static void add_check(struct lower *l, struct building *b, struct rules_check *c
     c->dir = dir_of(b, c->subject.path ? c->subject.path : "", l->a);
     /* The page describes the value on entry and says the driver changes it
      * before it returns (pDmaBuffer: "the next empty byte"): the caller's. */
-    const char *at = ddi_model_docs_operand(r, "at");
+    const char *at = r ? ddi_model_docs_operand(r, "at") : NULL;
     if (at && !strcmp(at, "entry"))
         c->dir = RULES_DIR_IN;
-    const char *sentence = r->sentence;
+    const char *sentence = r ? r->sentence : c->sentence;
     c->member = member_of(b, c->subject.path);
     c->mask_group = -1;
     c->sentence = sentence;
@@ -413,6 +434,31 @@ static void lower_rules(struct lower *l, struct building *b, const struct ddi_mo
             skip(l, b, r->id, r->kind_name, why, r->page, c.line)->provenance = r->provenance;
         else
             add_check(l, b, &c, r);
+    }
+}
+
+/* Enum-typed fields against their enum's values (enum_values.c); the
+ * caller's values only, and the selector is the discriminator's already. */
+static void lower_enum_values(struct lower *l, struct building *b, const struct ddi_model_record *rec)
+{
+    struct rules_lowering lw = {l, NULL, 1};
+    for (size_t i = 0; i < rec->nall; i++) {
+        const struct ddi_model_field *f = rec->all[i];
+        if (!f->path || (b->disc && streq(f->path, b->disc->selector)))
+            continue;
+        struct rules_check c = {.versions = all_versions(l->plan), .archs = ddi_archset_all(&l->plan->where)};
+        const char *why = NULL;
+        /* only a value the caller sets by the page's [in] or the header's
+         * _In_: unmarked, the default direction is a guess */
+        unsigned dir = marked_dir(b, f->path, l->a);
+        if (!rules_lower_enum_value(&lw, rec, f, member_of(b, f->path) != NULL, dir, &c, &why))
+            continue;
+        if (why) {
+            skip(l, b, c.id, c.kind, why, c.page, c.line);
+            continue;
+        }
+        add_check(l, b, &c, NULL);
+        ((struct rules_check *)b->checks.items[b->checks.len - 1])->dir = RULES_DIR_IN;
     }
 }
 
@@ -543,6 +589,7 @@ static int lower_record(struct lower *l, const struct ddi_model_record *rec, str
     if (b.disc)
         lower_discriminator(l, &b, rec);
     lower_rules(l, &b, rec);
+    lower_enum_values(l, &b, rec);
     int read_only = ground_read_only(l->m, rec);
     if (read_only)
         drop_out(l, &b);

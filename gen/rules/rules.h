@@ -75,8 +75,10 @@ struct rules_check {
     int nwhen;
     unsigned long long value, min, max; /* align bytes; range bounds */
     int has_min, has_max;
-    struct rules_case *cases; /* a discriminator's known values */
+    struct rules_case *cases; /* a discriminator's known values; an enum field's values */
     size_t ncases;
+    const char *enum_name; /* an enum field's type (emit --checks: enum=TYPE), or NULL */
+    const struct ddi_versions *where; /* the plan's versions, for guards inside the rendered C */
     int mask_group;   /* reserved bit checked first through the flag word (index into masks), or -1 */
     uint64_t versions; /* where every field involved exists */
     unsigned archs;
