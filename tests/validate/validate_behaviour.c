@@ -292,6 +292,58 @@ static void claimed_kinds(const char *stats)
     }
 }
 
+/* Conditions that name a field (read from the fixture page's "If Type is
+ * X", "If VirtualMachineData in Flags is zero", "If the SecureVirtualMachine
+ * flag of Flags is set") and the enum values of Type at the compiled DDI
+ * version (the fixture header adds values per version). */
+static DXGKARG_QUERYADAPTERINFO good_query(void)
+{
+    DXGKARG_QUERYADAPTERINFO q;
+    memset(&q, 0, sizeof q);
+    q.Type = DXGKQAITYPE_QUERYSEGMENT;
+    q.InputDataSize = 16;
+    q.OutputDataSize = 64;
+    return q;
+}
+
+static void query_adapter_info(void)
+{
+    DXGKARG_QUERYADAPTERINFO q = good_query();
+    RUN("QUERYADAPTERINFO valid", NULL, DXGKARG_QUERYADAPTERINFO, in, q, NULL);
+    q.InputDataSize = 0;
+    RUN("QUERYADAPTERINFO QUERYSEGMENT without input (Type == X)", "nonzero", DXGKARG_QUERYADAPTERINFO, in, q,
+        "DXGKARG_QUERYADAPTERINFO.InputDataSize:nonzero");
+    q.Type = DXGKQAITYPE_DRIVERCAPS;
+    RUN("QUERYADAPTERINFO DRIVERCAPS without input (Type != X)", NULL, DXGKARG_QUERYADAPTERINFO, in, q, NULL);
+    q = good_query();
+    q.OutputDataSize = 0;
+    RUN("QUERYADAPTERINFO no output, VirtualMachineData clear", "nonzero", DXGKARG_QUERYADAPTERINFO, in, q,
+        "DXGKARG_QUERYADAPTERINFO.OutputDataSize:nonzero");
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_0
+    q.Flags.VirtualMachineData = 1;
+    RUN("QUERYADAPTERINFO no output, VirtualMachineData set", NULL, DXGKARG_QUERYADAPTERINFO, in, q, NULL);
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_2
+    q = good_query();
+    q.Flags.SecureVirtualMachine = 1;
+    RUN("QUERYADAPTERINFO no process, SecureVirtualMachine set", "nonzero", DXGKARG_QUERYADAPTERINFO, in, q,
+        "DXGKARG_QUERYADAPTERINFO.hKmdProcessHandle:nonzero");
+    q.hKmdProcessHandle = (HANDLE)(ULONG_PTR)8;
+    RUN("QUERYADAPTERINFO a process, SecureVirtualMachine set", NULL, DXGKARG_QUERYADAPTERINFO, in, q, NULL);
+#endif
+    q = good_query();
+    q.Type = (DXGK_QUERYADAPTERINFOTYPE)999;
+    RUN("QUERYADAPTERINFO Type no enumerator", "range", DXGKARG_QUERYADAPTERINFO, in, q,
+        "DXGKARG_QUERYADAPTERINFO.Type:enum");
+    q.Type = (DXGK_QUERYADAPTERINFOTYPE)17; /* INTEGRATED_DISPLAY_DESCRIPTOR: from WDDM 2.2 */
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_2
+    RUN("QUERYADAPTERINFO Type defined at this version", NULL, DXGKARG_QUERYADAPTERINFO, in, q, NULL);
+#else
+    RUN("QUERYADAPTERINFO Type not yet defined at this version", "range", DXGKARG_QUERYADAPTERINFO, in, q,
+        "DXGKARG_QUERYADAPTERINFO.Type:enum");
+#endif
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -305,6 +357,7 @@ int main(int argc, char **argv)
     segment_descriptor();
     build_paging_buffer();
     rule_sources();
+    query_adapter_info();
     claimed_kinds(argv[1]);
     printf("%d cases, %d failed\n", cases, failures);
     return failures ? 1 : 0;
