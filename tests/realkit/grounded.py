@@ -7,7 +7,9 @@ real 14393 kit with the real pages used to get, one case each.
   grounded.py check OUT CASE      one named case: exit 0 when the generated
                                   validators are right about it, 1 (saying
                                   what is wrong) when not
-  grounded.py cases               the case names
+  grounded.py cases               the case names (those named reviewed_* read
+                                  a generation with spec/overrides.xml and
+                                  spec/reviewed.xml)
 
 OUT is a `ddigen generate --wdk KIT --docs DOCS -o OUT` folder. The cases
 read the generated C (the product a driver compiles), not the plan: a check
@@ -15,6 +17,7 @@ is the `/* RULE-ID */` comment the template writes before each test, inside
 the validator function that holds it. Written from issue 26's list before
 the fix; every case fails on the generator that had the wrong check.
 """
+import inspect
 import os
 import re
 import sys
@@ -84,6 +87,31 @@ def present(rule, direction, why):
     return case
 
 
+def condition_of(out, rule):
+    """The C condition the generated code tests for rule (its `if` line, with
+    any preprocessor lines the condition spans), or None."""
+    with open(os.path.join(out, "include", "ddi_validate.c"), encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    for i, line in enumerate(lines):
+        if line.strip() == f"/* {rule} */":
+            cond = []
+            for nxt in lines[i + 1:]:
+                cond.append(nxt)
+                if nxt.rstrip().endswith(") {"):
+                    return "\n".join(cond)
+    return None
+
+
+def conditional(rule, direction, text, why):
+    """rule is checked on _direction, under a condition that reads text."""
+    def case(pairs, _decls, out):
+        if not checked(pairs, rule, direction):
+            return f"{rule} is not checked on _{direction}, but {why}"
+        cond = condition_of(out, rule) or ""
+        return None if text in cond else f"{rule} is checked without `{text}` in {cond!r}, but {why}"
+    return case
+
+
 CASES = {
     # 1. reserved-zero only where no named field shares the bits
     "notifyresidency_reserved_shares_resident":
@@ -148,10 +176,47 @@ CASES = {
     "submitcommand_no_out_validator":
         no_validator("ddi_validate_DXGKARG_SUBMITCOMMAND_out",
                      "DXGKDDI_SUBMITCOMMAND takes IN_CONST_PDXGKARG_SUBMITCOMMAND: the driver cannot write it"),
+    # 4. enum fields hold a value of their enum at the compiled DDI version,
+    # and only where one value is all the field may hold
+    "queryadapterinfo_type_enum_values":
+        conditional("DXGKARG_QUERYADAPTERINFO.Type:enum", "in", "#if (DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WIN7)",
+                    "Type is a DXGK_QUERYADAPTERINFOTYPE whose values grow with the DDI version"),
+    "describeallocation_format_open":
+        absent("DXGKARG_DESCRIBEALLOCATION.Format:enum",
+               "D3DDDIFORMAT is open: FOURCC codes outside its enumerators are valid formats"),
+    "describeallocation_rotation_drivers":
+        absent("DXGKARG_DESCRIBEALLOCATION.Rotation:enum",
+               "the driver writes Rotation (and the page calls it reserved): 0 is no D3DDDI_ROTATION"),
+    "submitcommand_flipinterval_only_with_flip":
+        absent("DXGKARG_SUBMITCOMMAND.FlipInterval:enum",
+               "FlipInterval is valid only if the Flip flag is set: without it any value may be there"),
     "submitcommand_dmabuffervirtualaddress_not_drivers":
         not_on("DXGKARG_SUBMITCOMMAND.DmaBufferVirtualAddress:reserved-zero", "out",
                "the OS fills DmaBufferVirtualAddress; it is never the driver's to set"),
 }
+
+# Cases on a generation with the project's overrides and reviewed file
+# (spec/overrides.xml, spec/reviewed.xml), as the issue's measurements use.
+REVIEWED_CASES = {
+    # a reviewed condition `field == enumerator` is lowered, not dropped
+    "reviewed_getstandard_sharedprimary_when_type":
+        conditional("DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA.pCreateSharedPrimarySurfaceData:nonzero:reviewed", "in",
+                    "(unsigned long long)a->StandardAllocationType == 1ull",
+                    "the page requires the pointer only if StandardAllocationType specifies "
+                    "D3DKMDT_STANDARDALLOCATION_SHAREDPRIMARYSURFACE (= 1)"),
+    "reviewed_getstandard_vgpu_when_type":
+        conditional("DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA.pCreateVirtualGpuSurfaceData:nonzero:reviewed", "in",
+                    "(unsigned long long)a->StandardAllocationType == 5ull",
+                    "the page requires the pointer only if StandardAllocationType is D3DKMDT_STANDARDALLOCATION_VGPU (= 5)"),
+}
+
+
+def run(case, out):
+    fn = CASES.get(case) or REVIEWED_CASES[case]
+    pairs, decls = checks(out), validators(out)
+    # a case that reads the generated C beyond the pairs takes the folder too
+    takes_out = len(inspect.signature(fn).parameters) == 3
+    return fn(pairs, decls, out) if takes_out else fn(pairs, decls)
 
 
 def main(argv):
@@ -160,12 +225,12 @@ def main(argv):
             print(f, r)
         return 0
     if len(argv) == 2 and argv[1] == "cases":
-        print("\n".join(CASES))
+        print("\n".join(list(CASES) + list(REVIEWED_CASES)))
         return 0
-    if len(argv) != 4 or argv[1] != "check" or argv[3] not in CASES:
+    if len(argv) != 4 or argv[1] != "check" or (argv[3] not in CASES and argv[3] not in REVIEWED_CASES):
         print(__doc__, file=sys.stderr)
         return 2
-    wrong = CASES[argv[3]](checks(argv[2]), validators(argv[2]))
+    wrong = run(argv[3], argv[2])
     if wrong:
         print(f"FAIL {argv[3]}: {wrong}")
         return 1
