@@ -149,8 +149,12 @@ static enum state state(struct words *ws, const char **enumerator)
         return STATE_NONE;
     take1(ws, "also");
     size_t at = ws->i;
-    if ((take1(ws, "set") || take1(ws, "equal")) && take1(ws, "to"))
+    if ((take1(ws, "set") || take1(ws, "equal")) && take1(ws, "to")) {
+        size_t to = ws->i; /* "set to a value of 1" */
+        if (!(take1(ws, "a") && take1(ws, "value") && take1(ws, "of")))
+            ws->i = to;
         return value(ws, enumerator);
+    }
     ws->i = at;
     return value(ws, enumerator);
 }
