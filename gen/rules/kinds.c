@@ -243,15 +243,28 @@ static void render_condition(struct strbuf *sb, const struct rules_check *c, con
     sb_append(sb, ")))");
 }
 
+/* null-when, zero-when: the condition is a set field (ref operands), or
+ * the rule's <when>s alone (a field clear, equal to an enumerator), which
+ * conditions.c wraps around a plain zero check. */
+static const char *lower_zero_when(struct rules_lowering *lw, struct rules_check *c)
+{
+    const char *reason = NULL;
+    if (rules_partners(lw, "ref", c, &reason) != 0)
+        return reason;
+    return c->npartners || c->nwhen ? NULL : "the condition is prose, not a field";
+}
+
 static int broken_zero_when(const struct rules_check *c, const struct rules_values *v)
 {
-    (void)c;
-    return any_partner(v) && v->subject != 0;
+    return (!c->npartners || any_partner(v)) && v->subject != 0;
 }
 
 static void render_zero_when(struct strbuf *sb, const struct rules_check *c)
 {
-    render_condition(sb, c, " && (");
+    if (!c->npartners)
+        render_zero(sb, c);
+    else
+        render_condition(sb, c, " && (");
 }
 
 static int broken_nonnull_iff(const struct rules_check *c, const struct rules_values *v)
@@ -425,7 +438,7 @@ static void render_known(struct strbuf *sb, const struct rules_check *c)
 /* ---- the table ----------------------------------------------------------- */
 
 #define ZERO .op = "zero", .broken = broken_zero, .render = render_zero
-#define ZERO_WHEN .op = "zero-when", .lower = lower_conditional, .operand = "when", .broken = broken_zero_when, .render = render_zero_when, \
+#define ZERO_WHEN .op = "zero-when", .lower = lower_zero_when, .operand = "when", .broken = broken_zero_when, .render = render_zero_when, \
                   .unconditional_only = 1, .condition_in_fields = 1
 
 const struct rules_kind rules_kinds[DDI_RULE_KIND_COUNT] = {
