@@ -111,8 +111,39 @@ static void test_conditions(void **state)
     }
 }
 
+/* Several conditions are a conjunction: the check applies only when all hold. */
+static void test_conjunction(void **state)
+{
+    (void)state;
+    struct rules_check c = {.kind = "nonnull-when", .kind_id = DDI_RULE_NONNULL_WHEN,
+                            .how = &rules_kinds[DDI_RULE_NONNULL_WHEN]};
+    c.subject = field("S");
+    c.nwhen = 2;
+    c.when[0].field = field("A");
+    c.when[0].op = RULES_WHEN_SET;
+    c.when[1].field = field("B");
+    c.when[1].op = RULES_WHEN_EQUALS;
+    c.when[1].number = 3;
+    c.when[1].enumerator = "E_THREE";
+    struct rules_values v = {.subject = 0, .when = {1, 3}};
+    assert_true(rules_broken(&c, &v));
+    v.when[0] = 0;
+    assert_false(rules_broken(&c, &v));
+    v.when[0] = 1, v.when[1] = 2;
+    assert_false(rules_broken(&c, &v));
+    struct strbuf sb = {0};
+    rules_render_check(&sb, &c);
+    assert_string_equal(sb_str(&sb), "(((unsigned long long)a->A != 0) && ((unsigned long long)a->B == 3ull) && "
+                                     "!((unsigned long long)a->S != 0))");
+    sb.len = 0;
+    rules_cond_operands(&sb, &c);
+    assert_string_equal(sb_str(&sb), "when=A!=0;when=B==E_THREE");
+    sb_free(&sb);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_kind), cmocka_unit_test(test_conditions)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_kind), cmocka_unit_test(test_conditions),
+                                       cmocka_unit_test(test_conjunction)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
