@@ -136,11 +136,13 @@ static xmlDocPtr docs_task_finish(struct docs_task *t, int layout_ok)
 }
 
 /* Lint findings into OUT/lint.txt; the number of error-level findings,
- * or -1 when the file could not be written. */
+ * or -1 when lint ran out of memory or the file could not be written
+ * (reported). */
 static int lint_to_file(xmlDocPtr spec, const struct ddi_model *model, const char *lint_path, const char *shown)
 {
     struct lint_result res;
-    lint_run_model(spec, model, NULL, &res);
+    if (lint_run_model(spec, model, NULL, &res) != 0)
+        return -1;
     int errors = lint_write_text_file(&res, lint_path) == 0 ? (int)res.counts[LINT_ERROR] : -1;
     ddigen_progress("lint: %u errors, %u warnings, %u notes (%s)", res.counts[LINT_ERROR], res.counts[LINT_WARNING],
                     res.counts[LINT_NOTE], shown);

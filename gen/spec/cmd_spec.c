@@ -234,7 +234,10 @@ int ddigen_cmd_lint(int argc, char **argv)
         xmlFreeDoc(old);
     }
     struct lint_result res;
-    lint_run(spec, &lopt, &res);
+    if (lint_run(spec, &lopt, &res) != 0) {
+        xmlFreeDoc(spec);
+        return 2;
+    }
     int rc = lint_outputs(&res, text, sarif) == 0 ? 0 : 2;
     fprintf(stderr, "ddigen: lint: %u errors, %u warnings, %u notes%s\n", res.counts[LINT_ERROR],
             res.counts[LINT_WARNING], res.counts[LINT_NOTE], id_errors ? " (and stable IDs changed)" : "");

@@ -842,26 +842,27 @@ static int by_location(const void *x, const void *y)
     return c ? c : strcmp(a->message, b->message);
 }
 
-void lint_run(xmlDocPtr spec, const struct lint_options *opt, struct lint_result *out)
+int lint_run(xmlDocPtr spec, const struct lint_options *opt, struct lint_result *out)
 {
     struct ddi_model *m = ddi_model_load(spec);
     if (!m) {
         memset(out, 0, sizeof *out);
         ddigen_error(NULL, 0, "out of memory");
-        return;
+        return -1;
     }
-    lint_run_model(spec, m, opt, out);
+    int rc = lint_run_model(spec, m, opt, out);
     ddi_model_free(m);
+    return rc;
 }
 
-void lint_run_model(xmlDocPtr spec, const struct ddi_model *model, const struct lint_options *opt,
-                    struct lint_result *out)
+int lint_run_model(xmlDocPtr spec, const struct ddi_model *model, const struct lint_options *opt,
+                   struct lint_result *out)
 {
     memset(out, 0, sizeof *out);
     struct linter l = {.opt = opt, .out = out, .m = model};
     if (!l.m || !(l.documented = calloc(l.m->nfields + 1, 1))) {
         ddigen_error(NULL, 0, "out of memory");
-        return;
+        return -1;
     }
     for (xmlNodePtr p = sx_child(sx_part(spec, "docs"), "page"); p; p = sx_next(p, "page"))
         strmap_put(&l.doc_pages, sx_get(p, "source"), p);
@@ -883,6 +884,7 @@ void lint_run_model(xmlDocPtr spec, const struct ddi_model *model, const struct 
     strmap_free(&l.field_by_record_id);
     strmap_free(&l.rule_by_page_id);
     strmap_free(&l.member_by_page_line);
+    return 0;
 }
 
 void lint_result_free(struct lint_result *r)

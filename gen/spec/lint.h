@@ -42,13 +42,15 @@ struct lint_options {
 extern const struct lint_kind lint_kinds[];
 extern const unsigned lint_kind_count;
 
-/* Computes the findings of a spec that has a <merge> part. */
-void lint_run(xmlDocPtr spec, const struct lint_options *opt, struct lint_result *out);
+/* Computes the findings of a spec that has a <merge> part: 0, or -1 when
+ * memory ran out (reported; *out is empty and must not be written as a
+ * clean result). */
+int lint_run(xmlDocPtr spec, const struct lint_options *opt, struct lint_result *out);
 /* The same on the spec's model, loaded by the caller, who shares it with
  * the stages after lint (generate: emit's validation plan). */
 struct ddi_model;
-void lint_run_model(xmlDocPtr spec, const struct ddi_model *model, const struct lint_options *opt,
-                    struct lint_result *out);
+int lint_run_model(xmlDocPtr spec, const struct ddi_model *model, const struct lint_options *opt,
+                   struct lint_result *out);
 void lint_result_free(struct lint_result *r);
 void lint_write_text(const struct lint_result *r, FILE *out);
 /* The same into a file (atomically; "-" is stdout). 0 or -1 (reported). */

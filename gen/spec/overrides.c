@@ -73,19 +73,26 @@ static const char *reason_of(xmlNodePtr n)
     return r && r->children && r->children->content ? (const char *)r->children->content : "";
 }
 
+xmlDocPtr overrides_read_valid(const char *path, const char *grammar)
+{
+    char *text;
+    size_t len;
+    if (ddigen_read_file(path, &text, &len) != 0)
+        return NULL;
+    xmlDocPtr doc = spec_read_xml(path, text, len);
+    free(text);
+    if (doc && overrides_validate_with(doc, path, grammar) != 0) {
+        xmlFreeDoc(doc);
+        doc = NULL;
+    }
+    return doc;
+}
+
 int overrides_load(struct overrides *o, const char *path)
 {
     memset(o, 0, sizeof *o);
     o->name = path;
-    char *text;
-    size_t len;
-    if (ddigen_read_file(path, &text, &len) != 0)
-        return -1;
-    o->doc = spec_read_xml(path, text, len);
-    free(text);
-    if (!o->doc)
-        return -1;
-    if (overrides_validate_with(o->doc, path, "overrides.rng") != 0)
+    if (!(o->doc = overrides_read_valid(path, "overrides.rng")))
         return -1;
     for (xmlNodePtr n = sx_child(xmlDocGetRootElement(o->doc), NULL); n; n = sx_next(n, NULL)) {
         struct override *v = arena_alloc(&o->a, sizeof *v);

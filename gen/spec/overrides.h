@@ -34,5 +34,8 @@ const char *override_kind_name(enum override_kind k);
 /* Validates a hand-kept file against an embedded self-contained grammar
  * ("overrides.rng", "reviewed.rng"): 0, or -1 after file:line errors. */
 int overrides_validate_with(xmlDocPtr doc, const char *name, const char *grammar);
+/* Reads a hand-kept file and validates it so: the document, or NULL after
+ * file:line errors. */
+xmlDocPtr overrides_read_valid(const char *path, const char *grammar);
 
 #endif

@@ -101,13 +101,7 @@ int reviewed_load(struct reviewed *r, const char *path)
 {
     memset(r, 0, sizeof *r);
     r->name = path;
-    char *text;
-    size_t len;
-    if (ddigen_read_file(path, &text, &len) != 0)
-        return -1;
-    r->doc = spec_read_xml(path, text, len);
-    free(text);
-    if (!r->doc || overrides_validate_with(r->doc, path, "reviewed.rng") != 0)
+    if (!(r->doc = overrides_read_valid(path, "reviewed.rng")))
         return -1;
     int rc = 0;
     for (xmlNodePtr n = sx_child(xmlDocGetRootElement(r->doc), NULL); n; n = sx_next(n, NULL))
