@@ -410,7 +410,7 @@ static void drop_out(struct lower *l, struct building *b)
             b->checks.items[kept++] = c;
         else
             skip(l, b, c->id, c->kind, "the DDI passes the record const: the driver writes none of it", c->page,
-                 c->line);
+                 c->line)->provenance = c->provenance;
     }
     b->checks.len = kept;
 }
