@@ -337,6 +337,24 @@ static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule
     return NULL;
 }
 
+/* A condition "selector == the value that selects the member the check
+ * lies in" always holds where the check runs (the member's validator runs
+ * only under it): not tested twice, not written in --checks. */
+static void drop_selection_whens(struct building *b, struct rules_check *c)
+{
+    int kept = 0;
+    for (int i = 0; i < c->nwhen; i++) {
+        const struct rules_cond *k = &c->when[i];
+        int selects = 0;
+        for (size_t j = 0; b->disc && c->member && k->op == RULES_WHEN_EQUALS && j < b->disc->ncases; j++)
+            selects |= streq(k->field.path, b->disc->selector) && streq(k->enumerator, b->disc->cases[j].value) &&
+                       streq(b->disc->cases[j].member, c->member);
+        if (!selects)
+            c->when[kept++] = *k;
+    }
+    c->nwhen = kept;
+}
+
 static void add_check(struct lower *l, struct building *b, struct rules_check *c, const struct ddi_model_rule *r)
 {
     c->dir = dir_of(b, c->subject.path ? c->subject.path : "", l->a);
@@ -347,6 +365,7 @@ static void add_check(struct lower *l, struct building *b, struct rules_check *c
         c->dir = RULES_DIR_IN;
     const char *sentence = r ? r->sentence : c->sentence;
     c->member = member_of(b, c->subject.path);
+    drop_selection_whens(b, c);
     c->mask_group = -1;
     c->sentence = sentence;
     struct rules_check *copy = arena_alloc(l->a, sizeof *copy);
