@@ -13,6 +13,7 @@ struct reach_rec {
     const struct ddi_model_record *rec;
     struct strmap marks; /* field path -> RULES_DIR_* (as a pointer-sized int) */
     unsigned unmarked;   /* the direction of a field nothing marks */
+    unsigned marked;     /* the directions its marks name (RULES_DIR_OUT: the driver writes some field) */
     struct reach_context ctx;  /* from the entry points */
     struct reach_context late; /* only from records no entry point reaches */
     int queued;
@@ -75,6 +76,7 @@ static void read_marks(struct reach_rec *rr)
      * record marks others (one [out] VirtualAddress does not make
      * D3DDDI_RESERVEGPUVIRTUALADDRESS.BaseAddress the driver's); both when
      * it marks none (a flag union: the embedding field decides). */
+    rr->marked = marked;
     int mostly = 2 * rr->marks.len >= rec->nfields;
     rr->unmarked = !marked ? RULES_DIR_BOTH : marked == RULES_DIR_OUT && mostly ? RULES_DIR_OUT : RULES_DIR_IN;
 }
@@ -215,10 +217,19 @@ static void visit_record(struct reach *r, struct reach_rec *rr)
         e = pointee(r->m, f->type, &stars, &is_const);
         if (!e || stars != 1 || (!c.dirs && !c.os_returned))
             continue;
-        if (c.called_back || !c.dirs)
+        if (c.called_back || !c.dirs) {
             reach_add(r, e, c.called_back ? RULES_DIR_IN : 0, !c.dirs, c.called_back);
-        else
-            reach_add(r, e, is_const ? RULES_DIR_IN : RULES_DIR_BOTH, 0, 0);
+            continue;
+        }
+        /* The pointee is the driver's to write where its own page marks
+         * a field it writes (DXGK_ALLOCATIONINFO behind pAllocationInfo);
+         * otherwise it is written as the pointer is (the MPO planes behind
+         * the [in] pPlanes of a const argument are the OS's). */
+        const struct reach_rec *pe = find(r, e);
+        unsigned d = is_const                                ? RULES_DIR_IN
+                     : pe && (pe->marked & RULES_DIR_OUT) ? RULES_DIR_BOTH
+                                                          : reach_marked_dir(r, rec, f->path) & c.dirs;
+        reach_add(r, e, d, 0, 0);
     }
 }
 
