@@ -484,6 +484,8 @@ static void narrow_to_paths(struct lower *l, struct building *b, const struct re
         struct rules_check *c = b->checks.items[i];
         unsigned had = c->dir;
         c->dir &= ctx->dirs;
+        if (!c->dir && !ctx->direct)
+            c->dir = ctx->dirs; /* reached only embedded: the embedding field's direction overrides the marks */
         if (c->dir)
             b->checks.items[kept++] = c;
         else
@@ -583,7 +585,7 @@ static void collect_descents(struct lower *l, struct rules_record *r)
         const struct ddi_model_field *f = rec->all[i];
         const struct ddi_model_record *e = reach_embedded(f);
         const struct rules_record *callee = e ? planned(l->plan, e->name) : NULL;
-        unsigned dir = callee ? reach_marked_dir(l->reach, rec, f->path) & r->dirs & callee->dirs : 0;
+        unsigned dir = callee ? reach_field_dir(l->reach, rec, f->path) & r->dirs & callee->dirs : 0;
         if (!dir || callee == r)
             continue;
         struct rules_descent *d = arena_alloc(l->a, sizeof *d);

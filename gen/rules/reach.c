@@ -150,7 +150,7 @@ static struct reach_context *ctx_of(struct reach *r, struct reach_rec *rr)
 
 /* Adds a path's facts to the record; queued again when they grew. */
 static void reach_add(struct reach *r, const struct ddi_model_record *rec, unsigned dirs, int os_returned,
-                      int called_back)
+                      int called_back, int direct)
 {
     struct reach_rec *rr = find(r, rec);
     if (!rr || (r->late_phase && rr->ctx.reached))
@@ -160,6 +160,7 @@ static void reach_add(struct reach *r, const struct ddi_model_record *rec, unsig
     c->dirs |= dirs;
     c->os_returned |= os_returned;
     c->called_back |= called_back;
+    c->direct |= direct;
     if (memcmp(&before, c, sizeof before) && !rr->queued) {
         rr->queued = 1;
         vec_push(&r->queue, rr);
@@ -167,6 +168,16 @@ static void reach_add(struct reach *r, const struct ddi_model_record *rec, unsig
 }
 
 static void visit_functype(struct reach *r, const struct ddi_model_functype *ft, unsigned role);
+
+/* A marked direction within a context (reach_field_dir). */
+static unsigned within(const struct reach_rec *rr, const struct reach_context *c, unsigned marked)
+{
+    (void)rr;
+    if (!c->reached)
+        return marked;
+    unsigned d = marked & c->dirs;
+    return d || c->direct ? d : c->dirs;
+}
 
 /* The function type a field's type names, through a pointer-to typedef. */
 static const struct ddi_model_functype *functype_of(const struct ddi_model *m, const char *type)
@@ -202,7 +213,7 @@ static void visit_record(struct reach *r, struct reach_rec *rr)
         const struct ddi_model_record *e = f->type_record;
         int stars = 0, is_const = 0;
         if (e && !f->bitfield && !(f->type && strchr(f->type, '*')) && !(f->canonical && strchr(f->canonical, '*'))) {
-            reach_add(r, e, reach_marked_dir(r, rec, f->path) & c.dirs, c.os_returned, c.called_back);
+            reach_add(r, e, within(rr, &c, reach_marked_dir(r, rec, f->path)), c.os_returned, c.called_back, 0);
             continue;
         }
         if (r->late_phase)
@@ -218,7 +229,7 @@ static void visit_record(struct reach *r, struct reach_rec *rr)
         if (!e || stars != 1 || (!c.dirs && !c.os_returned))
             continue;
         if (c.called_back || !c.dirs) {
-            reach_add(r, e, c.called_back ? RULES_DIR_IN : 0, !c.dirs, c.called_back);
+            reach_add(r, e, c.called_back ? RULES_DIR_IN : 0, !c.dirs, c.called_back, 1);
             continue;
         }
         /* The pointee is the driver's to write where its own page marks
@@ -228,8 +239,8 @@ static void visit_record(struct reach *r, struct reach_rec *rr)
         const struct reach_rec *pe = find(r, e);
         unsigned d = is_const                                ? RULES_DIR_IN
                      : pe && (pe->marked & RULES_DIR_OUT) ? RULES_DIR_BOTH
-                                                          : reach_marked_dir(r, rec, f->path) & c.dirs;
-        reach_add(r, e, d, 0, 0);
+                                                          : within(rr, &c, reach_marked_dir(r, rec, f->path));
+        reach_add(r, e, d, 0, 0, 1);
     }
 }
 
@@ -252,13 +263,13 @@ static void visit_functype(struct reach *r, const struct ddi_model_functype *ft,
             continue;
         if (role == ROLE_DRIVER_CALLS) {
             if (sal_out || stars > 1)
-                reach_add(r, e, 0, 1, 0);
+                reach_add(r, e, 0, 1, 0, 1);
             else
-                reach_add(r, e, RULES_DIR_IN, 0, 1);
+                reach_add(r, e, RULES_DIR_IN, 0, 1, 1);
             continue;
         }
         if (stars == 1)
-            reach_add(r, e, is_const ? RULES_DIR_IN : sal_out ? RULES_DIR_OUT : RULES_DIR_BOTH, 0, 0);
+            reach_add(r, e, is_const ? RULES_DIR_IN : sal_out ? RULES_DIR_OUT : RULES_DIR_BOTH, 0, 0, 1);
     }
 }
 
@@ -320,6 +331,13 @@ struct reach_context reach_context_of(const struct reach *r, const struct ddi_mo
     if (!rr)
         return none;
     return rr->ctx.reached ? rr->ctx : rr->late;
+}
+
+unsigned reach_field_dir(const struct reach *r, const struct ddi_model_record *rec, const char *path)
+{
+    const struct reach_rec *rr = find(r, rec);
+    struct reach_context c = reach_context_of(r, rec);
+    return within(rr, &c, reach_marked_dir(r, rec, path));
 }
 
 void reach_free(struct reach *r)

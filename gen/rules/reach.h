@@ -29,8 +29,17 @@ struct reach_context {
     unsigned dirs;   /* RULES_DIR_* its checks may run in: the union over the paths */
     int os_returned; /* some path is a callback's output: the OS fills it for the driver */
     int called_back; /* some path is an argument of a call the driver makes */
+    int direct;      /* some path reaches it as a parameter or through a pointer, not only embedded */
 };
 struct reach_context reach_context_of(const struct reach *r, const struct ddi_model_record *rec);
+
+/* The validators a field's checks run in, the paths considered: its
+ * marked direction within those of its record's context; for a record
+ * reached only embedded, whose marks the embedding field overrides, the
+ * context's when the two do not meet (DXGK_ALLOCATIONINFOFLAGS_WDDM2_0
+ * marks its bits [in], DXGK_ALLOCATIONINFO.FlagsWddm2 that holds it is
+ * [out]: the driver sets them). A record no path reaches: its marks. */
+unsigned reach_field_dir(const struct reach *r, const struct ddi_model_record *rec, const char *path);
 
 /* Whether a field holds another top-level record by value, which a
  * validator descends into (not an array, not a bitfield): the record, or NULL. */
