@@ -49,7 +49,10 @@ static __inline unsigned long ddi_validate_report_(ddi_violation *first, unsigne
     }
     return n + 1;
 }
-
+</xsl:text>
+    <!-- only where some validator descends: an unused static function warns -->
+    <xsl:if test="$vrecords/descend">
+      <xsl:text>
 /* The validator of an embedded record ran at field `via` and found k
  * broken rules, the first in *inner: it becomes the call's first when none
  * broke before, with via in front of its path; returns the count with them. */
@@ -72,6 +75,7 @@ static __inline unsigned long ddi_validate_descend_(ddi_violation *first, unsign
     return n + k;
 }
 </xsl:text>
+    </xsl:if>
     <xsl:for-each select="$vrecords">
       <xsl:variable name="rec" select="."/>
       <xsl:variable name="type" select="string(@dv:c-type)"/>

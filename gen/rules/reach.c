@@ -170,9 +170,8 @@ static void reach_add(struct reach *r, const struct ddi_model_record *rec, unsig
 static void visit_functype(struct reach *r, const struct ddi_model_functype *ft, unsigned role);
 
 /* A marked direction within a context (reach_field_dir). */
-static unsigned within(const struct reach_rec *rr, const struct reach_context *c, unsigned marked)
+static unsigned within(const struct reach_context *c, unsigned marked)
 {
-    (void)rr;
     if (!c->reached)
         return marked;
     unsigned d = marked & c->dirs;
@@ -213,7 +212,7 @@ static void visit_record(struct reach *r, struct reach_rec *rr)
         const struct ddi_model_record *e = f->type_record;
         int stars = 0, is_const = 0;
         if (e && !f->bitfield && !(f->type && strchr(f->type, '*')) && !(f->canonical && strchr(f->canonical, '*'))) {
-            reach_add(r, e, within(rr, &c, reach_marked_dir(r, rec, f->path)), c.os_returned, c.called_back, 0);
+            reach_add(r, e, within(&c, reach_marked_dir(r, rec, f->path)), c.os_returned, c.called_back, 0);
             continue;
         }
         if (r->late_phase)
@@ -239,7 +238,7 @@ static void visit_record(struct reach *r, struct reach_rec *rr)
         const struct reach_rec *pe = find(r, e);
         unsigned d = is_const                                ? RULES_DIR_IN
                      : pe && (pe->marked & RULES_DIR_OUT) ? RULES_DIR_BOTH
-                                                          : within(rr, &c, reach_marked_dir(r, rec, f->path));
+                                                          : within(&c, reach_marked_dir(r, rec, f->path));
         reach_add(r, e, d, 0, 0, 1);
     }
 }
@@ -335,9 +334,8 @@ struct reach_context reach_context_of(const struct reach *r, const struct ddi_mo
 
 unsigned reach_field_dir(const struct reach *r, const struct ddi_model_record *rec, const char *path)
 {
-    const struct reach_rec *rr = find(r, rec);
     struct reach_context c = reach_context_of(r, rec);
-    return within(rr, &c, reach_marked_dir(r, rec, path));
+    return within(&c, reach_marked_dir(r, rec, path));
 }
 
 void reach_free(struct reach *r)
