@@ -37,16 +37,45 @@ static __inline unsigned long ddi_validate_report_(ddi_violation *first, unsigne
 {
     if (first) {
         if (n == 0) {
+            unsigned i;
             first->rule_id = id;
             first->field = field;
             first->observed = observed;
             first->flags = 0;
+            for (i = 0; i &lt; DDI_VIOLATION_MAX_VIA; i++)
+                first->via[i] = 0;
         }
         first->flags |= rule_flags;
     }
     return n + 1;
 }
 </xsl:text>
+    <!-- only where some validator descends: an unused static function warns -->
+    <xsl:if test="$vrecords/descend">
+      <xsl:text>
+/* The validator of an embedded record ran at field `via` and found k
+ * broken rules, the first in *inner: it becomes the call's first when none
+ * broke before, with via in front of its path; returns the count with them. */
+static __inline unsigned long ddi_validate_descend_(ddi_violation *first, unsigned long n, unsigned long k,
+                                                    const ddi_violation *inner, const char *via)
+{
+    unsigned i;
+    if (!first || k == 0)
+        return n + k;
+    if (n == 0) {
+        first->rule_id = inner->rule_id;
+        first->field = inner->field;
+        first->observed = inner->observed;
+        first->flags = 0;
+        for (i = DDI_VIOLATION_MAX_VIA - 1; i &gt; 0; i--)
+            first->via[i] = inner->via[i - 1];
+        first->via[0] = via;
+    }
+    first->flags |= inner->flags;
+    return n + k;
+}
+</xsl:text>
+    </xsl:if>
     <xsl:for-each select="$vrecords">
       <xsl:variable name="rec" select="."/>
       <xsl:variable name="type" select="string(@dv:c-type)"/>
@@ -62,7 +91,7 @@ static __inline unsigned long ddi_validate_report_(ddi_violation *first, unsigne
       <xsl:for-each select="selector/case[not(@never)]/call[not(@never) and not(@member = ../preceding-sibling::case/call/@member)]">
         <xsl:variable name="case" select="."/>
         <xsl:call-template name="open-guard"/>
-        <xsl:for-each select="$dirs[not($rec/@read-only) or . = 'in']">
+        <xsl:for-each select="$dirs[not($rec/@dirs) or $rec/@dirs = .]">
           <xsl:call-template name="function">
             <xsl:with-param name="rec" select="$rec"/>
             <xsl:with-param name="type" select="$type"/>
@@ -78,7 +107,7 @@ static __inline unsigned long ddi_validate_report_(ddi_violation *first, unsigne
         </xsl:for-each>
         <xsl:call-template name="close-guard"/>
       </xsl:for-each>
-      <xsl:for-each select="$dirs[not($rec/@read-only) or . = 'in']">
+      <xsl:for-each select="$dirs[not($rec/@dirs) or $rec/@dirs = .]">
         <xsl:call-template name="function">
           <xsl:with-param name="rec" select="$rec"/>
           <xsl:with-param name="type" select="$type"/>
@@ -127,6 +156,10 @@ static __inline unsigned long ddi_validate_report_(ddi_violation *first, unsigne
       <xsl:text>    }&#10;</xsl:text>
       <xsl:call-template name="close-guard"/>
     </xsl:for-each>
+    <xsl:apply-templates select="$rec/descend[(@dir = 'both' or @dir = $dir) and
+                                 ((not(@member) and $member = '') or @member = $member)]" mode="descend">
+      <xsl:with-param name="dir" select="$dir"/>
+    </xsl:apply-templates>
     <xsl:text>    return n;&#10;}&#10;</xsl:text>
   </xsl:template>
 
@@ -138,6 +171,21 @@ static __inline unsigned long ddi_validate_report_(ddi_violation *first, unsigne
                                  d:c-string(@field), ', ', @observed, ', ', @violation-flags, ');&#10;',
                                  $indent, '    if (flags &amp; DDI_VALIDATE_STOP_AT_FIRST)&#10;',
                                  $indent, '        return n;&#10;', $indent, '}&#10;')"/>
+    <xsl:call-template name="close-guard"/>
+  </xsl:template>
+
+  <!-- A record embedded by value: its own validator, in the direction of
+       the path, its first broken rule reported with the field in front. -->
+  <xsl:template match="descend" mode="descend">
+    <xsl:param name="dir"/>
+    <xsl:variable name="fn" select="d:validator-name(@record, '', $dir)"/>
+    <xsl:call-template name="open-guard"/>
+    <xsl:value-of select="concat('#if defined(DDI_HAS_', $fn, ')&#10;',
+                                 '    /* ', @field, ': ', @record, ' */&#10;    {&#10;        ddi_violation inner;&#10;',
+                                 '        unsigned long k = ', $fn, '(&amp;a->', @field, ', &amp;inner, flags);&#10;',
+                                 '        n = ddi_validate_descend_(first, n, k, &amp;inner, ', d:c-string(@field), ');&#10;',
+                                 '        if (k != 0 &amp;&amp; (flags &amp; DDI_VALIDATE_STOP_AT_FIRST))&#10;',
+                                 '            return n;&#10;    }&#10;#endif&#10;')"/>
     <xsl:call-template name="close-guard"/>
   </xsl:template>
 

@@ -77,14 +77,14 @@ const ddi_rule_info *ddi_rule_source(const char *rule_id);
       <xsl:for-each select="selector/case[not(@never)]/call[not(@never) and not(@member = ../preceding-sibling::case/call/@member)]">
         <xsl:variable name="case" select="."/>
         <xsl:call-template name="open-guard"/>
-        <xsl:for-each select="$dirs[not($rec/@read-only) or . = 'in']">
+        <xsl:for-each select="$dirs[not($rec/@dirs) or $rec/@dirs = .]">
           <xsl:variable name="fn" select="d:validator-name($rec/@name, $case/@member, .)"/>
           <xsl:value-of select="concat('#define DDI_HAS_', $fn, ' 1&#10;DDI_VALIDATE_API unsigned long ', $fn, '(const ', $type,
                                        ' *a, ddi_violation *first, unsigned long flags);&#10;')"/>
         </xsl:for-each>
         <xsl:call-template name="close-guard"/>
       </xsl:for-each>
-      <xsl:for-each select="$dirs[not($rec/@read-only) or . = 'in']">
+      <xsl:for-each select="$dirs[not($rec/@dirs) or $rec/@dirs = .]">
         <xsl:variable name="fn" select="d:validator-name($rec/@name, '', .)"/>
         <xsl:value-of select="concat('#define DDI_HAS_', $fn, ' 1&#10;DDI_VALIDATE_API unsigned long ', $fn, '(const ', $type,
                                      ' *a, ddi_violation *first, unsigned long flags);&#10;')"/>

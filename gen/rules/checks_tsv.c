@@ -5,7 +5,10 @@
  * Operands are `k=v` joined by ';', named as the labels name them: align,
  * min, max, with (exclusive: one line per partner), requires (implies),
  * ref (at-least, in-set), when (the condition field of null-when, zero-when,
- * nonnull-iff; and each condition of a check: F, F!=0, F==0, F==X). */
+ * nonnull-iff; and each condition of a check: F, F!=0, F==0, F==X). A
+ * record's validators also run the checks of the records they descend
+ * into: those are listed again under it, with the subject's path from it
+ * (`Flags.Reserved`) and the direction of that path. */
 #include "rules.h"
 
 #include "kinds.h"
@@ -45,14 +48,24 @@ static void common_operands(struct strbuf *sb, const struct rules_check *c)
     rules_cond_operands(sb, c);
 }
 
-static void print_line(FILE *out, const struct rules_record *r, const struct rules_check *c, const char *operands,
+/* Where a check is listed: the top record whose validator runs it, the
+ * path from there to the check's own record ("" for its own checks, else
+ * "Flags." or "Transfer.Flags."), and the directions of that path. */
+struct listing {
+    const struct rules_record *top;
+    const char *prefix;
+    unsigned dir;
+};
+
+static void print_line(FILE *out, const struct listing *at, const struct rules_check *c, const char *operands,
                        const char *dir)
 {
-    fprintf(out, "%s\t%ld\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c->page ? c->page : "", c->line, r->name,
-            c->subject.path ? c->subject.path : "", c->kind, operands, dir, c->id, c->provenance == DDI_PROVENANCE_REVIEWED ? "reviewed" : "extracted");
+    fprintf(out, "%s\t%ld\t%s\t%s%s\t%s\t%s\t%s\t%s\t%s\n", c->page ? c->page : "", c->line, at->top->name,
+            at->prefix, c->subject.path ? c->subject.path : "", c->kind, operands, dir, c->id,
+            c->provenance == DDI_PROVENANCE_REVIEWED ? "reviewed" : "extracted");
 }
 
-static void print_check(FILE *out, const struct rules_record *r, const struct rules_check *c)
+static void print_check(FILE *out, const struct listing *at, const struct rules_check *c)
 {
     static const struct {
         unsigned bit;
@@ -61,27 +74,49 @@ static void print_check(FILE *out, const struct rules_record *r, const struct ru
     struct strbuf common = {0}, one = {0};
     common_operands(&common, c);
     for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
-        if (!(c->dir & dirs[d].bit))
+        if (!(c->dir & at->dir & dirs[d].bit))
             continue;
         if (c->kind_id != DDI_RULE_EXCLUSIVE || !c->npartners) {
-            print_line(out, r, c, sb_str(&common), dirs[d].name);
+            print_line(out, at, c, sb_str(&common), dirs[d].name);
             continue;
         }
         for (int i = 0; i < c->npartners; i++) {
             one.len = 0;
             sb_append(&one, sb_str(&common));
             add_operand(&one, "with", c->partner[i].path);
-            print_line(out, r, c, sb_str(&one), dirs[d].name);
+            print_line(out, at, c, sb_str(&one), dirs[d].name);
         }
     }
     sb_free(&common);
     sb_free(&one);
 }
 
+/* The checks of the records rec's validators descend into, listed under
+ * the top record with the path from it (depth bounded as the via of a
+ * violation is). */
+static void print_descents(FILE *out, const struct listing *at, const struct rules_record *rec, int depth)
+{
+    for (size_t i = 0; depth < DDI_VIOLATION_MAX_VIA && i < rec->ndescents; i++) {
+        const struct rules_descent *d = &rec->descents[i];
+        struct strbuf prefix = {0};
+        sb_printf(&prefix, "%s%s.", at->prefix, d->path);
+        struct listing inner = {at->top, sb_str(&prefix), at->dir & d->dir};
+        for (size_t j = 0; inner.dir && j < d->callee->nchecks; j++)
+            print_check(out, &inner, &d->callee->checks[j]);
+        if (inner.dir)
+            print_descents(out, &inner, d->callee, depth + 1);
+        sb_free(&prefix);
+    }
+}
+
 void rules_print_checks(const struct rules_plan *plan, FILE *out)
 {
     fputs("page\tline\trecord\tsubject\tkind\toperands\tdirection\trule-id\tprovenance\n", out);
-    for (size_t i = 0; i < plan->nrecords; i++)
-        for (size_t j = 0; j < plan->records[i].nchecks; j++)
-            print_check(out, &plan->records[i], &plan->records[i].checks[j]);
+    for (size_t i = 0; i < plan->nrecords; i++) {
+        const struct rules_record *r = &plan->records[i];
+        struct listing own = {r, "", RULES_DIR_BOTH};
+        for (size_t j = 0; j < r->nchecks; j++)
+            print_check(out, &own, &r->checks[j]);
+        print_descents(out, &own, r, 0);
+    }
 }

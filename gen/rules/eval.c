@@ -58,6 +58,8 @@ struct tally {
     unsigned long n;
     ddi_violation *first;
     unsigned long flags;
+    const char *via[DDI_VIOLATION_MAX_VIA]; /* the embedding fields descended through, outermost first */
+    int depth;
 };
 
 /* Records a violation as the generated ddi_validate_report_ does (the
@@ -71,6 +73,8 @@ static int report(struct tally *t, const char *id, const char *field, unsigned l
             t->first->field = field;
             t->first->observed = observed;
             t->first->flags = 0;
+            for (int i = 0; i < DDI_VIOLATION_MAX_VIA; i++)
+                t->first->via[i] = i < t->depth ? t->via[i] : NULL;
         }
         t->first->flags |= rule_flags;
     }
@@ -106,8 +110,32 @@ static int member_matches(const char *a, const char *b)
     return (a == NULL) == (b == NULL) && (!a || strcmp(a, b) == 0);
 }
 
+static int eval_record(struct reader *r, const struct rules_record *rec, unsigned dir, struct tally *t);
+
+/* The validator of an embedded record over its bytes within this one. */
+static int eval_descent(struct reader *r, const struct rules_descent *d, unsigned dir, struct tally *t)
+{
+    long bit = ddi_model_offset(d->field, r->arch, r->version);
+    if (bit < 0 || bit % 8 || (size_t)bit / 8 > r->len) {
+        r->truncated = 1;
+        return 0;
+    }
+    struct reader inner = *r;
+    inner.bytes = r->bytes + bit / 8;
+    inner.len = r->len - (size_t)bit / 8;
+    inner.truncated = 0;
+    if (t->depth < DDI_VIOLATION_MAX_VIA)
+        t->via[t->depth] = d->path;
+    t->depth++;
+    int stop = eval_record(&inner, d->callee, dir, t);
+    t->depth--;
+    r->truncated |= inner.truncated;
+    return stop;
+}
+
 /* The plain checks in order, then each reserved-bit group behind its one
- * test of the flag word: the order the generated code has. */
+ * test of the flag word, then the embedded records: the order the
+ * generated code has. */
 static int eval_checks(struct reader *r, const struct rules_record *rec, unsigned dir, const char *member,
                        struct tally *t)
 {
@@ -131,7 +159,42 @@ static int eval_checks(struct reader *r, const struct rules_record *rec, unsigne
                 return 1;
         }
     }
+    for (size_t i = 0; i < rec->ndescents; i++) {
+        const struct rules_descent *d = &rec->descents[i];
+        if (!(d->dir & dir) || !member_matches(d->member, member) || !exists(r, d->versions, d->archs))
+            continue;
+        if (eval_descent(r, d, dir, t))
+            return 1;
+    }
     return 0;
+}
+
+/* Order as generated: the selector and its member, then the rest. */
+static int eval_record(struct reader *r, const struct rules_record *rec, unsigned dir, struct tally *t)
+{
+    if (!exists(r, rec->versions, rec->archs) || !(rec->dirs & dir))
+        return 0;
+    int stop = 0;
+    for (size_t i = 0; i < rec->nchecks && !stop; i++) {
+        const struct rules_check *c = &rec->checks[i];
+        if (c->kind_id != DDI_RULE_DISCRIMINATOR || !exists(r, c->versions, c->archs))
+            continue;
+        /* the selector's value is checked in its own direction; its member in both */
+        if (c->dir & dir)
+            stop = eval_check(r, c, t);
+        int truncated_before = r->truncated;
+        r->truncated = 0;
+        unsigned long long sel = read_field(r, &c->subject);
+        int unknown = r->truncated; /* no selector in the bytes: no member to check */
+        r->truncated |= truncated_before;
+        for (size_t k = 0; k < c->ncases && !stop && !unknown; k++)
+            if ((unsigned long long)c->cases[k].number == sel && c->cases[k].member &&
+                (c->cases[k].member_versions >> r->version & 1))
+                stop = eval_checks(r, rec, dir, c->cases[k].member, t);
+    }
+    if (!stop)
+        stop = eval_checks(r, rec, dir, NULL, t);
+    return stop;
 }
 
 unsigned long rules_eval(const struct rules_plan *plan, const struct rules_record *rec, const char *arch,
@@ -146,27 +209,7 @@ unsigned long rules_eval(const struct rules_plan *plan, const struct rules_recor
     struct tally t = {.first = first, .flags = flags};
     if (!rec || r.arch < 0 || r.version < 0 || !exists(&r, rec->versions, rec->archs))
         return 0;
-    /* Order as generated: the selector and its member, then the rest. */
-    int stop = 0;
-    for (size_t i = 0; i < rec->nchecks && !stop; i++) {
-        const struct rules_check *c = &rec->checks[i];
-        if (c->kind_id != DDI_RULE_DISCRIMINATOR || !exists(&r, c->versions, c->archs))
-            continue;
-        /* the selector's value is checked in its own direction; its member in both */
-        if (c->dir & dir)
-            stop = eval_check(&r, c, &t);
-        int truncated_before = r.truncated;
-        r.truncated = 0;
-        unsigned long long sel = read_field(&r, &c->subject);
-        int unknown = r.truncated; /* no selector in the bytes: no member to check */
-        r.truncated |= truncated_before;
-        for (size_t k = 0; k < c->ncases && !stop && !unknown; k++)
-            if ((unsigned long long)c->cases[k].number == sel && c->cases[k].member &&
-                (c->cases[k].member_versions >> r.version & 1))
-                stop = eval_checks(&r, rec, dir, c->cases[k].member, &t);
-    }
-    if (!stop)
-        eval_checks(&r, rec, dir, NULL, &t);
+    eval_record(&r, rec, dir, &t);
     if (r.truncated && (t.n == 0 || !(flags & RULES_STOP_AT_FIRST)))
         report(&t, "ddigen.truncated", rec->name, len, 0ul);
     return t.n;

@@ -5,6 +5,7 @@
 
 #include "ground.h"
 #include "kinds.h"
+#include "reach.h"
 
 #include "../model/model.h"
 
@@ -19,6 +20,7 @@ struct lower {
     struct rules_plan *plan;
     struct arena *a;
     const struct ddi_model *m;
+    struct reach *reach; /* who writes which field, by the paths from the DDIs */
 };
 
 static int streq(const char *a, const char *b)
@@ -94,14 +96,7 @@ static int resolve(struct lower *l, const struct ddi_model_record *rec, const ch
 
 struct building {
     struct vec checks, skips, masks, members;
-    struct strmap dirs; /* field path -> direction bits (as pointer-sized int) */
-    /* A field nothing marks: the driver's (_out) when every marked field of
-     * the record is [out] and they are at least half of its fields (a
-     * structure the driver fills); the caller's (_in)
-     * when the record marks others otherwise (the driver writes what its
-     * page or header says it writes); both when it marks none (a flag union
-     * the embedding field's direction decides). */
-    unsigned unmarked;
+    const struct ddi_model_record *rec;
     const struct ddi_model_discriminator *disc;
 };
 
@@ -114,34 +109,11 @@ static struct rules_skip *skip(struct lower *l, struct building *b, const char *
     return s;
 }
 
-static unsigned dir_of(struct building *b, const char *path, struct arena *a)
+/* The validators a field's checks go to by its record's own marks
+ * (reach.c; narrowed by the paths that reach the record in lower_record). */
+static unsigned dir_of(struct lower *l, struct building *b, const char *path)
 {
-    char *p = arena_strdup(a, path);
-    for (;;) {
-        void *d = strmap_get(&b->dirs, p);
-        if (d)
-            return (unsigned)(uintptr_t)d;
-        char *dot = strrchr(p, '.');
-        if (!dot)
-            return b->unmarked;
-        *dot = '\0';
-    }
-}
-
-/* The direction the page or the header marks on path or a field holding
- * it; 0 when none does. */
-static unsigned marked_dir(struct building *b, const char *path, struct arena *a)
-{
-    char *p = arena_strdup(a, path);
-    for (;;) {
-        void *d = strmap_get(&b->dirs, p);
-        if (d)
-            return (unsigned)(uintptr_t)d;
-        char *dot = strrchr(p, '.');
-        if (!dot)
-            return 0;
-        *dot = '\0';
-    }
+    return reach_marked_dir(l->reach, b->rec, path);
 }
 
 static const char *member_of(struct building *b, const char *path)
@@ -357,7 +329,7 @@ static void drop_selection_whens(struct building *b, struct rules_check *c)
 
 static void add_check(struct lower *l, struct building *b, struct rules_check *c, const struct ddi_model_rule *r)
 {
-    c->dir = dir_of(b, c->subject.path ? c->subject.path : "", l->a);
+    c->dir = dir_of(l, b, c->subject.path ? c->subject.path : "");
     /* The page describes the value on entry and says the driver changes it
      * before it returns (pDmaBuffer: "the next empty byte"): the caller's. */
     const char *at = r ? ddi_model_docs_operand(r, "at") : NULL;
@@ -376,45 +348,6 @@ static void add_check(struct lower *l, struct building *b, struct rules_check *c
 static int is_direction(const struct ddi_model_rule *r)
 {
     return streq(r->kind_name, "direction");
-}
-
-/* Direction rules and `writes` overrides: which validator (_in, _out) a
- * field's checks go to. */
-static void read_directions(struct building *b, const struct ddi_model_record *rec)
-{
-    for (size_t i = 0; i < rec->nrules; i++) {
-        const struct ddi_model_rule *r = rec->rules[i];
-        const char *v = is_direction(r) ? ddi_model_docs_operand(r, "value") : NULL;
-        if (!r->field || !v || r->review == DDI_REVIEW_DROP)
-            continue;
-        unsigned d = streq(v, "in") ? RULES_DIR_IN : streq(v, "out") ? RULES_DIR_OUT : RULES_DIR_BOTH;
-        d |= (unsigned)(uintptr_t)strmap_get(&b->dirs, r->field);
-        strmap_put(&b->dirs, r->field, (void *)(uintptr_t)d);
-    }
-    /* SAL on the field where the page marks none: _Out_ is the driver's,
-     * _Inout_ both, _In_ the caller's. */
-    for (size_t i = 0; i < rec->nall; i++) {
-        const struct ddi_model_field *f = rec->all[i];
-        const char *sal = f->sal;
-        if (!sal || !f->path || strmap_get(&b->dirs, f->path))
-            continue;
-        unsigned d = strstr(sal, "_Inout") ? RULES_DIR_BOTH : strstr(sal, "_Out") ? RULES_DIR_OUT
-                     : strstr(sal, "_In_") ? RULES_DIR_IN : 0;
-        if (d)
-            strmap_put(&b->dirs, f->path, (void *)(uintptr_t)d);
-    }
-    for (size_t i = 0; i < rec->nwrites; i++)
-        strmap_put(&b->dirs, rec->writes[i], (void *)(uintptr_t)RULES_DIR_BOTH);
-    unsigned marked = 0;
-    for (size_t i = 0; i < b->dirs.cap; i++)
-        marked |= b->dirs.slots[i].key ? (unsigned)(uintptr_t)b->dirs.slots[i].value : 0;
-    /* "filled by the driver" needs most of the record marked [out]: one
-     * [out] field (VirtualAddress of D3DDDI_RESERVEGPUVIRTUALADDRESS) does
-     * not make BaseAddress the driver's */
-    int mostly = 2 * b->dirs.len >= rec->nfields;
-    b->unmarked = !marked                                  ? RULES_DIR_BOTH
-                  : marked == RULES_DIR_OUT && mostly ? RULES_DIR_OUT
-                                                           : RULES_DIR_IN;
 }
 
 /* A record every DDI takes through a pointer to const: what is checked on
@@ -469,7 +402,7 @@ static void lower_enum_values(struct lower *l, struct building *b, const struct 
         const char *why = NULL;
         /* only a value the caller sets by the page's [in] or the header's
          * _In_: unmarked, the default direction is a guess */
-        unsigned dir = marked_dir(b, f->path, l->a);
+        unsigned dir = reach_explicit_dir(l->reach, rec, f->path);
         if (!rules_lower_enum_value(&lw, rec, f, member_of(b, f->path) != NULL, dir, &c, &why))
             continue;
         if (why) {
@@ -513,7 +446,7 @@ static void lower_discriminator(struct lower *l, struct building *b, const struc
     c.page = NULL;
     c.sentence = arena_printf(l->a, "%s selects the member of the union; its value must be a known %s.",
                               selector, b->disc->enum_name);
-    c.dir = dir_of(b, selector, l->a);
+    c.dir = dir_of(l, b, selector);
     c.member = NULL;
     c.mask_group = -1;
     struct rules_check *copy = arena_alloc(l->a, sizeof *copy);
@@ -599,12 +532,59 @@ static void *vec_copy(struct lower *l, struct vec *v, size_t elem)
     return out;
 }
 
+/* Why a check runs in none of the validators the paths from the DDIs
+ * leave its record (reach.c). */
+static const char *unreached_reason(const struct reach_context *ctx, unsigned had)
+{
+    if (!ctx->dirs)
+        return "the OS returns the record to the driver (a callback's output): not the driver's to check";
+    if (had == RULES_DIR_OUT && ctx->called_back)
+        return "the OS writes it back on a call the driver makes: not the driver's to check";
+    if (had == RULES_DIR_OUT)
+        return "the driver does not write it: every path from the DDIs reaches the record through a field the "
+               "caller sets";
+    return "the driver fills it: every path from the DDIs reaches the record through a field the driver writes, "
+           "unset on entry";
+}
+
+/* A record the DDIs reach is checked only in the directions of the paths
+ * that reach it: a flag record in an [in] argument only on _in, one in an
+ * [out] member only on _out, a callback's argument only on _in (what the
+ * driver set before calling), a callback's output never. */
+static void narrow_to_paths(struct lower *l, struct building *b, const struct reach_context *ctx)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < b->checks.len; i++) {
+        struct rules_check *c = b->checks.items[i];
+        unsigned had = c->dir;
+        c->dir &= ctx->dirs;
+        if (!c->dir && !ctx->direct)
+            c->dir = ctx->dirs; /* reached only embedded: the embedding field's direction overrides the marks */
+        if (c->dir)
+            b->checks.items[kept++] = c;
+        else
+            skip(l, b, c->id, c->kind, unreached_reason(ctx, had), c->page, c->line)->provenance = c->provenance;
+    }
+    b->checks.len = kept;
+}
+
+/* Whether the record holds, by value, a record with documented rules: its
+ * validator may have to descend into it though it has no rule of its own. */
+static int embeds_rules(const struct ddi_model_record *rec)
+{
+    for (size_t i = 0; i < rec->nall; i++) {
+        const struct ddi_model_record *e = reach_embedded(rec->all[i]);
+        if (e && (e->nrules || e->discriminator))
+            return 1;
+    }
+    return 0;
+}
+
 static int lower_record(struct lower *l, const struct ddi_model_record *rec, struct rules_record *out)
 {
     if (rec->referenced)
         return 0;
-    struct building b = {.disc = rec->discriminator};
-    read_directions(&b, rec);
+    struct building b = {.rec = rec, .disc = rec->discriminator};
     if (b.disc)
         lower_discriminator(l, &b, rec);
     lower_rules(l, &b, rec);
@@ -612,14 +592,17 @@ static int lower_record(struct lower *l, const struct ddi_model_record *rec, str
     int read_only = ground_read_only(l->m, rec);
     if (read_only)
         drop_out(l, &b);
+    struct reach_context ctx = reach_context_of(l->reach, rec);
+    if (ctx.reached)
+        narrow_to_paths(l, &b, &ctx);
     group_masks(l, &b, rec);
-    int keep = b.checks.len || b.skips.len;
+    int keep = b.checks.len || b.skips.len || (ctx.dirs && embeds_rules(rec));
     if (keep) {
         out->name = rec->name;
         out->model = rec;
         out->versions = rec->versions;
         out->archs = rec->archs;
-        out->dirs = read_only ? RULES_DIR_IN : RULES_DIR_BOTH;
+        out->dirs = (read_only ? RULES_DIR_IN : RULES_DIR_BOTH) & (ctx.reached ? ctx.dirs : RULES_DIR_BOTH);
         out->nchecks = b.checks.len;
         out->checks = vec_copy(l, &b.checks, sizeof *out->checks);
         out->nmasks = b.masks.len;
@@ -633,8 +616,132 @@ static int lower_record(struct lower *l, const struct ddi_model_record *rec, str
         out->members = m;
     }
     vec_free(&b.checks), vec_free(&b.skips), vec_free(&b.masks), vec_free(&b.members);
-    strmap_free(&b.dirs);
     return keep;
+}
+
+/* ---- descent into embedded records ------------------------------------ */
+
+/* The union member (discriminator case) a field at path lies in: the
+ * member itself (UpdatePageTable, a named record) or a field under it. */
+static const char *member_at(const struct ddi_model_discriminator *disc, const char *path)
+{
+    size_t n = strcspn(path, ".");
+    for (size_t i = 0; disc && i < disc->ncases; i++) {
+        const char *m = disc->cases[i].member;
+        if (m && strlen(m) == n && strncmp(m, path, n) == 0)
+            return m;
+    }
+    return NULL;
+}
+
+static const struct rules_record *planned(const struct rules_plan *plan, const char *name)
+{
+    size_t lo = 0, hi = plan->nrecords;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(plan->records[mid].name, name);
+        if (!c)
+            return &plan->records[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* Every by-value embedding of a planned record, in the directions both
+ * the embedding field (its record's marks) and the callee allow. */
+static void collect_descents(struct lower *l, struct rules_record *r)
+{
+    struct vec v = {0};
+    const struct ddi_model_record *rec = r->model;
+    for (size_t i = 0; i < rec->nall; i++) {
+        const struct ddi_model_field *f = rec->all[i];
+        const struct ddi_model_record *e = reach_embedded(f);
+        const struct rules_record *callee = e ? planned(l->plan, e->name) : NULL;
+        unsigned dir = callee ? reach_field_dir(l->reach, rec, f->path) & r->dirs & callee->dirs : 0;
+        if (!dir || callee == r)
+            continue;
+        struct rules_descent *d = arena_alloc(l->a, sizeof *d);
+        *d = (struct rules_descent){.path = f->path, .member = member_at(rec->discriminator, f->path), .field = f,
+                                    .callee = callee, .dir = dir,
+                                    .versions = f->eff_versions & callee->versions & rec->versions,
+                                    .archs = f->eff_archs & callee->archs & rec->archs};
+        if (d->versions && d->archs)
+            vec_push(&v, d);
+    }
+    r->ndescents = v.len;
+    r->descents = vec_copy(l, &v, sizeof *r->descents);
+    vec_free(&v);
+}
+
+/* Directions in which a record's validator does something: a check, or
+ * a descent into a record that does. */
+static unsigned work_of(const struct rules_record *r)
+{
+    unsigned w = 0;
+    for (size_t i = 0; i < r->nchecks; i++)
+        w |= r->checks[i].dir;
+    for (size_t i = 0; i < r->ndescents; i++)
+        w |= r->descents[i].dir;
+    return w;
+}
+
+/* Drops descents into records with nothing to check in that direction,
+ * until none changes (a record may only descend). */
+static void prune_descents(struct rules_plan *plan)
+{
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < plan->nrecords; i++) {
+            struct rules_record *r = &plan->records[i];
+            size_t kept = 0;
+            for (size_t k = 0; k < r->ndescents; k++) {
+                struct rules_descent d = r->descents[k];
+                d.dir &= work_of(d.callee);
+                changed |= d.dir != r->descents[k].dir;
+                if (d.dir)
+                    r->descents[kept++] = d;
+            }
+            r->ndescents = kept;
+        }
+    }
+}
+
+/* Records kept only to descend that have nothing to descend into leave
+ * the plan; the callees are then found again in the compacted array. */
+static void compact_plan(struct lower *l)
+{
+    struct rules_plan *plan = l->plan;
+    const char **callees = NULL;
+    size_t total = 0;
+    for (size_t i = 0; i < plan->nrecords; i++)
+        total += plan->records[i].ndescents;
+    callees = arena_alloc(l->a, (total + 1) * sizeof *callees);
+    total = 0;
+    for (size_t i = 0; i < plan->nrecords; i++)
+        for (size_t k = 0; k < plan->records[i].ndescents; k++)
+            callees[total++] = plan->records[i].descents[k].callee->name;
+    size_t kept = 0;
+    for (size_t i = 0; i < plan->nrecords; i++) {
+        struct rules_record *r = &plan->records[i];
+        if (r->nchecks || r->nskips || r->ndescents)
+            plan->records[kept++] = *r;
+    }
+    plan->nrecords = kept;
+    total = 0;
+    for (size_t i = 0; i < plan->nrecords; i++)
+        for (size_t k = 0; k < plan->records[i].ndescents; k++)
+            plan->records[i].descents[k].callee = planned(plan, callees[total++]);
+}
+
+static void plan_descents(struct lower *l)
+{
+    for (size_t i = 0; i < l->plan->nrecords; i++)
+        collect_descents(l, &l->plan->records[i]);
+    prune_descents(l->plan);
+    compact_plan(l);
 }
 
 /* ---- the plan ---------------------------------------------------------- */
@@ -660,14 +767,23 @@ struct rules_plan *rules_lower_model(const struct ddi_model *m)
     /* Records with documented rules or a discriminator, by name. */
     const struct ddi_model_record **recs = arena_alloc(a, (m->nrecords + 1) * sizeof *recs);
     size_t n = 0;
+    l.reach = reach_compute(m);
+    if (!l.reach) {
+        arena_free(a);
+        free(a);
+        return NULL;
+    }
     for (size_t i = 0; i < m->nrecords; i++)
-        if (m->records[i]->nrules || m->records[i]->discriminator)
+        if (m->records[i]->nrules || m->records[i]->discriminator ||
+            (reach_context_of(l.reach, m->records[i]).dirs && embeds_rules(m->records[i])))
             recs[n++] = m->records[i];
     if (n)
         qsort(recs, n, sizeof *recs, by_name);
     plan->records = arena_alloc(a, (n + 1) * sizeof *plan->records);
     for (size_t i = 0; i < n; i++)
         plan->nrecords += (size_t)lower_record(&l, recs[i], &plan->records[plan->nrecords]);
+    plan_descents(&l);
+    reach_free(l.reach);
     return plan;
 }
 

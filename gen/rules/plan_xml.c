@@ -114,17 +114,34 @@ static void mask_xml(const struct rules_plan *plan, xmlNodePtr parent, const str
     xmlNewProp(n, BAD_CAST "bits", BAD_CAST buf);
 }
 
+/* A call of an embedded record's validator: its field, the callee, the
+ * direction of the path. */
+static void descent_xml(const struct rules_plan *plan, xmlNodePtr parent, const struct rules_descent *d)
+{
+    xmlNodePtr n = xmlNewChild(parent, NULL, BAD_CAST "descend", NULL);
+    xmlNewProp(n, BAD_CAST "field", BAD_CAST d->path);
+    xmlNewProp(n, BAD_CAST "record", BAD_CAST d->callee->name);
+    xmlNewProp(n, BAD_CAST "dir", BAD_CAST dir_name(d->dir));
+    if (d->member)
+        xmlNewProp(n, BAD_CAST "member", BAD_CAST d->member);
+    gating(plan, n, d->versions, d->archs);
+}
+
 static void record_xml(const struct rules_plan *plan, xmlNodePtr root, const struct rules_record *r)
 {
     xmlNodePtr n = xmlNewChild(root, NULL, BAD_CAST "record", NULL);
     xmlNewProp(n, BAD_CAST "name", BAD_CAST r->name);
     if (r->dirs == RULES_DIR_IN)
         xmlNewProp(n, BAD_CAST "read-only", BAD_CAST "true"); /* no _out validator */
+    if (r->dirs != RULES_DIR_BOTH) /* the validators it has: in, out, or none */
+        xmlNewProp(n, BAD_CAST "dirs", BAD_CAST(r->dirs ? dir_name(r->dirs) : "none"));
     gating(plan, n, r->versions, r->archs);
     for (size_t i = 0; i < r->nchecks; i++)
         check_xml(plan, n, &r->checks[i]);
     for (size_t i = 0; i < r->nmasks; i++)
         mask_xml(plan, n, &r->masks[i], i);
+    for (size_t i = 0; i < r->ndescents; i++)
+        descent_xml(plan, n, &r->descents[i]);
     for (size_t i = 0; i < r->nskips; i++) {
         const struct rules_skip *s = &r->skips[i];
         xmlNodePtr k = xmlNewChild(n, NULL, BAD_CAST "skip", NULL);

@@ -104,6 +104,19 @@ struct rules_skip {
     enum ddi_rule_provenance provenance;
 };
 
+/* A record's validator calling the validator of a record it embeds by
+ * value (DXGKARG_PRESENT.Flags: DXGK_PRESENTFLAGS), in the direction the
+ * embedding field is written in. */
+struct rules_descent {
+    const char *path;   /* the embedding field from the record: "Flags", "Transfer.Flags" */
+    const char *member; /* union member (discriminator case) it lies in, or NULL */
+    const struct ddi_model_field *field; /* for its offset (host evaluation) */
+    const struct rules_record *callee;   /* the embedded record's validators */
+    unsigned dir;
+    uint64_t versions; /* where the field and the callee's validators exist */
+    unsigned archs;
+};
+
 struct rules_record {
     const char *name;
     const struct ddi_model_record *model; /* its layout (model->node: the <record>) */
@@ -118,6 +131,8 @@ struct rules_record {
     size_t nskips;
     const char *const *members; /* union members selected by a case, for per-member validators */
     size_t nmembers;
+    struct rules_descent *descents; /* run after its checks, in field order */
+    size_t ndescents;
 };
 
 struct rules_plan {

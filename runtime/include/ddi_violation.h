@@ -6,6 +6,9 @@
 #ifndef DDI_VIOLATION_H
 #define DDI_VIOLATION_H
 
+/* How deep a validator's descent into embedded records is recorded. */
+#define DDI_VIOLATION_MAX_VIA 4
+
 typedef struct ddi_violation {
     const char *rule_id;         /* the rule's stable ID in the spec, or a
                                     generator-defined ID such as
@@ -15,6 +18,14 @@ typedef struct ddi_violation {
     unsigned long flags;         /* DDI_VIOLATION_*: of every broken rule
                                     the call checked, or-ed (the first one
                                     only when stopping at it) */
+    const char *via[DDI_VIOLATION_MAX_VIA]; /* set by the validators only:
+                                    the embedding fields from the validated
+                                    record down to the record whose rule
+                                    broke, outermost first ("Transfer.Flags",
+                                    then what that record embeds), NULL after
+                                    the last; all NULL for the record's own
+                                    rule. The full path is via... then field:
+                                    DXGKARG_PRESENT's Flags.Reserved */
 } ddi_violation;
 
 /* A broken rule was written by a reader (spec/reviewed.xml), not only

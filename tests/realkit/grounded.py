@@ -112,6 +112,40 @@ def conditional(rule, direction, text, why):
     return case
 
 
+
+CALL = re.compile(r"^\s+unsigned long k = (ddi_validate_\w+)\(&a->([\w.]+),")
+
+
+def calls(out):
+    """(validator, callee, field) of every descent into an embedded record."""
+    found, func = set(), None
+    with open(os.path.join(out, "include", "ddi_validate.c"), encoding="utf-8") as f:
+        for line in f:
+            m = FUNC.match(line)
+            if m:
+                func = m.group(1)
+                continue
+            if line.startswith("}"):
+                func = None
+                continue
+            m = CALL.match(line)
+            if m and func:
+                found.add((func, m.group(1), m.group(2)))
+    return found
+
+
+def descends(out_dir_holder, validator, callee, field, why, expect=True):
+    def case(_pairs, _decls):
+        got = any(v == validator and c == callee and f == field for v, c, f in calls(out_dir_holder[0]))
+        if got == expect:
+            return None
+        return (f"{validator} does not call {callee} on {field}, but {why}" if expect
+                else f"{validator} calls {callee} on {field}, but {why}")
+    return case
+
+
+OUT = [None]  # the folder main() checks, for the descent cases
+
 CASES = {
     # 1. reserved-zero only where no named field shares the bits
     "notifyresidency_reserved_shares_resident":
@@ -193,6 +227,40 @@ CASES = {
     "submitcommand_dmabuffervirtualaddress_not_drivers":
         not_on("DXGKARG_SUBMITCOMMAND.DmaBufferVirtualAddress:reserved-zero", "out",
                "the OS fills DmaBufferVirtualAddress; it is never the driver's to set"),
+    # 6. direction by the path from the DDIs (depth helper): the embedding field decides
+    "createallocationflags_reserved_not_on_out":
+        not_on("_DXGK_CREATEALLOCATIONFLAGS.Reserved:reserved-zero", "out",
+               "DXGKARG_CREATEALLOCATION.Flags is [in]: the OS sets the flags, the driver does not write them"),
+    "updatepagetableflags_reserved_not_on_out":
+        not_on("_DXGK_UPDATEPAGETABLEFLAGS.Reserved:reserved-zero", "out",
+               "the flags reach the driver in BUILDPAGINGBUFFER's [in] UpdatePageTable member only"),
+    "escapeflags_reserved_not_on_out":
+        not_on("_D3DDDI_ESCAPEFLAGS.Reserved:reserved-zero", "out", "DXGKARG_ESCAPE.Flags is set by the caller"),
+    "gammarampcaps_reserved_not_on_in":
+        not_on("_DXGK_GAMMARAMPCAPS.Reserved:reserved-zero", "in",
+               "DXGK_DRIVERCAPS.GammaRampCaps is [out]: the driver fills it, unset on entry"),
+    "vidmmcaps_reserved_not_on_in":
+        not_on("DXGK_VIDMMCAPS.PagingEngineCanSwizzle:reserved-zero", "in",
+               "DXGK_DRIVERCAPS.MemoryManagementCaps is [out]: the driver fills it"),
+    "enginestatus_reserved_not_on_in":
+        not_on("_DXGK_ENGINESTATUS.Reserved:reserved-zero", "in",
+               "DXGKARG_QUERYENGINESTATUS.EngineStatus is [out]: the driver fills it"),
+    "monitor_interface_version_not_drivers":
+        absent("DXGK_MONITOR_INTERFACE.Version:range",
+               "the OS returns the interface through DxgkCbQueryMonitorInterface's out pointer"),
+    # 7. depth: a validator calls the validators of the records it embeds, in the path's direction
+    "present_flags_descended_on_in":
+        descends(OUT, "ddi_validate_DXGKARG_PRESENT_in", "ddi_validate_DXGK_PRESENTFLAGS_in", "Flags",
+                 "DXGKARG_PRESENT.Flags (DXGK_PRESENTFLAGS, [in]) has rules of its own page"),
+    "submitcommand_flags_descended_on_in":
+        descends(OUT, "ddi_validate_DXGKARG_SUBMITCOMMAND_in", "ddi_validate_DXGK_SUBMITCOMMANDFLAGS_in", "Flags",
+                 "the embedded flag union is never looked at otherwise"),
+    "buildpagingbuffer_transfer_flags_descended":
+        descends(OUT, "ddi_validate_DXGKARG_BUILDPAGINGBUFFER__Transfer_in", "ddi_validate_DXGK_TRANSFERFLAGS_in",
+                 "Transfer.Flags", "Operation selecting Transfer must check Transfer.Flags.Reserved"),
+    "buildpagingbuffer_fill_does_not_check_transfer_flags":
+        descends(OUT, "ddi_validate_DXGKARG_BUILDPAGINGBUFFER__Fill_in", "ddi_validate_DXGK_TRANSFERFLAGS_in",
+                 "Transfer.Flags", "another Operation selects another member", expect=False),
 }
 
 # Cases on a generation with the project's overrides and reviewed file
@@ -230,6 +298,7 @@ def main(argv):
     if len(argv) != 4 or argv[1] != "check" or (argv[3] not in CASES and argv[3] not in REVIEWED_CASES):
         print(__doc__, file=sys.stderr)
         return 2
+    OUT[0] = argv[2]
     wrong = run(argv[3], argv[2])
     if wrong:
         print(f"FAIL {argv[3]}: {wrong}")

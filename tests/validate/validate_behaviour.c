@@ -65,7 +65,7 @@ static void expect(const char *what, const char *kind, const char *record, const
 
 #define RUN(what, kind, record, dir, obj, id)                                                                   \
     do {                                                                                                       \
-        ddi_violation v_ = {0, 0, 0, 0}, s_ = {0, 0, 0, 0};                                                          \
+        ddi_violation v_ = {0}, s_ = {0};                                                                          \
         unsigned long n_ = ddi_validate_##record##_##dir(&(obj), &v_, 0);                                      \
         unsigned long stop_ = ddi_validate_##record##_##dir(&(obj), &s_, DDI_VALIDATE_STOP_AT_FIRST);          \
         expect(what, kind, #record, #dir, n_, &v_, stop_, &(obj), sizeof(obj), id);                            \
@@ -205,6 +205,34 @@ static void segment_descriptor(void)
         "DXGK_SEGMENTDESCRIPTOR3.pBankRangeTable:nonnull-iff");
 }
 
+/* Descent (issue 26, depth): the Transfer member's validator calls the
+ * validator of the DXGK_TRANSFERFLAGS it embeds (the fixture page
+ * ns-d3dkmddi-_dxgk_transferflags.md: Reserved must be zero), and reports
+ * the broken rule with the path from the argument record. */
+static void transfer_flags(DXGKARG_BUILDPAGINGBUFFER *b)
+{
+    memset(&b->Transfer, 0, sizeof b->Transfer);
+    b->Operation = DXGK_OPERATION_TRANSFER;
+    b->Transfer.Flags.TransferStart = 1;
+    RUN("BPB transfer, named flags", NULL, DXGKARG_BUILDPAGINGBUFFER, in, *b, NULL);
+    b->Transfer.Flags.Value |= 0x80000000u;
+    RUN("BPB transfer, reserved flag (descent into DXGK_TRANSFERFLAGS)", "reserved-zero", DXGKARG_BUILDPAGINGBUFFER,
+        in, *b, "DXGK_TRANSFERFLAGS.Reserved:reserved-zero");
+    ddi_violation v = {0};
+    cases++;
+    if (ddi_validate_DXGKARG_BUILDPAGINGBUFFER_in(b, &v, 0) != 1 || !v.via[0] ||
+        strcmp(v.via[0], "Transfer.Flags") != 0 || v.via[1] || !v.field || strcmp(v.field, "Reserved") != 0) {
+        failures++;
+        printf("FAIL the descent's violation names Transfer.Flags then Reserved (got %s, %s)\n",
+               v.via[0] ? v.via[0] : "-", v.field ? v.field : "-");
+    }
+    /* The same bytes under another operation are another member: not checked. */
+    b->Operation = DXGK_OPERATION_DISCARD_CONTENT;
+    b->DiscardContent.Flags.Value = 0;
+    b->Transfer.Flags.Value = 0x80000000u;
+    RUN("BPB discard ignores the Transfer flags' bits", NULL, DXGKARG_BUILDPAGINGBUFFER, in, *b, NULL);
+}
+
 static void build_paging_buffer(void)
 {
     static unsigned char dma[4096];
@@ -218,7 +246,7 @@ static void build_paging_buffer(void)
     b.DiscardContent.Flags.Value |= 0x100u;
     RUN("BPB discard, reserved flag (member validator)", "reserved-zero", DXGKARG_BUILDPAGINGBUFFER, in, b,
         "DXGKARG_BUILDPAGINGBUFFER.DiscardContent.Flags.Reserved:reserved-zero");
-    ddi_violation v = {0, 0, 0, 0};
+    ddi_violation v = {0};
     cases++;
     if (ddi_validate_DXGKARG_BUILDPAGINGBUFFER__DiscardContent_in(&b, &v, 0) != 1 ||
         strcmp(v.rule_id, "DXGKARG_BUILDPAGINGBUFFER.DiscardContent.Flags.Reserved:reserved-zero") != 0) {
@@ -231,6 +259,7 @@ static void build_paging_buffer(void)
     b.Operation = (DXGK_BUILDPAGINGBUFFER_OPERATION)99;
     RUN("BPB unknown operation", "discriminator", DXGKARG_BUILDPAGINGBUFFER, in, b,
         "DXGKARG_BUILDPAGINGBUFFER.Operation:known-value");
+    transfer_flags(&b);
 #if DXGKDDI_INTERFACE_VERSION < DXGKDDI_INTERFACE_VERSION_WDDM3_2
     b.Operation = (DXGK_BUILDPAGINGBUFFER_OPERATION)22; /* NOTIFY_ALLOC comes with WDDM 3.2 */
     RUN("BPB operation from a later DDI version", "discriminator", DXGKARG_BUILDPAGINGBUFFER, in, b,

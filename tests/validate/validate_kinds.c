@@ -42,7 +42,7 @@ static void expect(const char *what, const char *record, const char *dir, unsign
 
 #define RUN(what, record, dir, obj, id)                                                                         \
     do {                                                                                                       \
-        ddi_violation v_ = {0, 0, 0, 0};                                                                       \
+        ddi_violation v_ = {0};                                                                                \
         unsigned long n_ = ddi_validate_##record##_##dir(&(obj), &v_, 0);                                      \
         expect(what, #record, #dir, n_, &v_, &(obj), sizeof(obj), id);                                        \
     } while (0)
