@@ -239,6 +239,13 @@ static int check_semantics(xmlDocPtr spec, const char *path, struct spec_write_b
     return -1;
 }
 
+/* emit adds its view to the spec once the check of the written spec no
+ * longer reads it. */
+static void spec_released(void *writer)
+{
+    spec_write_behind_released(writer);
+}
+
 /* The inputs named on the command line; headers, pages and templates are
  * recorded by the stages that open them. */
 static void record_inputs(const struct spec_build_options *opt, const struct header_input *in)
@@ -455,7 +462,7 @@ int ddigen_cmd_generate(int argc, char **argv)
                                   .outputs = outputs,
                                   .jobs = in.jobs,
                                   .model = model};
-        spec_write_behind_serialized(spec_writer); /* then emit may add its view to the spec */
+        eo.spec_unshared = spec_released, eo.spec_unshared_arg = spec_writer;
         rc = emit_render(&eo, spec);
         stage_done("emit", &t);
     }
