@@ -156,10 +156,10 @@ struct spec_paths {
 };
 
 /* The spec (with docs: merged and linted) from the layout document, which
- * it empties, and the docs tree, which it frees. The spec is serialized and
- * checked against the schema on *writer's thread, beside lint and what
- * follows; the caller writes it with spec_write_behind_end. NULL after
- * reporting. */
+ * it empties, and the docs tree, which it frees. The spec is checked
+ * against the schema on *writer's thread, beside lint and what follows;
+ * the caller serializes it before emit and writes it with
+ * spec_write_behind_end. NULL after reporting. */
 static xmlDocPtr build_spec(const struct spec_paths *p, xmlDocPtr layout, xmlDocPtr docs_doc,
                             const struct spec_build_options *opt, int werror, const char *const *params,
                             struct spec_write_behind **writer, struct ddi_model **model)
@@ -462,6 +462,7 @@ int ddigen_cmd_generate(int argc, char **argv)
                                   .outputs = outputs,
                                   .jobs = in.jobs,
                                   .model = model};
+        spec_write_behind_serialize(spec_writer); /* beside its check, before emit changes it */
         eo.spec_unshared = spec_released, eo.spec_unshared_arg = spec_writer;
         rc = emit_render(&eo, spec);
         stage_done("emit", &t);

@@ -494,8 +494,15 @@ int emit_render(const struct emit_options *opt, xmlDocPtr spec)
     int compiled = rc == 0 && compile_all(&run, opt, &names, &a) == 0;
     if (ddigen_diag_global.verbose)
         ddigen_progress("time: compile %.3f s CPU", thread_cpu_seconds() - compile_start);
-    if (opt->spec_unshared)
+    if (opt->spec_unshared) {
+        struct timespec before, after;
+        clock_gettime(CLOCK_MONOTONIC, &before);
         opt->spec_unshared(opt->spec_unshared_arg);
+        clock_gettime(CLOCK_MONOTONIC, &after);
+        if (ddigen_diag_global.verbose)
+            ddigen_progress("time: wait for the spec's readers %.3f s",
+                            (double)(after.tv_sec - before.tv_sec) + (double)(after.tv_nsec - before.tv_nsec) / 1e9);
+    }
     double view_start = thread_cpu_seconds();
     if (compiled && emit_view_add(spec, opt->spec_path) != 0)
         rc = 1;

@@ -39,13 +39,16 @@ static void mark_released(struct spec_write_behind *w)
     pthread_mutex_unlock(&w->lock);
 }
 
-/* The check reads the caller's document itself, and the caller waits for
- * it (spec_write_behind_released) before it changes the document (emit
- * adds its view, libxslt numbers its nodes). Checking the text instead let
- * emit start ~0.1 s sooner but parsed the serialized spec back into a tree
- * and freed it: 0.2 s more CPU on the 14393 kit with its pages (parse
- * 0.13 s, free 0.07 s beside a 0.18 s check), which a machine whose cores
- * are all busy pays in wall time too. */
+/* A caller's document (spec_write_behind_doc) is checked here and
+ * serialized by the caller, each reading it while the other does; the
+ * caller waits for the check (spec_write_behind_released) before it
+ * changes the document (emit adds its view, libxslt numbers its nodes).
+ * This thread used to serialize it and check the text, parsed back into a
+ * tree of its own, so that emit could start as soon as the text was made:
+ * 0.2 s more CPU on the 14393 kit with its pages (parse 0.13 s, free
+ * 0.07 s beside a 0.18 s check), which a machine whose cores are all busy
+ * pays in wall time too. A document made here (spec_write_behind_make) is
+ * this thread's own, serialized and checked here. */
 static void *check_document(void *arg)
 {
     struct spec_write_behind *w = arg;
@@ -99,7 +102,22 @@ static struct spec_write_behind *start(xmlDocPtr doc, xmlDocPtr (*make)(const vo
 
 struct spec_write_behind *spec_write_behind_doc(xmlDocPtr doc, const char *path)
 {
-    return start(doc, NULL, NULL, path, 0);
+    return start(doc, NULL, NULL, path, 1);
+}
+
+static void serialize_on_caller(struct spec_write_behind *w)
+{
+    if (w->text || !w->doc)
+        return;
+    xmlDocDumpFormatMemoryEnc(w->doc, &w->text, &w->len, "UTF-8", 1);
+    if (!w->text)
+        ddigen_error(w->path, 0, "cannot serialize: out of memory");
+}
+
+void spec_write_behind_serialize(struct spec_write_behind *w)
+{
+    if (w)
+        serialize_on_caller(w);
 }
 
 struct spec_write_behind *spec_write_behind_make(xmlDocPtr (*make)(const void *arg), const void *arg, const char *path)
@@ -119,6 +137,8 @@ void spec_write_behind_released(struct spec_write_behind *w)
 
 static int finish(struct spec_write_behind *w)
 {
+    if (w->serialize_here && !w->make)
+        serialize_on_caller(w); /* not done yet: a run that stops before emit */
     if (w->threaded)
         pthread_join(w->thread, NULL);
     ddigen_diag_print_held(&w->held);
@@ -143,8 +163,6 @@ int spec_write(xmlDocPtr doc, const char *path)
     struct spec_write_behind *w = start(doc, NULL, NULL, path, 1);
     if (!w)
         return -1;
-    xmlDocDumpFormatMemoryEnc(doc, &w->text, &w->len, "UTF-8", 1);
-    if (!w->text)
-        ddigen_error(path, 0, "cannot serialize: out of memory");
+    serialize_on_caller(w);
     return finish(w);
 }
