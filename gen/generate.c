@@ -158,10 +158,10 @@ struct spec_paths {
 };
 
 /* The spec (with docs: merged and linted) from the layout document, which
- * it empties, and the docs tree, which it frees. The spec is serialized and
- * checked against the schema on *writer's thread, beside lint and what
- * follows; the caller writes it with spec_write_behind_end. NULL after
- * reporting. */
+ * it empties, and the docs tree, which it frees. The spec is checked
+ * against the schema on *writer's thread, beside lint and what follows;
+ * the caller serializes it before emit and writes it with
+ * spec_write_behind_end. NULL after reporting. */
 static xmlDocPtr build_spec(const struct spec_paths *p, xmlDocPtr layout, xmlDocPtr docs_doc,
                             const struct spec_build_options *opt, int werror, const char *const *params,
                             struct spec_write_behind **writer, struct ddi_model **model)
@@ -239,6 +239,13 @@ static int check_semantics(xmlDocPtr spec, const char *path, struct spec_write_b
     xmlDocPtr reread = written == 0 ? spec_load(path) : NULL;
     xmlFreeDoc(reread);
     return -1;
+}
+
+/* emit adds its view to the spec once the check of the written spec no
+ * longer reads it. */
+static void spec_released(void *writer)
+{
+    spec_write_behind_released(writer);
 }
 
 /* The inputs named on the command line; headers, pages and templates are
@@ -457,7 +464,8 @@ int ddigen_cmd_generate(int argc, char **argv)
                                   .outputs = outputs,
                                   .jobs = in.jobs,
                                   .model = model};
-        spec_write_behind_serialized(spec_writer); /* then emit may add its view to the spec */
+        spec_write_behind_serialize(spec_writer); /* beside its check, before emit changes it */
+        eo.spec_unshared = spec_released, eo.spec_unshared_arg = spec_writer;
         rc = emit_render(&eo, spec);
         stage_done("emit", &t);
     }

@@ -36,13 +36,17 @@
     <xsl:variable name="cases" select="case[@number >= 0 and @number &lt;= $max-table-value and not(@number = preceding-sibling::case/@number)]"/>
     <xsl:text>
 /* ---- </xsl:text>
-    <xsl:value-of select="concat($r, '.', @selector, ' (', @enum, ') ---- */&#10;#if ')"/>
+    <xsl:value-of select="$r"/><xsl:text>.</xsl:text><xsl:value-of select="@selector"/>
+    <xsl:text> (</xsl:text><xsl:value-of select="@enum"/>
+    <xsl:text>) ---- */&#10;#if </xsl:text>
     <xsl:call-template name="record-condition">
       <xsl:with-param name="record" select="key('top-record', $r)"/>
     </xsl:call-template>
     <xsl:text>
 </xsl:text>
-    <xsl:value-of select="concat('NTSTATUS ', $p, '_unsupported(void *ctx, ', $r, ' *args)&#10;{&#10;')"/>
+    <xsl:text>NTSTATUS </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_unsupported(void *ctx, </xsl:text><xsl:value-of select="$r"/>
+    <xsl:text> *args)&#10;{&#10;</xsl:text>
     <xsl:text>    (void)ctx;
     (void)args;
     return DDI_DISPATCH_UNSUPPORTED_STATUS;
@@ -51,7 +55,10 @@
 /* Indexed by the enum value; a value the enum does not define is a zero
  * entry (name NULL). */
 </xsl:text>
-    <xsl:value-of select="concat('const ', $p, '_entry ', $p, '_table[', $p, '_COUNT] = {&#10;')"/>
+    <xsl:text>const </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_entry </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_table[</xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_COUNT] = {&#10;</xsl:text>
     <xsl:for-each select="$cases">
       <xsl:sort select="@number" data-type="number"/>
       <xsl:call-template name="entry">
@@ -65,21 +72,33 @@
     <xsl:text>/* A refusal: the rule broken, the selector and the value read. Out of line:
  * the cold path of the inline dispatcher. */
 </xsl:text>
-    <xsl:value-of select="concat('NTSTATUS ', $p, '_refuse(unsigned long value, ddi_violation *violation)&#10;{&#10;')"/>
+    <xsl:text>NTSTATUS </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_refuse(unsigned long value, ddi_violation *violation)&#10;{&#10;</xsl:text>
     <xsl:text>    if (violation) {
 </xsl:text>
-    <xsl:value-of select="concat('        violation-&gt;rule_id = value &lt; ', $p, '_COUNT &amp;&amp; ', $p, '_table[value].name&#10;')"/>
-    <xsl:value-of select="concat('                                 ? &quot;', $r, '.', @selector, ':available-at-version&quot;&#10;')"/>
-    <xsl:value-of select="concat('                                 : &quot;', $r, '.', @selector, ':known-value&quot;;&#10;')"/>
-    <xsl:value-of select="concat('        violation-&gt;field = &quot;', @selector, '&quot;;&#10;')"/>
+    <xsl:text>        violation-&gt;rule_id = value &lt; </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_COUNT &amp;&amp; </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_table[value].name&#10;</xsl:text>
+    <xsl:text>                                 ? &quot;</xsl:text><xsl:value-of select="$r"/>
+    <xsl:text>.</xsl:text><xsl:value-of select="@selector"/>
+    <xsl:text>:available-at-version&quot;&#10;</xsl:text>
+    <xsl:text>                                 : &quot;</xsl:text><xsl:value-of select="$r"/>
+    <xsl:text>.</xsl:text><xsl:value-of select="@selector"/>
+    <xsl:text>:known-value&quot;;&#10;</xsl:text>
+    <xsl:text>        violation-&gt;field = &quot;</xsl:text><xsl:value-of select="@selector"/>
+    <xsl:text>&quot;;&#10;</xsl:text>
     <xsl:text>        violation->observed = value;
     }
     return STATUS_INVALID_PARAMETER;
 }
 
 </xsl:text>
-    <xsl:value-of select="concat('NTSTATUS ', $p, '_call(const ', $p, '_handlers *handlers, void *ctx, ', $r, ' *args, ddi_violation *violation)&#10;')"/>
-    <xsl:value-of select="concat('{&#10;    return ', $p, '_dispatch(handlers, ctx, args, violation);&#10;}&#10;#endif&#10;')"/>
+    <xsl:text>NTSTATUS </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_call(const </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_handlers *handlers, void *ctx, </xsl:text><xsl:value-of select="$r"/>
+    <xsl:text> *args, ddi_violation *violation)&#10;</xsl:text>
+    <xsl:text>{&#10;    return </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_dispatch(handlers, ctx, args, violation);&#10;}&#10;#endif&#10;</xsl:text>
   </xsl:template>
 
   <!-- One table row, with a designator so holes stay zero. -->
@@ -90,9 +109,12 @@
     <xsl:variable name="case" select="."/>
     <!-- A member of a named struct type has no nested record: its size is the type's. -->
     <xsl:variable name="tag" select="normalize-space(substring-after(substring-after(concat(' ', $field/@canonical), ' '), ' '))"/>
-    <xsl:value-of select="concat('    [', @number, '] = {&quot;', @value, '&quot;, ')"/>
+    <xsl:text>    [</xsl:text><xsl:value-of select="@number"/>
+    <xsl:text>] = {&quot;</xsl:text><xsl:value-of select="@value"/>
+    <xsl:text>&quot;, </xsl:text>
     <xsl:choose>
-      <xsl:when test="@member and $field"><xsl:value-of select="concat('&quot;', @member, '&quot;,&#10;')"/></xsl:when>
+      <xsl:when test="@member and $field"><xsl:text>&quot;</xsl:text><xsl:value-of select="@member"/>
+                                          <xsl:text>&quot;,&#10;</xsl:text></xsl:when>
       <xsl:otherwise><xsl:text>0,&#10;</xsl:text></xsl:otherwise>
     </xsl:choose>
     <xsl:text>           {</xsl:text>
@@ -122,7 +144,8 @@
       <xsl:with-param name="case" select="$case"/>
       <xsl:with-param name="field" select="$field"/>
     </xsl:call-template>
-    <xsl:value-of select="concat(', ', $slot, ',&#10;')"/>
+    <xsl:text>, </xsl:text><xsl:value-of select="$slot"/>
+    <xsl:text>,&#10;</xsl:text>
     <xsl:for-each select="$case">
       <xsl:call-template name="validator">
         <xsl:with-param name="disc" select="$disc"/>
@@ -146,7 +169,9 @@
     <xsl:choose>
       <xsl:when test="@member">
         <xsl:variable name="fn" select="d:validator-name($disc/@record, @member, $dir)"/>
-        <xsl:value-of select="concat('#if defined(DDI_HAS_', $fn, ')&#10;           ', $fn, '&#10;#else&#10;           0&#10;#endif&#10;           ')"/>
+        <xsl:text>#if defined(DDI_HAS_</xsl:text><xsl:value-of select="$fn"/>
+        <xsl:text>)&#10;           </xsl:text><xsl:value-of select="$fn"/>
+        <xsl:text>&#10;#else&#10;           0&#10;#endif&#10;           </xsl:text>
       </xsl:when>
       <xsl:otherwise><xsl:text>           0</xsl:text></xsl:otherwise>
     </xsl:choose>

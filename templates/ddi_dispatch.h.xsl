@@ -31,7 +31,9 @@
     <xsl:for-each select="$discriminators">
       <xsl:text>
  *   </xsl:text>
-      <xsl:value-of select="concat(@record, '.', @selector, ' (', @enum, ') -&gt; ', @union)"/>
+      <xsl:value-of select="@record"/><xsl:text>.</xsl:text><xsl:value-of select="@selector"/>
+      <xsl:text> (</xsl:text><xsl:value-of select="@enum"/>
+      <xsl:text>) -&gt; </xsl:text><xsl:value-of select="@union"/>
     </xsl:for-each>
     <xsl:if test="not($discriminators)">
       <xsl:text>
@@ -78,9 +80,13 @@ extern "C" {
 /* Architectures of the offset[] and size[] columns, in this order: */
 </xsl:text>
     <xsl:for-each select="$archs">
-      <xsl:value-of select="concat('#define DDI_DISPATCH_ARCH_', translate(@name, 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'), ' ', position() - 1, 'u /* ', @macro, ' */&#10;')"/>
+      <xsl:text>#define DDI_DISPATCH_ARCH_</xsl:text><xsl:value-of select="translate(@name, 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ')"/>
+      <xsl:text> </xsl:text><xsl:value-of select="position() - 1"/>
+      <xsl:text>u /* </xsl:text><xsl:value-of select="@macro"/>
+      <xsl:text> */&#10;</xsl:text>
     </xsl:for-each>
-    <xsl:value-of select="concat('#define DDI_DISPATCH_ARCH_COUNT ', count($archs), 'u&#10;')"/>
+    <xsl:text>#define DDI_DISPATCH_ARCH_COUNT </xsl:text><xsl:value-of select="count($archs)"/>
+    <xsl:text>u&#10;</xsl:text>
     <xsl:text>/* The column of the architecture being compiled, when it is one of them. */
 </xsl:text>
     <xsl:for-each select="$archs">
@@ -88,7 +94,9 @@ extern "C" {
         <xsl:when test="position() = 1">#if</xsl:when>
         <xsl:otherwise>#elif</xsl:otherwise>
       </xsl:choose>
-      <xsl:value-of select="concat(' defined(', @macro, ')&#10;#define DDI_DISPATCH_ARCH ', position() - 1, 'u&#10;')"/>
+      <xsl:text> defined(</xsl:text><xsl:value-of select="@macro"/>
+      <xsl:text>)&#10;#define DDI_DISPATCH_ARCH </xsl:text><xsl:value-of select="position() - 1"/>
+      <xsl:text>u&#10;</xsl:text>
     </xsl:for-each>
     <xsl:if test="$archs">
       <xsl:text>#endif
@@ -118,16 +126,27 @@ extern "C" {
     </xsl:variable>
     <xsl:text>
 /* ---- </xsl:text>
-    <xsl:value-of select="concat($r, '.', @selector, ' (', @enum, ') selects a member of ', @union)"/>
+    <xsl:value-of select="$r"/><xsl:text>.</xsl:text><xsl:value-of select="@selector"/>
+    <xsl:text> (</xsl:text><xsl:value-of select="@enum"/>
+    <xsl:text>) selects a member of </xsl:text><xsl:value-of select="@union"/>
     <xsl:text> ---- */
 #if </xsl:text>
     <xsl:call-template name="record-condition">
       <xsl:with-param name="record" select="key('top-record', $r)"/>
     </xsl:call-template>
-    <xsl:value-of select="concat('&#10;#define ', $p, '_COUNT ', $count, 'u /* values 0 .. ', $count - 1, ' */&#10;')"/>
-    <xsl:value-of select="concat('#define ', $p, '_SLOTS ', count($cases), 'u /* handlers */&#10;')"/>
-    <xsl:value-of select="concat('typedef NTSTATUS (*', $p, '_handler)(void *ctx, ', $r, ' *args);&#10;')"/>
-    <xsl:value-of select="concat('typedef unsigned long (*', $p, '_validator)(const ', $r, ' *args, ddi_violation *first, unsigned long flags);&#10;')"/>
+    <xsl:text>&#10;#define </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_COUNT </xsl:text><xsl:value-of select="$count"/>
+    <xsl:text>u /* values 0 .. </xsl:text><xsl:value-of select="$count - 1"/>
+    <xsl:text> */&#10;</xsl:text>
+    <xsl:text>#define </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_SLOTS </xsl:text><xsl:value-of select="count($cases)"/>
+    <xsl:text>u /* handlers */&#10;</xsl:text>
+    <xsl:text>typedef NTSTATUS (*</xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_handler)(void *ctx, </xsl:text><xsl:value-of select="$r"/>
+    <xsl:text> *args);&#10;</xsl:text>
+    <xsl:text>typedef unsigned long (*</xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_validator)(const </xsl:text><xsl:value-of select="$r"/>
+    <xsl:text> *args, ddi_violation *first, unsigned long flags);&#10;</xsl:text>
     <xsl:text>
 typedef struct </xsl:text>
     <xsl:value-of select="$p"/>
@@ -140,10 +159,16 @@ typedef struct </xsl:text>
     unsigned char available; /* the value and its member exist at the compiled version */
     unsigned short slot;     /* index of its handler in by_slot */
 </xsl:text>
-    <xsl:value-of select="concat('    ', $p, '_validator validate_in;  /* NULL: no validator generated */&#10;')"/>
-    <xsl:value-of select="concat('    ', $p, '_validator validate_out;&#10;')"/>
-    <xsl:value-of select="concat('} ', $p, '_entry;&#10;&#10;')"/>
-    <xsl:value-of select="concat('extern const ', $p, '_entry ', $p, '_table[', $p, '_COUNT];&#10;')"/>
+    <xsl:text>    </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_validator validate_in;  /* NULL: no validator generated */&#10;</xsl:text>
+    <xsl:text>    </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_validator validate_out;&#10;</xsl:text>
+    <xsl:text>} </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_entry;&#10;&#10;</xsl:text>
+    <xsl:text>extern const </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_entry </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_table[</xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_COUNT];&#10;</xsl:text>
     <xsl:text>
 /* The driver's handlers, by enumerator (NULL: the generated default). The
  * array view lets the dispatcher index them in constant time. */
@@ -154,44 +179,67 @@ typedef union </xsl:text>
 </xsl:text>
     <xsl:for-each select="$cases">
       <xsl:sort select="@number" data-type="number"/>
-      <xsl:value-of select="concat('        ', $p, '_handler ', @value, '; /* ', @number)"/>
-      <xsl:if test="@member"><xsl:value-of select="concat(' -&gt; ', @member)"/></xsl:if>
-      <xsl:if test="@versions"><xsl:value-of select="concat(', ', @versions)"/></xsl:if>
+      <xsl:text>        </xsl:text><xsl:value-of select="$p"/>
+      <xsl:text>_handler </xsl:text><xsl:value-of select="@value"/>
+      <xsl:text>; /* </xsl:text><xsl:value-of select="@number"/>
+      <xsl:if test="@member"><xsl:text> -&gt; </xsl:text><xsl:value-of select="@member"/></xsl:if>
+      <xsl:if test="@versions"><xsl:text>, </xsl:text><xsl:value-of select="@versions"/></xsl:if>
       <xsl:text> */&#10;</xsl:text>
     </xsl:for-each>
-    <xsl:value-of select="concat('    } by_name;&#10;    ', $p, '_handler by_slot[', $p, '_SLOTS];&#10;} ', $p, '_handlers;&#10;')"/>
+    <xsl:text>    } by_name;&#10;    </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_handler by_slot[</xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_SLOTS];&#10;} </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_handlers;&#10;</xsl:text>
     <xsl:text>/* The values this spec has handlers for, for drivers built against several kits. */
 </xsl:text>
     <xsl:for-each select="$cases">
-      <xsl:value-of select="concat('#define ', $p, '_HAS_', @value, ' 1&#10;')"/>
+      <xsl:text>#define </xsl:text><xsl:value-of select="$p"/>
+      <xsl:text>_HAS_</xsl:text><xsl:value-of select="@value"/>
+      <xsl:text> 1&#10;</xsl:text>
     </xsl:for-each>
     <xsl:text>
 /* The default handler: returns DDI_DISPATCH_UNSUPPORTED_STATUS. */
 </xsl:text>
-    <xsl:value-of select="concat('NTSTATUS ', $p, '_unsupported(void *ctx, ', $r, ' *args);&#10;')"/>
+    <xsl:text>NTSTATUS </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_unsupported(void *ctx, </xsl:text><xsl:value-of select="$r"/>
+    <xsl:text> *args);&#10;</xsl:text>
     <xsl:text>/* Dispatches on args-></xsl:text>
     <xsl:value-of select="@selector"/>
     <xsl:text>. handlers may be NULL (every value takes the default).
  * Refusals: STATUS_INVALID_PARAMETER and *violation (when non-NULL) names
  * the rule: "</xsl:text>
-    <xsl:value-of select="concat($r, '.', @selector)"/>
+    <xsl:value-of select="$r"/><xsl:text>.</xsl:text><xsl:value-of select="@selector"/>
     <xsl:text>:known-value" or ":available-at-version". */
 </xsl:text>
-    <xsl:value-of select="concat('NTSTATUS ', $p, '_call(const ', $p, '_handlers *handlers, void *ctx, ', $r, ' *args, ddi_violation *violation);&#10;')"/>
+    <xsl:text>NTSTATUS </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_call(const </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_handlers *handlers, void *ctx, </xsl:text><xsl:value-of select="$r"/>
+    <xsl:text> *args, ddi_violation *violation);&#10;</xsl:text>
     <xsl:text>/* The same, inline, for a driver whose dispatch is on its hot path. The
  * refusal is out of line: it is the cold path. */
 </xsl:text>
-    <xsl:value-of select="concat('NTSTATUS ', $p, '_refuse(unsigned long value, ddi_violation *violation);&#10;')"/>
-    <xsl:value-of select="concat('static DDI_DISPATCH_INLINE NTSTATUS ', $p, '_dispatch(const ', $p, '_handlers *handlers, void *ctx, ', $r, ' *args, ddi_violation *violation)&#10;')"/>
+    <xsl:text>NTSTATUS </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_refuse(unsigned long value, ddi_violation *violation);&#10;</xsl:text>
+    <xsl:text>static DDI_DISPATCH_INLINE NTSTATUS </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_dispatch(const </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_handlers *handlers, void *ctx, </xsl:text><xsl:value-of select="$r"/>
+    <xsl:text> *args, ddi_violation *violation)&#10;</xsl:text>
     <xsl:text>{
     /* Read as unsigned: a negative value is out of range, never an index.
      * Holes of the enum are zero entries, so `available` covers them too. */
 </xsl:text>
-    <xsl:value-of select="concat('    unsigned long value = (unsigned long)args-&gt;', @selector, ';&#10;')"/>
-    <xsl:value-of select="concat('    const ', $p, '_entry *entry;&#10;    ', $p, '_handler handler;&#10;')"/>
-    <xsl:value-of select="concat('    if (value &gt;= ', $p, '_COUNT || !', $p, '_table[value].available)&#10;')"/>
-    <xsl:value-of select="concat('        return ', $p, '_refuse(value, violation);&#10;')"/>
-    <xsl:value-of select="concat('    entry = &amp;', $p, '_table[value];&#10;')"/>
+    <xsl:text>    unsigned long value = (unsigned long)args-&gt;</xsl:text><xsl:value-of select="@selector"/>
+    <xsl:text>;&#10;</xsl:text>
+    <xsl:text>    const </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_entry *entry;&#10;    </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_handler handler;&#10;</xsl:text>
+    <xsl:text>    if (value &gt;= </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_COUNT || !</xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_table[value].available)&#10;</xsl:text>
+    <xsl:text>        return </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_refuse(value, violation);&#10;</xsl:text>
+    <xsl:text>    entry = &amp;</xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_table[value];&#10;</xsl:text>
     <xsl:text>#if defined(DDIGEN_VALIDATE)
     if (entry->validate_in &amp;&amp; entry->validate_in(args, violation, DDI_VALIDATE_STOP_AT_FIRST) != 0)
         return STATUS_INVALID_PARAMETER;
@@ -201,7 +249,8 @@ typedef union </xsl:text>
     handler = handlers ? handlers->by_slot[entry->slot] : 0;
     if (!handler)
 </xsl:text>
-    <xsl:value-of select="concat('        handler = ', $p, '_unsupported;&#10;')"/>
+    <xsl:text>        handler = </xsl:text><xsl:value-of select="$p"/>
+    <xsl:text>_unsupported;&#10;</xsl:text>
     <xsl:text>#if defined(DDIGEN_VALIDATE)
     {
         NTSTATUS status = handler(ctx, args);

@@ -103,12 +103,11 @@ static __inline int ddigen_only_bits(const void *object, unsigned first, unsigne
       <xsl:for-each select="$records[@cxx-type]">
         <xsl:variable name="c-type">
           <xsl:choose>
-            <xsl:when test="@tag = @name"><xsl:value-of select="concat(@kind, ' ', @tag)"/></xsl:when>
+            <xsl:when test="@tag = @name"><xsl:value-of select="@kind"/><xsl:text> </xsl:text><xsl:value-of select="@tag"/></xsl:when>
             <xsl:otherwise><xsl:value-of select="@name"/></xsl:otherwise>
           </xsl:choose>
         </xsl:variable>
-        <xsl:value-of select="concat('#if defined(__cplusplus)&#10;#define DDIGEN_TYPE_', d:c-ident(@name), ' ', @cxx-type,
-                                     '&#10;#else&#10;#define DDIGEN_TYPE_', d:c-ident(@name), ' ', $c-type, '&#10;#endif&#10;')"/>
+        <xsl:text>#if defined(__cplusplus)&#10;#define DDIGEN_TYPE_</xsl:text><xsl:value-of select="d:c-ident(@name)"/><xsl:text> </xsl:text><xsl:value-of select="@cxx-type"/><xsl:text>&#10;#else&#10;#define DDIGEN_TYPE_</xsl:text><xsl:value-of select="d:c-ident(@name)"/><xsl:text> </xsl:text><xsl:value-of select="$c-type"/><xsl:text>&#10;#endif&#10;</xsl:text>
       </xsl:for-each>
     </xsl:if>
     <xsl:for-each select="/ddi-spec/layout/arch">
@@ -117,7 +116,7 @@ static __inline int ddigen_only_bits(const void *object, unsigned first, unsigne
         <xsl:when test="position() = 1">#if</xsl:when>
         <xsl:otherwise>#elif</xsl:otherwise>
       </xsl:choose>
-      <xsl:value-of select="concat(' defined(', @macro, ')&#10;')"/>
+      <xsl:text> defined(</xsl:text><xsl:value-of select="@macro"/><xsl:text>)&#10;</xsl:text>
       <xsl:apply-templates select="$records" mode="asserts">
         <xsl:with-param name="arch" select="$arch"/>
       </xsl:apply-templates>
@@ -147,8 +146,8 @@ static __inline const char *ddi_layout_bitfield_failure(void)
        for C or C++ when the tag is declared inside another record). -->
   <xsl:template name="ctype">
     <xsl:choose>
-      <xsl:when test="@cxx-type"><xsl:value-of select="concat('DDIGEN_TYPE_', d:c-ident(@name))"/></xsl:when>
-      <xsl:when test="@tag and @tag = @name"><xsl:value-of select="concat(@kind, ' ', @tag)"/></xsl:when>
+      <xsl:when test="@cxx-type"><xsl:text>DDIGEN_TYPE_</xsl:text><xsl:value-of select="d:c-ident(@name)"/></xsl:when>
+      <xsl:when test="@tag and @tag = @name"><xsl:value-of select="@kind"/><xsl:text> </xsl:text><xsl:value-of select="@tag"/></xsl:when>
       <xsl:otherwise><xsl:value-of select="@name"/></xsl:otherwise>
     </xsl:choose>
   </xsl:template>
@@ -176,37 +175,55 @@ static __inline const char *ddi_layout_bitfield_failure(void)
          size (this template took 0.6 s on a real kit, 0.25 s without). -->
     <xsl:comment/>
     <xsl:if test="size[@arch = $arch]">
-      <xsl:value-of select="concat('&#10;/* ', @name, ' (', @file, ':', @line, ') */&#10;')"/>
+      <xsl:text>&#10;/* </xsl:text><xsl:value-of select="@name"/><xsl:text> (</xsl:text><xsl:value-of select="@file"/><xsl:text>:</xsl:text><xsl:value-of select="@line"/><xsl:text>) */&#10;</xsl:text>
     </xsl:if>
     <xsl:for-each select="size[@arch = $arch]">
-      <xsl:if test="@versions"><xsl:value-of select="concat('#if ', @dv:version-cond, '&#10;')"/></xsl:if>
-      <xsl:value-of select="concat(
-          'DDIGEN_ASSERT(sizeof(', $type, ') == ', @bytes, ', ddigen_', $id, '_size_', $arch, '_', position(),
-          ', &quot;', ../@name, ': size is not ', @bytes, ' bytes on ', $arch, '&quot;);&#10;',
-          'DDIGEN_ASSERT(DDIGEN_ALIGNOF(', $type, ') == ', @align, ', ddigen_', $id, '_align_', $arch, '_', position(),
-          ', &quot;', ../@name, ': alignment is not ', @align, ' on ', $arch, '&quot;);&#10;')"/>
+      <xsl:if test="@versions"><xsl:text>#if </xsl:text><xsl:value-of select="@dv:version-cond"/><xsl:text>&#10;</xsl:text></xsl:if>
+      <xsl:text>DDIGEN_ASSERT(sizeof(</xsl:text><xsl:value-of select="$type"/>
+      <xsl:text>) == </xsl:text><xsl:value-of select="@bytes"/>
+      <xsl:text>, ddigen_</xsl:text><xsl:value-of select="$id"/>
+      <xsl:text>_size_</xsl:text><xsl:value-of select="$arch"/>
+      <xsl:text>_</xsl:text><xsl:value-of select="position()"/>
+      <xsl:text>, "</xsl:text><xsl:value-of select="../@name"/>
+      <xsl:text>: size is not </xsl:text><xsl:value-of select="@bytes"/>
+      <xsl:text> bytes on </xsl:text><xsl:value-of select="$arch"/>
+      <xsl:text>");&#10;DDIGEN_ASSERT(DDIGEN_ALIGNOF(</xsl:text><xsl:value-of select="$type"/>
+      <xsl:text>) == </xsl:text><xsl:value-of select="@align"/>
+      <xsl:text>, ddigen_</xsl:text><xsl:value-of select="$id"/>
+      <xsl:text>_align_</xsl:text><xsl:value-of select="$arch"/>
+      <xsl:text>_</xsl:text><xsl:value-of select="position()"/>
+      <xsl:text>, "</xsl:text><xsl:value-of select="../@name"/>
+      <xsl:text>: alignment is not </xsl:text><xsl:value-of select="@align"/>
+      <xsl:text> on </xsl:text><xsl:value-of select="$arch"/>
+      <xsl:text>");&#10;</xsl:text>
       <xsl:if test="@versions"><xsl:text>#endif&#10;</xsl:text></xsl:if>
     </xsl:for-each>
     <!-- Named members of nested records: their size through the designator. -->
     <xsl:for-each select=".//field[@name != '']/record">
       <xsl:variable name="path" select="../@path"/>
       <xsl:for-each select="size[@arch = $arch]">
-        <xsl:if test="@versions"><xsl:value-of select="concat('#if ', @dv:version-cond, '&#10;')"/></xsl:if>
-        <xsl:value-of select="concat(
-            'DDIGEN_ASSERT(sizeof(((', $type, ' *)0)->', $path, ') == ', @bytes,
-            ', ddigen_', $id, '_', d:c-ident($path), '_size_', $arch, '_', position(),
-            ', &quot;', ../@name, ': size is not ', @bytes, ' bytes on ', $arch, '&quot;);&#10;')"/>
+        <xsl:if test="@versions"><xsl:text>#if </xsl:text><xsl:value-of select="@dv:version-cond"/><xsl:text>&#10;</xsl:text></xsl:if>
+        <xsl:text>DDIGEN_ASSERT(sizeof(((</xsl:text><xsl:value-of select="$type"/><xsl:text> *)0)-></xsl:text><xsl:value-of select="$path"/><xsl:text>) == </xsl:text><xsl:value-of select="@bytes"/><xsl:text>, ddigen_</xsl:text><xsl:value-of select="$id"/><xsl:text>_</xsl:text><xsl:value-of select="d:c-ident($path)"/><xsl:text>_size_</xsl:text><xsl:value-of select="$arch"/><xsl:text>_</xsl:text><xsl:value-of select="position()"/><xsl:text>, &quot;</xsl:text><xsl:value-of select="../@name"/><xsl:text>: size is not </xsl:text><xsl:value-of select="@bytes"/><xsl:text> bytes on </xsl:text><xsl:value-of select="$arch"/><xsl:text>&quot;);&#10;</xsl:text>
         <xsl:if test="@versions"><xsl:text>#endif&#10;</xsl:text></xsl:if>
       </xsl:for-each>
     </xsl:for-each>
     <xsl:for-each select=".//field[@name != '' and not(@bits)]">
       <xsl:variable name="path" select="@path"/>
       <xsl:for-each select="offset[@arch = $arch]">
-        <xsl:if test="@versions"><xsl:value-of select="concat('#if ', @dv:version-cond, '&#10;')"/></xsl:if>
-        <xsl:value-of select="concat(
-            'DDIGEN_ASSERT(DDIGEN_OFFSETOF(', $type, ', ', $path, ') == ', floor(@bits div 8),
-            ', ddigen_', $id, '_', d:c-ident($path), '_offset_', $arch, '_', position(),
-            ', &quot;', $label, '.', $path, ': offset is not ', floor(@bits div 8), ' on ', $arch, '&quot;);&#10;')"/>
+        <xsl:if test="@versions"><xsl:text>#if </xsl:text><xsl:value-of select="@dv:version-cond"/><xsl:text>&#10;</xsl:text></xsl:if>
+        <xsl:variable name="byte" select="floor(@bits div 8)"/>
+        <xsl:text>DDIGEN_ASSERT(DDIGEN_OFFSETOF(</xsl:text><xsl:value-of select="$type"/>
+        <xsl:text>, </xsl:text><xsl:value-of select="$path"/>
+        <xsl:text>) == </xsl:text><xsl:value-of select="$byte"/>
+        <xsl:text>, ddigen_</xsl:text><xsl:value-of select="$id"/>
+        <xsl:text>_</xsl:text><xsl:value-of select="d:c-ident($path)"/>
+        <xsl:text>_offset_</xsl:text><xsl:value-of select="$arch"/>
+        <xsl:text>_</xsl:text><xsl:value-of select="position()"/>
+        <xsl:text>, "</xsl:text><xsl:value-of select="$label"/>
+        <xsl:text>.</xsl:text><xsl:value-of select="$path"/>
+        <xsl:text>: offset is not </xsl:text><xsl:value-of select="$byte"/>
+        <xsl:text> on </xsl:text><xsl:value-of select="$arch"/>
+        <xsl:text>");&#10;</xsl:text>
         <xsl:if test="@versions"><xsl:text>#endif&#10;</xsl:text></xsl:if>
       </xsl:for-each>
     </xsl:for-each>
@@ -221,22 +238,27 @@ static __inline const char *ddi_layout_bitfield_failure(void)
     <xsl:variable name="type" select="string($type-rtf)"/>
     <xsl:variable name="label" select="string($label-rtf)"/>
     <xsl:comment/> <!-- a new text node: see mode asserts -->
-    <xsl:value-of select="concat('static __inline const char *ddi_layout_bitfields_', d:c-ident(@name), '(void)&#10;{&#10;')"/>
+    <xsl:text>static __inline const char *ddi_layout_bitfields_</xsl:text><xsl:value-of select="d:c-ident(@name)"/><xsl:text>(void)&#10;{&#10;</xsl:text>
     <!-- A record that exists only in some versions has no type in others. -->
     <xsl:if test="@versions">
-      <xsl:value-of select="concat('#if ', @dv:version-cond, '&#10;')"/>
+      <xsl:text>#if </xsl:text><xsl:value-of select="@dv:version-cond"/><xsl:text>&#10;</xsl:text>
     </xsl:if>
-    <xsl:value-of select="concat('    ', $type, ' v;&#10;    ddigen_clear(&amp;v, sizeof v);&#10;')"/>
+    <xsl:text>    </xsl:text><xsl:value-of select="$type"/><xsl:text> v;&#10;    ddigen_clear(&amp;v, sizeof v);&#10;</xsl:text>
     <xsl:for-each select=".//field[@bits and @name != '']">
       <xsl:variable name="field" select="."/>
       <xsl:for-each select="offset[@arch = $arch]">
-        <xsl:if test="@versions"><xsl:value-of select="concat('#if ', @dv:version-cond, '&#10;')"/></xsl:if>
-        <xsl:value-of select="concat(
-            '    ddigen_clear(&amp;v, sizeof v);&#10;',
-            '    v.', $field/@path, ' = (', $field/@type, ')ddigen_ones();&#10;',
-            '    if (!ddigen_only_bits(&amp;v, ', @bits, 'u, ', $field/@bits, 'u))&#10;',
-            '        return &quot;', $label, '.', $field/@path, ': not bits ', @bits, '..', @bits + $field/@bits - 1,
-            ' (width ', $field/@bits, ') on ', $arch, '&quot;;&#10;')"/>
+        <xsl:if test="@versions"><xsl:text>#if </xsl:text><xsl:value-of select="@dv:version-cond"/><xsl:text>&#10;</xsl:text></xsl:if>
+        <xsl:text>    ddigen_clear(&amp;v, sizeof v);&#10;    v.</xsl:text><xsl:value-of select="$field/@path"/>
+        <xsl:text> = (</xsl:text><xsl:value-of select="$field/@type"/>
+        <xsl:text>)ddigen_ones();&#10;    if (!ddigen_only_bits(&amp;v, </xsl:text><xsl:value-of select="@bits"/>
+        <xsl:text>u, </xsl:text><xsl:value-of select="$field/@bits"/>
+        <xsl:text>u))&#10;        return "</xsl:text><xsl:value-of select="$label"/>
+        <xsl:text>.</xsl:text><xsl:value-of select="$field/@path"/>
+        <xsl:text>: not bits </xsl:text><xsl:value-of select="@bits"/>
+        <xsl:text>..</xsl:text><xsl:value-of select="@bits + $field/@bits - 1"/>
+        <xsl:text> (width </xsl:text><xsl:value-of select="$field/@bits"/>
+        <xsl:text>) on </xsl:text><xsl:value-of select="$arch"/>
+        <xsl:text>";&#10;</xsl:text>
         <xsl:if test="@versions"><xsl:text>#endif&#10;</xsl:text></xsl:if>
       </xsl:for-each>
     </xsl:for-each>
@@ -248,7 +270,7 @@ static __inline const char *ddi_layout_bitfield_failure(void)
     <xsl:param name="arch"/>
     <xsl:text>static __inline const char *ddi_layout_bitfield_failure(void)&#10;{&#10;    const char *failure = 0;&#10;</xsl:text>
     <xsl:for-each select="$bitfield-records[size[@arch = $arch]]">
-      <xsl:value-of select="concat('    if (!failure)&#10;        failure = ddi_layout_bitfields_', d:c-ident(@name), '();&#10;')"/>
+      <xsl:text>    if (!failure)&#10;        failure = ddi_layout_bitfields_</xsl:text><xsl:value-of select="d:c-ident(@name)"/><xsl:text>();&#10;</xsl:text>
     </xsl:for-each>
     <xsl:text>    return failure;&#10;}&#10;</xsl:text>
   </xsl:template>

@@ -76,7 +76,9 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:param name="text"/>
     <xsl:comment/>
     <xsl:choose>
-      <xsl:when test="$cond != ''"><xsl:value-of select="concat('#if ', $cond, '&#10;', $text, '#endif&#10;')"/></xsl:when>
+      <xsl:when test="$cond != ''"><xsl:text>#if </xsl:text><xsl:value-of select="$cond"/>
+                                   <xsl:text>&#10;</xsl:text><xsl:value-of select="$text"/>
+                                   <xsl:text>#endif&#10;</xsl:text></xsl:when>
       <xsl:otherwise><xsl:value-of select="$text"/></xsl:otherwise>
     </xsl:choose>
   </xsl:template>
@@ -96,8 +98,13 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:variable name="cond"><xsl:call-template name="m-cond"/></xsl:variable>
     <xsl:variable name="words"><xsl:call-template name="m-words"><xsl:with-param name="rec" select="."/></xsl:call-template></xsl:variable>
     <xsl:variable name="top" select="."/>
-    <xsl:value-of select="concat('&#10;/* ', @name, ' (', @file, ':', @line, '), record ', @id, ' */&#10;')"/>
-    <xsl:if test="$cond != ''"><xsl:value-of select="concat('#if ', $cond, '&#10;')"/></xsl:if>
+    <xsl:text>&#10;/* </xsl:text><xsl:value-of select="@name"/>
+    <xsl:text> (</xsl:text><xsl:value-of select="@file"/>
+    <xsl:text>:</xsl:text><xsl:value-of select="@line"/>
+    <xsl:text>), record </xsl:text><xsl:value-of select="@id"/>
+    <xsl:text> */&#10;</xsl:text>
+    <xsl:if test="$cond != ''"><xsl:text>#if </xsl:text><xsl:value-of select="$cond"/>
+                               <xsl:text>&#10;</xsl:text></xsl:if>
     <!-- Nested named records: one level function each, declared first. -->
     <xsl:for-each select=".//field[@name != '' and record]">
       <xsl:variable name="c"><xsl:call-template name="m-cond-chain"><xsl:with-param name="f" select="."/></xsl:call-template></xsl:variable>
@@ -117,7 +124,8 @@ const ddi_marshal_type ddi_marshal_types[] = {
     </xsl:call-template>
     <xsl:for-each select=".//field[@name != '' and record]">
       <xsl:variable name="c"><xsl:call-template name="m-cond-chain"><xsl:with-param name="f" select="."/></xsl:call-template></xsl:variable>
-      <xsl:if test="$c != ''"><xsl:value-of select="concat('#if ', $c, '&#10;')"/></xsl:if>
+      <xsl:if test="$c != ''"><xsl:text>#if </xsl:text><xsl:value-of select="$c"/>
+                              <xsl:text>&#10;</xsl:text></xsl:if>
       <xsl:call-template name="level">
         <xsl:with-param name="rec" select="record"/>
         <xsl:with-param name="top" select="$top"/>
@@ -127,15 +135,14 @@ const ddi_marshal_type ddi_marshal_types[] = {
       </xsl:call-template>
       <xsl:if test="$c != ''"><xsl:text>#endif&#10;</xsl:text></xsl:if>
     </xsl:for-each>
-    <xsl:value-of select="concat(
-      'size_t ddi_marshal_enc_', $cid, '(const ', $type, ' *a, void *buffer, size_t size, unsigned flags)&#10;{&#10;',
-      '    ddi_cbor_writer w;&#10;    ddi_cbor_writer_init(&amp;w, buffer, size);&#10;',
-      '    ddi_marshal_put_', $cid, '(&amp;w, a, flags);&#10;    return w.needed;&#10;}&#10;',
-      'int ddi_marshal_dec_', $cid, '(', $type, ' *out, const void *data, size_t size, ddi_marshal_arena *arena, ddi_marshal_result *res)&#10;{&#10;',
-      '    ddi_marshal_ctx c;&#10;    ddi_mrt_zero(out, sizeof *out);&#10;',
-      '    ddi_mrt_ctx_init(&amp;c, data, size, arena, res);&#10;',
-      '    if (!ddi_marshal_get_', $cid, '(&amp;c, out))&#10;        return ddi_mrt_fail_read(&amp;c, ', @id, 'u, 0);&#10;',
-      '    return ddi_mrt_ctx_finish(&amp;c);&#10;}&#10;')"/>
+    <xsl:text>size_t ddi_marshal_enc_</xsl:text><xsl:value-of select="$cid"/>
+    <xsl:text>(const </xsl:text><xsl:value-of select="$type"/>
+    <xsl:text> *a, void *buffer, size_t size, unsigned flags)&#10;{&#10;    ddi_cbor_writer w;&#10;    ddi_cbor_writer_init(&amp;w, buffer, size);&#10;    ddi_marshal_put_</xsl:text><xsl:value-of select="$cid"/>
+    <xsl:text>(&amp;w, a, flags);&#10;    return w.needed;&#10;}&#10;int ddi_marshal_dec_</xsl:text><xsl:value-of select="$cid"/>
+    <xsl:text>(</xsl:text><xsl:value-of select="$type"/>
+    <xsl:text> *out, const void *data, size_t size, ddi_marshal_arena *arena, ddi_marshal_result *res)&#10;{&#10;    ddi_marshal_ctx c;&#10;    ddi_mrt_zero(out, sizeof *out);&#10;    ddi_mrt_ctx_init(&amp;c, data, size, arena, res);&#10;    if (!ddi_marshal_get_</xsl:text><xsl:value-of select="$cid"/>
+    <xsl:text>(&amp;c, out))&#10;        return ddi_mrt_fail_read(&amp;c, </xsl:text><xsl:value-of select="@id"/>
+    <xsl:text>u, 0);&#10;    return ddi_mrt_ctx_finish(&amp;c);&#10;}&#10;</xsl:text>
     <xsl:if test="$cond != ''"><xsl:text>#endif&#10;</xsl:text></xsl:if>
   </xsl:template>
 
@@ -149,27 +156,25 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:param name="get-sig"/>
     <xsl:param name="words"/>
     <xsl:variable name="rid" select="concat($top/@id, 'u')"/>
-    <xsl:value-of select="concat($put-sig, '&#10;{&#10;    ddi_mrt_wc wc;&#10;    uint64_t n = 0;&#10;')"/>
+    <xsl:value-of select="$put-sig"/><xsl:text>&#10;{&#10;    ddi_mrt_wc wc;&#10;    uint64_t n = 0;&#10;</xsl:text>
     <xsl:call-template name="level-fields"><xsl:with-param name="rec" select="$rec"/><xsl:with-param name="mode" select="'count'"/><xsl:with-param name="fl" select="'fl'"/></xsl:call-template>
     <xsl:text>    ddi_mrt_wc_load(&amp;wc, w);&#10;    ddi_mrt_wc_h(&amp;wc, w, 0xA0, n);&#10;</xsl:text>
     <xsl:call-template name="level-fields"><xsl:with-param name="rec" select="$rec"/><xsl:with-param name="mode" select="'put'"/><xsl:with-param name="fl" select="'fl'"/></xsl:call-template>
     <xsl:text>    ddi_mrt_wc_store(&amp;wc, w);&#10;    (void)a;&#10;    (void)fl;&#10;}&#10;</xsl:text>
-    <xsl:value-of select="concat($get-sig, '&#10;{&#10;    uint64_t n, i, key;&#10;    uint64_t seen[', $words, '] = {0};&#10;')"/>
+    <xsl:value-of select="$get-sig"/><xsl:text>&#10;{&#10;    uint64_t n, i, key;&#10;    uint64_t seen[</xsl:text><xsl:value-of select="$words"/>
+    <xsl:text>] = {0};&#10;</xsl:text>
     <xsl:call-template name="level-fields"><xsl:with-param name="rec" select="$rec"/><xsl:with-param name="mode" select="'decl'"/><xsl:with-param name="fl" select="'fl'"/></xsl:call-template>
-    <xsl:value-of select="concat('    ddi_mrt_rc rc;&#10;    const uint8_t *pairs;&#10;    if (!ddi_mrt_enter(c, ', $rid, ', &amp;n))&#10;        return 0;&#10;    pairs = c->r.pos;&#10;',
-      '    /* Fast path: the keys in the order this release writes them, each&#10;',
-      '       taken at most once (a key not there is passed over); the rest of&#10;',
-      '       the pairs, in any order, go to the keyed loop. */&#10;',
-      '    i = 0;&#10;    rc.p = c->r.pos;&#10;    rc.e = c->r.end;&#10;')"/>
+    <xsl:text>    ddi_mrt_rc rc;&#10;    const uint8_t *pairs;&#10;    if (!ddi_mrt_enter(c, </xsl:text><xsl:value-of select="$rid"/>
+    <xsl:text>, &amp;n))&#10;        return 0;&#10;    pairs = c->r.pos;&#10;    /* Fast path: the keys in the order this release writes them, each&#10;       taken at most once (a key not there is passed over); the rest of&#10;       the pairs, in any order, go to the keyed loop. */&#10;    i = 0;&#10;    rc.p = c->r.pos;&#10;    rc.e = c->r.end;&#10;</xsl:text>
     <xsl:call-template name="level-fields"><xsl:with-param name="rec" select="$rec"/><xsl:with-param name="mode" select="'fast'"/><xsl:with-param name="fl" select="'fl'"/></xsl:call-template>
-    <xsl:value-of select="concat('    c->r.pos = rc.p;&#10;',
-      '    for (; i &lt; n; i++) {&#10;',
-      '        if (!ddi_mrt_get_u(c, &amp;key))&#10;            return ddi_mrt_fail_read(c, ', $rid, ', 0);&#10;',
-      '        if (!ddi_mrt_seen(c, seen, ', $words, 'u, ', $rid, ', key))&#10;            return 0;&#10;',
-      '        switch (key) {&#10;')"/>
+    <xsl:text>    c->r.pos = rc.p;&#10;    for (; i &lt; n; i++) {&#10;        if (!ddi_mrt_get_u(c, &amp;key))&#10;            return ddi_mrt_fail_read(c, </xsl:text><xsl:value-of select="$rid"/>
+    <xsl:text>, 0);&#10;        if (!ddi_mrt_seen(c, seen, </xsl:text><xsl:value-of select="$words"/>
+    <xsl:text>u, </xsl:text><xsl:value-of select="$rid"/>
+    <xsl:text>, key))&#10;            return 0;&#10;        switch (key) {&#10;</xsl:text>
     <xsl:call-template name="level-fields"><xsl:with-param name="rec" select="$rec"/><xsl:with-param name="mode" select="'get'"/><xsl:with-param name="fl" select="'fl'"/></xsl:call-template>
-    <xsl:value-of select="concat('        default:&#10;            if (!ddi_mrt_unknown(c, ', $rid, ', key, pairs, i, ', $words, 'u))&#10;                return 0;&#10;',
-      '            break;&#10;        }&#10;    }&#10;    ddi_mrt_leave(c);&#10;')"/>
+    <xsl:text>        default:&#10;            if (!ddi_mrt_unknown(c, </xsl:text><xsl:value-of select="$rid"/>
+    <xsl:text>, key, pairs, i, </xsl:text><xsl:value-of select="$words"/>
+    <xsl:text>u))&#10;                return 0;&#10;            break;&#10;        }&#10;    }&#10;    ddi_mrt_leave(c);&#10;</xsl:text>
     <xsl:call-template name="level-fields"><xsl:with-param name="rec" select="$rec"/><xsl:with-param name="mode" select="'missing'"/><xsl:with-param name="fl" select="'fl'"/></xsl:call-template>
     <xsl:text>    (void)out;&#10;    return 1;&#10;}&#10;</xsl:text>
   </xsl:template>
@@ -288,13 +293,16 @@ const ddi_marshal_type ddi_marshal_types[] = {
             <xsl:otherwise>a</xsl:otherwise>
           </xsl:choose>
         </xsl:variable>
-        <xsl:value-of select="concat('    switch ((long long)', $obj, '->', $sel/@path, ') {&#10;')"/>
+        <xsl:text>    switch ((long long)</xsl:text><xsl:value-of select="$obj"/>
+        <xsl:text>-></xsl:text><xsl:value-of select="$sel/@path"/>
+        <xsl:text>) {&#10;</xsl:text>
         <xsl:for-each select="$dsc/case">
           <xsl:variable name="case" select="."/>
           <xsl:variable name="cc"><xsl:call-template name="m-cond"/></xsl:variable>
           <xsl:variable name="member" select="$u/field[@id = $case/@field-id]"/>
           <xsl:variable name="body">
-            <xsl:value-of select="concat('    case ', @number, ':&#10;')"/>
+            <xsl:text>    case </xsl:text><xsl:value-of select="@number"/>
+            <xsl:text>:&#10;</xsl:text>
             <xsl:if test="$member">
               <xsl:call-template name="field">
                 <xsl:with-param name="f" select="$member"/>
@@ -352,76 +360,139 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:param name="in-disc"/>
     <xsl:variable name="cls" select="string($f/@dv:wire)"/>
     <xsl:if test="$cls = ''">
-      <xsl:message terminate="yes"><xsl:value-of select="concat('field ', $f/@path, ' of ', $f/ancestor::record[last()]/@name, ' has no scalar type facts: the spec predates them; write it again with this ddigen (ddigen layout, ddigen spec)')"/></xsl:message>
+      <xsl:message terminate="yes"><xsl:text>field </xsl:text><xsl:value-of select="$f/@path"/>
+                                   <xsl:text> of </xsl:text><xsl:value-of select="$f/ancestor::record[last()]/@name"/>
+                                   <xsl:text> has no scalar type facts: the spec predates them; write it again with this ddigen (ddigen layout, ddigen spec)</xsl:text></xsl:message>
     </xsl:if>
     <xsl:choose>
       <xsl:when test="$cls = 'skip'"/>
       <xsl:when test="$mode = 'count'">    n += 1;&#10;</xsl:when>
       <xsl:when test="$mode = 'decl'">
-        <xsl:if test="$cls = 'follow'"><xsl:value-of select="concat('    size_t fb_', $f/@id, ' = ~(size_t)0;&#10;')"/></xsl:if>
+        <xsl:if test="$cls = 'follow'"><xsl:text>    size_t fb_</xsl:text><xsl:value-of select="$f/@id"/>
+                                       <xsl:text> = ~(size_t)0;&#10;</xsl:text></xsl:if>
       </xsl:when>
       <xsl:when test="$mode = 'missing'">
         <xsl:if test="$cls = 'follow'">
           <xsl:variable name="elem"><xsl:call-template name="elem-size"><xsl:with-param name="f" select="$f"/><xsl:with-param name="obj" select="'out'"/></xsl:call-template></xsl:variable>
-          <xsl:value-of select="concat('    if (fb_', $f/@id, ' != ~(size_t)0 &amp;&amp; (fb_', $f/@id, ' % ', $elem, ' != 0 || (uint64_t)(fb_', $f/@id, ' / ', $elem,
-            ') != (uint64_t)out->', $f/@dv:size-path, '))&#10;        return ddi_mrt_fail(c, DDI_MARSHAL_SIZE_MISMATCH, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;')"/>
+          <xsl:text>    if (fb_</xsl:text><xsl:value-of select="$f/@id"/>
+          <xsl:text> != ~(size_t)0 &amp;&amp; (fb_</xsl:text><xsl:value-of select="$f/@id"/>
+          <xsl:text> % </xsl:text><xsl:value-of select="$elem"/>
+          <xsl:text> != 0 || (uint64_t)(fb_</xsl:text><xsl:value-of select="$f/@id"/>
+          <xsl:text> / </xsl:text><xsl:value-of select="$elem"/>
+          <xsl:text>) != (uint64_t)out-></xsl:text><xsl:value-of select="$f/@dv:size-path"/>
+          <xsl:text>))&#10;        return ddi_mrt_fail(c, DDI_MARSHAL_SIZE_MISMATCH, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+          <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+          <xsl:text>u);&#10;</xsl:text>
         </xsl:if>
         <xsl:if test="$in-disc = 0">
-          <xsl:value-of select="concat('    if (!DDI_MRT_HAS(seen, ', $f/@id, 'u))&#10;        ddi_mrt_missing(c, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;')"/>
+          <xsl:text>    if (!DDI_MRT_HAS(seen, </xsl:text><xsl:value-of select="$f/@id"/>
+          <xsl:text>u))&#10;        ddi_mrt_missing(c, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+          <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+          <xsl:text>u);&#10;</xsl:text>
         </xsl:if>
       </xsl:when>
       <xsl:when test="$mode = 'put'">
         <xsl:choose>
-          <xsl:when test="$cls = 'u'"><xsl:value-of select="concat('    ddi_mrt_wc_kh(&amp;wc, w, ', $f/@dv:key, ', 0x00, (uint64_t)a->', $f/@path, ');&#10;')"/></xsl:when>
-          <xsl:when test="$cls = 's'"><xsl:value-of select="concat('    ddi_mrt_wc_ks(&amp;wc, w, ', $f/@dv:key, ', (int64_t)a->', $f/@path, ');&#10;')"/></xsl:when>
-          <xsl:when test="$cls = 'ptr'"><xsl:value-of select="concat('    ddi_mrt_wc_kh(&amp;wc, w, ', $f/@dv:key, ', 0x00, (uint64_t)(uintptr_t)a->', $f/@path, ');&#10;')"/></xsl:when>
+          <xsl:when test="$cls = 'u'"><xsl:text>    ddi_mrt_wc_kh(&amp;wc, w, </xsl:text><xsl:value-of select="$f/@dv:key"/>
+                                      <xsl:text>, 0x00, (uint64_t)a-></xsl:text><xsl:value-of select="$f/@path"/>
+                                      <xsl:text>);&#10;</xsl:text></xsl:when>
+          <xsl:when test="$cls = 's'"><xsl:text>    ddi_mrt_wc_ks(&amp;wc, w, </xsl:text><xsl:value-of select="$f/@dv:key"/>
+                                      <xsl:text>, (int64_t)a-></xsl:text><xsl:value-of select="$f/@path"/>
+                                      <xsl:text>);&#10;</xsl:text></xsl:when>
+          <xsl:when test="$cls = 'ptr'"><xsl:text>    ddi_mrt_wc_kh(&amp;wc, w, </xsl:text><xsl:value-of select="$f/@dv:key"/>
+                                        <xsl:text>, 0x00, (uint64_t)(uintptr_t)a-></xsl:text><xsl:value-of select="$f/@path"/>
+                                        <xsl:text>);&#10;</xsl:text></xsl:when>
           <xsl:when test="$cls = 'follow'">
             <xsl:variable name="elem"><xsl:call-template name="elem-size"><xsl:with-param name="f" select="$f"/><xsl:with-param name="obj" select="'a'"/></xsl:call-template></xsl:variable>
-            <xsl:value-of select="concat('    ddi_mrt_wc_kfollow(&amp;wc, w, ', $f/@dv:key, ', (const void *)a->', $f/@path, ', (uint64_t)a->', $f/@dv:size-path, ', ', $elem, ', ', $fl, ');&#10;')"/>
+            <xsl:text>    ddi_mrt_wc_kfollow(&amp;wc, w, </xsl:text><xsl:value-of select="$f/@dv:key"/>
+            <xsl:text>, (const void *)a-></xsl:text><xsl:value-of select="$f/@path"/>
+            <xsl:text>, (uint64_t)a-></xsl:text><xsl:value-of select="$f/@dv:size-path"/>
+            <xsl:text>, </xsl:text><xsl:value-of select="$elem"/>
+            <xsl:text>, </xsl:text><xsl:value-of select="$fl"/>
+            <xsl:text>);&#10;</xsl:text>
           </xsl:when>
-          <xsl:when test="$cls = 'raw' or $cls = 'bytes'"><xsl:value-of select="concat('    ddi_mrt_wc_kraw(&amp;wc, w, ', $f/@dv:key, ', &amp;a->', $f/@path, ', sizeof(a->', $f/@path, '));&#10;')"/></xsl:when>
+          <xsl:when test="$cls = 'raw' or $cls = 'bytes'"><xsl:text>    ddi_mrt_wc_kraw(&amp;wc, w, </xsl:text><xsl:value-of select="$f/@dv:key"/>
+                                                          <xsl:text>, &amp;a-></xsl:text><xsl:value-of select="$f/@path"/>
+                                                          <xsl:text>, sizeof(a-></xsl:text><xsl:value-of select="$f/@path"/>
+                                                          <xsl:text>));&#10;</xsl:text></xsl:when>
           <xsl:when test="$cls = 'nest'">
-            <xsl:value-of select="concat('    ddi_mrt_wc_key(&amp;wc, w, ', $f/@dv:key, ');&#10;    ddi_mrt_wc_store(&amp;wc, w);&#10;',
-              '    ddi_mput_', $f/@dv:cid, '__', d:c-ident($f/@path), '(w, a, ', $fl, ');&#10;    ddi_mrt_wc_load(&amp;wc, w);&#10;')"/>
+            <xsl:text>    ddi_mrt_wc_key(&amp;wc, w, </xsl:text><xsl:value-of select="$f/@dv:key"/>
+            <xsl:text>);&#10;    ddi_mrt_wc_store(&amp;wc, w);&#10;    ddi_mput_</xsl:text><xsl:value-of select="$f/@dv:cid"/>
+            <xsl:text>__</xsl:text><xsl:value-of select="d:c-ident($f/@path)"/>
+            <xsl:text>(w, a, </xsl:text><xsl:value-of select="$fl"/>
+            <xsl:text>);&#10;    ddi_mrt_wc_load(&amp;wc, w);&#10;</xsl:text>
           </xsl:when>
           <xsl:when test="$cls = 'rec'">
-            <xsl:value-of select="concat('    ddi_mrt_wc_key(&amp;wc, w, ', $f/@dv:key, ');&#10;    ddi_mrt_wc_store(&amp;wc, w);&#10;',
-              '    ddi_marshal_put_', d:c-ident($f/@dv:record), '(w, &amp;a->', $f/@path, ', ', $fl, ');&#10;    ddi_mrt_wc_load(&amp;wc, w);&#10;')"/>
+            <xsl:text>    ddi_mrt_wc_key(&amp;wc, w, </xsl:text><xsl:value-of select="$f/@dv:key"/>
+            <xsl:text>);&#10;    ddi_mrt_wc_store(&amp;wc, w);&#10;    ddi_marshal_put_</xsl:text><xsl:value-of select="d:c-ident($f/@dv:record)"/>
+            <xsl:text>(w, &amp;a-></xsl:text><xsl:value-of select="$f/@path"/>
+            <xsl:text>, </xsl:text><xsl:value-of select="$fl"/>
+            <xsl:text>);&#10;    ddi_mrt_wc_load(&amp;wc, w);&#10;</xsl:text>
           </xsl:when>
           <xsl:when test="starts-with($cls, 'arr-')">
-            <xsl:value-of select="concat('    ddi_mrt_wc_key(&amp;wc, w, ', $f/@dv:key, ');&#10;    {&#10;        unsigned j;&#10;        ddi_mrt_wc_h(&amp;wc, w, 0x80, ', $f/@array, 'u);&#10;        for (j = 0; j &lt; ', $f/@array, 'u; j++)')"/>
+            <xsl:text>    ddi_mrt_wc_key(&amp;wc, w, </xsl:text><xsl:value-of select="$f/@dv:key"/>
+            <xsl:text>);&#10;    {&#10;        unsigned j;&#10;        ddi_mrt_wc_h(&amp;wc, w, 0x80, </xsl:text><xsl:value-of select="$f/@array"/>
+            <xsl:text>u);&#10;        for (j = 0; j &lt; </xsl:text><xsl:value-of select="$f/@array"/>
+            <xsl:text>u; j++)</xsl:text>
             <xsl:choose>
-              <xsl:when test="$cls = 'arr-u'"><xsl:value-of select="concat('&#10;            ddi_mrt_wc_h(&amp;wc, w, 0x00, (uint64_t)a->', $f/@path, '[j]);&#10;')"/></xsl:when>
-              <xsl:when test="$cls = 'arr-s'"><xsl:value-of select="concat('&#10;            ddi_mrt_wc_s(&amp;wc, w, (int64_t)a->', $f/@path, '[j]);&#10;')"/></xsl:when>
-              <xsl:otherwise><xsl:value-of select="concat(' {&#10;            ddi_mrt_wc_store(&amp;wc, w);&#10;            ddi_marshal_put_', d:c-ident($f/@dv:record), '(w, &amp;a->', $f/@path, '[j], ', $fl, ');&#10;            ddi_mrt_wc_load(&amp;wc, w);&#10;        }&#10;')"/></xsl:otherwise>
+              <xsl:when test="$cls = 'arr-u'"><xsl:text>&#10;            ddi_mrt_wc_h(&amp;wc, w, 0x00, (uint64_t)a-></xsl:text><xsl:value-of select="$f/@path"/>
+                                              <xsl:text>[j]);&#10;</xsl:text></xsl:when>
+              <xsl:when test="$cls = 'arr-s'"><xsl:text>&#10;            ddi_mrt_wc_s(&amp;wc, w, (int64_t)a-></xsl:text><xsl:value-of select="$f/@path"/>
+                                              <xsl:text>[j]);&#10;</xsl:text></xsl:when>
+              <xsl:otherwise><xsl:text> {&#10;            ddi_mrt_wc_store(&amp;wc, w);&#10;            ddi_marshal_put_</xsl:text><xsl:value-of select="d:c-ident($f/@dv:record)"/>
+                             <xsl:text>(w, &amp;a-></xsl:text><xsl:value-of select="$f/@path"/>
+                             <xsl:text>[j], </xsl:text><xsl:value-of select="$fl"/>
+                             <xsl:text>);&#10;            ddi_mrt_wc_load(&amp;wc, w);&#10;        }&#10;</xsl:text></xsl:otherwise>
             </xsl:choose>
             <xsl:text>    }&#10;</xsl:text>
           </xsl:when>
         </xsl:choose>
       </xsl:when>
       <xsl:when test="$mode = 'fast'">
-        <xsl:value-of select="concat('    if (i &lt; n &amp;&amp; ddi_mrt_rc_key(&amp;rc, ', $f/@dv:key, ')) {&#10;')"/>
+        <xsl:text>    if (i &lt; n &amp;&amp; ddi_mrt_rc_key(&amp;rc, </xsl:text><xsl:value-of select="$f/@dv:key"/>
+        <xsl:text>)) {&#10;</xsl:text>
         <xsl:choose>
           <xsl:when test="$cls = 'u'">
-            <xsl:value-of select="concat('        uint64_t v;&#10;        const uint8_t *at = rc.p;&#10;        if (!ddi_mrt_rc_u(c, &amp;rc, ', $f/@dv:rid, ', ', $f/@id, 'u, &amp;v))&#10;            return 0;&#10;',
-              '        ', $f/@dv:lvalue, ' = (', $f/@dv:c-type, ')v;&#10;',
-              '        if ((uint64_t)out->', $f/@path, ' != v) {&#10;            c->r.pos = at;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;        }&#10;')"/>
+            <xsl:text>        uint64_t v;&#10;        const uint8_t *at = rc.p;&#10;        if (!ddi_mrt_rc_u(c, &amp;rc, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+            <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+            <xsl:text>u, &amp;v))&#10;            return 0;&#10;        </xsl:text><xsl:value-of select="$f/@dv:lvalue"/>
+            <xsl:text> = (</xsl:text><xsl:value-of select="$f/@dv:c-type"/>
+            <xsl:text>)v;&#10;        if ((uint64_t)out-></xsl:text><xsl:value-of select="$f/@path"/>
+            <xsl:text> != v) {&#10;            c->r.pos = at;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+            <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+            <xsl:text>u);&#10;        }&#10;</xsl:text>
           </xsl:when>
           <xsl:when test="$cls = 's'">
-            <xsl:value-of select="concat('        int64_t v;&#10;        const uint8_t *at = rc.p;&#10;        if (!ddi_mrt_rc_s(c, &amp;rc, ', $f/@dv:rid, ', ', $f/@id, 'u, &amp;v))&#10;            return 0;&#10;',
-              '        ', $f/@dv:lvalue, ' = (', $f/@dv:c-type, ')v;&#10;',
-              '        if ((int64_t)out->', $f/@path, ' != v) {&#10;            c->r.pos = at;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;        }&#10;')"/>
+            <xsl:text>        int64_t v;&#10;        const uint8_t *at = rc.p;&#10;        if (!ddi_mrt_rc_s(c, &amp;rc, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+            <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+            <xsl:text>u, &amp;v))&#10;            return 0;&#10;        </xsl:text><xsl:value-of select="$f/@dv:lvalue"/>
+            <xsl:text> = (</xsl:text><xsl:value-of select="$f/@dv:c-type"/>
+            <xsl:text>)v;&#10;        if ((int64_t)out-></xsl:text><xsl:value-of select="$f/@path"/>
+            <xsl:text> != v) {&#10;            c->r.pos = at;&#10;            return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+            <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+            <xsl:text>u);&#10;        }&#10;</xsl:text>
           </xsl:when>
           <xsl:when test="$cls = 'ptr'">
-            <xsl:value-of select="concat('        uintptr_t v;&#10;        if (!ddi_mrt_rc_ptr(c, &amp;rc, ', $f/@dv:rid, ', ', $f/@id, 'u, &amp;v))&#10;            return 0;&#10;',
-              '        ', $f/@dv:lvalue, ' = (', $f/@dv:c-type, ')v;&#10;')"/>
+            <xsl:text>        uintptr_t v;&#10;        if (!ddi_mrt_rc_ptr(c, &amp;rc, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+            <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+            <xsl:text>u, &amp;v))&#10;            return 0;&#10;        </xsl:text><xsl:value-of select="$f/@dv:lvalue"/>
+            <xsl:text> = (</xsl:text><xsl:value-of select="$f/@dv:c-type"/>
+            <xsl:text>)v;&#10;</xsl:text>
           </xsl:when>
           <xsl:when test="$cls = 'follow'">
-            <xsl:value-of select="concat('        uintptr_t v;&#10;        if (!ddi_mrt_rc_follow(c, &amp;rc, ', $f/@dv:rid, ', ', $f/@id, 'u, &amp;v, &amp;fb_', $f/@id, '))&#10;            return 0;&#10;',
-              '        ', $f/@dv:lvalue, ' = (', $f/@dv:c-type, ')v;&#10;')"/>
+            <xsl:text>        uintptr_t v;&#10;        if (!ddi_mrt_rc_follow(c, &amp;rc, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+            <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+            <xsl:text>u, &amp;v, &amp;fb_</xsl:text><xsl:value-of select="$f/@id"/>
+            <xsl:text>))&#10;            return 0;&#10;        </xsl:text><xsl:value-of select="$f/@dv:lvalue"/>
+            <xsl:text> = (</xsl:text><xsl:value-of select="$f/@dv:c-type"/>
+            <xsl:text>)v;&#10;</xsl:text>
           </xsl:when>
           <xsl:when test="$cls = 'raw' or $cls = 'bytes'">
-            <xsl:value-of select="concat('        if (!ddi_mrt_rc_raw(c, &amp;rc, ', $f/@dv:rid, ', ', $f/@id, 'u, &amp;out->', $f/@path, ', sizeof(out->', $f/@path, ')))&#10;            return 0;&#10;')"/>
+            <xsl:text>        if (!ddi_mrt_rc_raw(c, &amp;rc, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+            <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+            <xsl:text>u, &amp;out-></xsl:text><xsl:value-of select="$f/@path"/>
+            <xsl:text>, sizeof(out-></xsl:text><xsl:value-of select="$f/@path"/>
+            <xsl:text>)))&#10;            return 0;&#10;</xsl:text>
           </xsl:when>
           <xsl:otherwise>
             <!-- Nested maps and arrays: the general code, the reader at the cursor. -->
@@ -430,10 +501,13 @@ const ddi_marshal_type ddi_marshal_types[] = {
             <xsl:text>        }&#10;        rc.p = c->r.pos;&#10;</xsl:text>
           </xsl:otherwise>
         </xsl:choose>
-        <xsl:value-of select="concat('        seen[', floor($f/@id div 64), '] |= (uint64_t)1 &lt;&lt; ', $f/@id mod 64, ';&#10;        i++;&#10;    }&#10;')"/>
+        <xsl:text>        seen[</xsl:text><xsl:value-of select="floor($f/@id div 64)"/>
+        <xsl:text>] |= (uint64_t)1 &lt;&lt; </xsl:text><xsl:value-of select="$f/@id mod 64"/>
+        <xsl:text>;&#10;        i++;&#10;    }&#10;</xsl:text>
       </xsl:when>
       <xsl:when test="$mode = 'get'">
-        <xsl:value-of select="concat('        case ', $f/@id, ': {&#10;')"/>
+        <xsl:text>        case </xsl:text><xsl:value-of select="$f/@id"/>
+        <xsl:text>: {&#10;</xsl:text>
         <xsl:call-template name="get-body"><xsl:with-param name="f" select="$f"/><xsl:with-param name="cls" select="$cls"/></xsl:call-template>
         <xsl:text>            break;&#10;        }&#10;</xsl:text>
       </xsl:when>
@@ -445,7 +519,9 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:param name="obj"/>
     <xsl:choose>
       <xsl:when test="contains($f/@sal, '_bytes_')">1</xsl:when>
-      <xsl:otherwise><xsl:value-of select="concat('sizeof(*', $obj, '->', $f/@path, ')')"/></xsl:otherwise>
+      <xsl:otherwise><xsl:text>sizeof(*</xsl:text><xsl:value-of select="$obj"/>
+                     <xsl:text>-></xsl:text><xsl:value-of select="$f/@path"/>
+                     <xsl:text>)</xsl:text></xsl:otherwise>
     </xsl:choose>
   </xsl:template>
 
@@ -455,48 +531,88 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:param name="cls"/>
     <xsl:choose>
       <xsl:when test="$cls = 'nest'">
-        <xsl:value-of select="concat('            if (!ddi_mget_', $f/@dv:cid, '__', d:c-ident($f/@path), '(c, out))&#10;                return 0;&#10;')"/>
+        <xsl:text>            if (!ddi_mget_</xsl:text><xsl:value-of select="$f/@dv:cid"/>
+        <xsl:text>__</xsl:text><xsl:value-of select="d:c-ident($f/@path)"/>
+        <xsl:text>(c, out))&#10;                return 0;&#10;</xsl:text>
       </xsl:when>
       <xsl:when test="$cls = 'u'">
-        <xsl:value-of select="concat('            uint64_t v;&#10;            const uint8_t *at = c->r.pos;&#10;            if (!ddi_mrt_get_u(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;',
-          '            ', $f/@dv:lvalue, ' = (', $f/@dv:c-type, ')v;&#10;',
-          '            if ((uint64_t)out->', $f/@path, ' != v) {&#10;                c->r.pos = at;&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;            }&#10;')"/>
+        <xsl:text>            uint64_t v;&#10;            const uint8_t *at = c->r.pos;&#10;            if (!ddi_mrt_get_u(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+        <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+        <xsl:text>u);&#10;            </xsl:text><xsl:value-of select="$f/@dv:lvalue"/>
+        <xsl:text> = (</xsl:text><xsl:value-of select="$f/@dv:c-type"/>
+        <xsl:text>)v;&#10;            if ((uint64_t)out-></xsl:text><xsl:value-of select="$f/@path"/>
+        <xsl:text> != v) {&#10;                c->r.pos = at;&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+        <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+        <xsl:text>u);&#10;            }&#10;</xsl:text>
       </xsl:when>
       <xsl:when test="$cls = 's'">
-        <xsl:value-of select="concat('            int64_t v;&#10;            const uint8_t *at = c->r.pos;&#10;            if (!ddi_mrt_get_s(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;',
-          '            ', $f/@dv:lvalue, ' = (', $f/@dv:c-type, ')v;&#10;',
-          '            if ((int64_t)out->', $f/@path, ' != v) {&#10;                c->r.pos = at;&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;            }&#10;')"/>
+        <xsl:text>            int64_t v;&#10;            const uint8_t *at = c->r.pos;&#10;            if (!ddi_mrt_get_s(c, &amp;v))&#10;                return ddi_mrt_fail_read(c, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+        <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+        <xsl:text>u);&#10;            </xsl:text><xsl:value-of select="$f/@dv:lvalue"/>
+        <xsl:text> = (</xsl:text><xsl:value-of select="$f/@dv:c-type"/>
+        <xsl:text>)v;&#10;            if ((int64_t)out-></xsl:text><xsl:value-of select="$f/@path"/>
+        <xsl:text> != v) {&#10;                c->r.pos = at;&#10;                return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+        <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+        <xsl:text>u);&#10;            }&#10;</xsl:text>
       </xsl:when>
       <xsl:when test="$cls = 'ptr'">
-        <xsl:value-of select="concat('            uintptr_t v;&#10;            if (!ddi_mrt_get_ptr(c, ', $f/@dv:rid, ', ', $f/@id, 'u, &amp;v))&#10;                return 0;&#10;',
-          '            ', $f/@dv:lvalue, ' = (', $f/@dv:c-type, ')v;&#10;')"/>
+        <xsl:text>            uintptr_t v;&#10;            if (!ddi_mrt_get_ptr(c, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+        <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+        <xsl:text>u, &amp;v))&#10;                return 0;&#10;            </xsl:text><xsl:value-of select="$f/@dv:lvalue"/>
+        <xsl:text> = (</xsl:text><xsl:value-of select="$f/@dv:c-type"/>
+        <xsl:text>)v;&#10;</xsl:text>
       </xsl:when>
       <xsl:when test="$cls = 'follow'">
-        <xsl:value-of select="concat('            uintptr_t v;&#10;            if (!ddi_mrt_get_follow(c, ', $f/@dv:rid, ', ', $f/@id, 'u, &amp;v, &amp;fb_', $f/@id, '))&#10;                return 0;&#10;',
-          '            ', $f/@dv:lvalue, ' = (', $f/@dv:c-type, ')v;&#10;')"/>
+        <xsl:text>            uintptr_t v;&#10;            if (!ddi_mrt_get_follow(c, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+        <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+        <xsl:text>u, &amp;v, &amp;fb_</xsl:text><xsl:value-of select="$f/@id"/>
+        <xsl:text>))&#10;                return 0;&#10;            </xsl:text><xsl:value-of select="$f/@dv:lvalue"/>
+        <xsl:text> = (</xsl:text><xsl:value-of select="$f/@dv:c-type"/>
+        <xsl:text>)v;&#10;</xsl:text>
       </xsl:when>
       <xsl:when test="$cls = 'rec'">
-        <xsl:value-of select="concat('            if (!ddi_marshal_get_', d:c-ident($f/@dv:record), '(c, &amp;out->', $f/@path, '))&#10;                return 0;&#10;')"/>
+        <xsl:text>            if (!ddi_marshal_get_</xsl:text><xsl:value-of select="d:c-ident($f/@dv:record)"/>
+        <xsl:text>(c, &amp;out-></xsl:text><xsl:value-of select="$f/@path"/>
+        <xsl:text>))&#10;                return 0;&#10;</xsl:text>
       </xsl:when>
       <xsl:when test="$cls = 'raw' or $cls = 'bytes'">
-        <xsl:value-of select="concat('            if (!ddi_mrt_get_raw(c, ', $f/@dv:rid, ', ', $f/@id, 'u, &amp;out->', $f/@path, ', sizeof(out->', $f/@path, ')))&#10;                return 0;&#10;')"/>
+        <xsl:text>            if (!ddi_mrt_get_raw(c, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+        <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+        <xsl:text>u, &amp;out-></xsl:text><xsl:value-of select="$f/@path"/>
+        <xsl:text>, sizeof(out-></xsl:text><xsl:value-of select="$f/@path"/>
+        <xsl:text>)))&#10;                return 0;&#10;</xsl:text>
       </xsl:when>
       <xsl:when test="starts-with($cls, 'arr-')">
-        <xsl:value-of select="concat('            unsigned j;&#10;            if (!ddi_mrt_get_array(c, ', $f/@dv:rid, ', ', $f/@id, 'u, ', $f/@array, 'u))&#10;                return 0;&#10;',
-          '            for (j = 0; j &lt; ', $f/@array, 'u; j++) {&#10;')"/>
+        <xsl:text>            unsigned j;&#10;            if (!ddi_mrt_get_array(c, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+        <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+        <xsl:text>u, </xsl:text><xsl:value-of select="$f/@array"/>
+        <xsl:text>u))&#10;                return 0;&#10;            for (j = 0; j &lt; </xsl:text><xsl:value-of select="$f/@array"/>
+        <xsl:text>u; j++) {&#10;</xsl:text>
         <xsl:choose>
           <xsl:when test="$cls = 'arr-u'">
-            <xsl:value-of select="concat('                uint64_t v;&#10;                const uint8_t *at = c->r.pos;&#10;                if (!ddi_mrt_get_u(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;',
-              '                out->', $f/@path, '[j] = (', $f/@type, ')v;&#10;',
-              '                if ((uint64_t)out->', $f/@path, '[j] != v) {&#10;                    c->r.pos = at;&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;                }&#10;')"/>
+            <xsl:text>                uint64_t v;&#10;                const uint8_t *at = c->r.pos;&#10;                if (!ddi_mrt_get_u(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+            <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+            <xsl:text>u);&#10;                out-></xsl:text><xsl:value-of select="$f/@path"/>
+            <xsl:text>[j] = (</xsl:text><xsl:value-of select="$f/@type"/>
+            <xsl:text>)v;&#10;                if ((uint64_t)out-></xsl:text><xsl:value-of select="$f/@path"/>
+            <xsl:text>[j] != v) {&#10;                    c->r.pos = at;&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+            <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+            <xsl:text>u);&#10;                }&#10;</xsl:text>
           </xsl:when>
           <xsl:when test="$cls = 'arr-s'">
-            <xsl:value-of select="concat('                int64_t v;&#10;                const uint8_t *at = c->r.pos;&#10;                if (!ddi_mrt_get_s(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;',
-              '                out->', $f/@path, '[j] = (', $f/@type, ')v;&#10;',
-              '                if ((int64_t)out->', $f/@path, '[j] != v) {&#10;                    c->r.pos = at;&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, ', $f/@dv:rid, ', ', $f/@id, 'u);&#10;                }&#10;')"/>
+            <xsl:text>                int64_t v;&#10;                const uint8_t *at = c->r.pos;&#10;                if (!ddi_mrt_get_s(c, &amp;v))&#10;                    return ddi_mrt_fail_read(c, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+            <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+            <xsl:text>u);&#10;                out-></xsl:text><xsl:value-of select="$f/@path"/>
+            <xsl:text>[j] = (</xsl:text><xsl:value-of select="$f/@type"/>
+            <xsl:text>)v;&#10;                if ((int64_t)out-></xsl:text><xsl:value-of select="$f/@path"/>
+            <xsl:text>[j] != v) {&#10;                    c->r.pos = at;&#10;                    return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, </xsl:text><xsl:value-of select="$f/@dv:rid"/>
+            <xsl:text>, </xsl:text><xsl:value-of select="$f/@id"/>
+            <xsl:text>u);&#10;                }&#10;</xsl:text>
           </xsl:when>
           <xsl:otherwise>
-            <xsl:value-of select="concat('                if (!ddi_marshal_get_', d:c-ident($f/@dv:record), '(c, &amp;out->', $f/@path, '[j]))&#10;                    return 0;&#10;')"/>
+            <xsl:text>                if (!ddi_marshal_get_</xsl:text><xsl:value-of select="d:c-ident($f/@dv:record)"/>
+            <xsl:text>(c, &amp;out-></xsl:text><xsl:value-of select="$f/@path"/>
+            <xsl:text>[j]))&#10;                    return 0;&#10;</xsl:text>
           </xsl:otherwise>
         </xsl:choose>
         <xsl:text>            }&#10;            ddi_mrt_leave(c);&#10;</xsl:text>

@@ -66,7 +66,9 @@ extern const ddi_marshal_type ddi_marshal_types[];
  * name from the spec alone. */
 </xsl:text>
     <xsl:for-each select="/ddi-spec/layout/function-type">
-      <xsl:value-of select="concat('#define DDI_TRACE_DDI_', @name, ' ', d:fnv1a(@name), 'u&#10;')"/>
+      <xsl:text>#define DDI_TRACE_DDI_</xsl:text><xsl:value-of select="@name"/>
+      <xsl:text> </xsl:text><xsl:value-of select="d:fnv1a(@name)"/>
+      <xsl:text>u&#10;</xsl:text>
     </xsl:for-each>
     <xsl:if test="$m-records[@cxx-type]">
       <xsl:text>
@@ -75,12 +77,15 @@ extern const ddi_marshal_type ddi_marshal_types[];
       <xsl:for-each select="$m-records[@cxx-type]">
         <xsl:variable name="c-type">
           <xsl:choose>
-            <xsl:when test="@tag = @name"><xsl:value-of select="concat(@kind, ' ', @tag)"/></xsl:when>
+            <xsl:when test="@tag = @name"><xsl:value-of select="@kind"/><xsl:text> </xsl:text><xsl:value-of select="@tag"/></xsl:when>
             <xsl:otherwise><xsl:value-of select="@name"/></xsl:otherwise>
           </xsl:choose>
         </xsl:variable>
-        <xsl:value-of select="concat('#if defined(__cplusplus)&#10;#define DDI_MARSHAL_TYPE_', d:c-ident(@name), ' ', @cxx-type,
-                                     '&#10;#else&#10;#define DDI_MARSHAL_TYPE_', d:c-ident(@name), ' ', $c-type, '&#10;#endif&#10;')"/>
+        <xsl:text>#if defined(__cplusplus)&#10;#define DDI_MARSHAL_TYPE_</xsl:text><xsl:value-of select="d:c-ident(@name)"/>
+        <xsl:text> </xsl:text><xsl:value-of select="@cxx-type"/>
+        <xsl:text>&#10;#else&#10;#define DDI_MARSHAL_TYPE_</xsl:text><xsl:value-of select="d:c-ident(@name)"/>
+        <xsl:text> </xsl:text><xsl:value-of select="$c-type"/>
+        <xsl:text>&#10;#endif&#10;</xsl:text>
       </xsl:for-each>
     </xsl:if>
     <xsl:for-each select="$m-records">
@@ -89,23 +94,33 @@ extern const ddi_marshal_type ddi_marshal_types[];
       <xsl:variable name="cond"><xsl:call-template name="m-cond"/></xsl:variable>
       <xsl:comment/>
       <xsl:text>&#10;</xsl:text>
-      <xsl:if test="$cond != ''"><xsl:value-of select="concat('#if ', $cond, '&#10;')"/></xsl:if>
-      <xsl:value-of select="concat(
-        '#define DDI_MARSHAL_ID_', $cid, ' ', @id, 'u&#10;',
-        '#define DDI_HAS_ddi_marshal_enc_', $cid, ' 1&#10;',
-        '#define DDI_HAS_ddi_marshal_dec_', $cid, ' 1&#10;',
-        'size_t ddi_marshal_enc_', $cid, '(const ', $type, ' *a, void *buffer, size_t size, unsigned flags);&#10;',
-        'int ddi_marshal_dec_', $cid, '(', $type, ' *out, const void *data, size_t size, ddi_marshal_arena *arena, ddi_marshal_result *res);&#10;',
-        'void ddi_marshal_put_', $cid, '(ddi_cbor_writer *w, const ', $type, ' *a, unsigned flags);&#10;',
-        'int ddi_marshal_get_', $cid, '(ddi_marshal_ctx *c, ', $type, ' *out);&#10;')"/>
+      <xsl:if test="$cond != ''"><xsl:text>#if </xsl:text><xsl:value-of select="$cond"/>
+                                 <xsl:text>&#10;</xsl:text></xsl:if>
+      <xsl:text>#define DDI_MARSHAL_ID_</xsl:text><xsl:value-of select="$cid"/>
+      <xsl:text> </xsl:text><xsl:value-of select="@id"/>
+      <xsl:text>u&#10;#define DDI_HAS_ddi_marshal_enc_</xsl:text><xsl:value-of select="$cid"/>
+      <xsl:text> 1&#10;#define DDI_HAS_ddi_marshal_dec_</xsl:text><xsl:value-of select="$cid"/>
+      <xsl:text> 1&#10;size_t ddi_marshal_enc_</xsl:text><xsl:value-of select="$cid"/>
+      <xsl:text>(const </xsl:text><xsl:value-of select="$type"/>
+      <xsl:text> *a, void *buffer, size_t size, unsigned flags);&#10;int ddi_marshal_dec_</xsl:text><xsl:value-of select="$cid"/>
+      <xsl:text>(</xsl:text><xsl:value-of select="$type"/>
+      <xsl:text> *out, const void *data, size_t size, ddi_marshal_arena *arena, ddi_marshal_result *res);&#10;void ddi_marshal_put_</xsl:text><xsl:value-of select="$cid"/>
+      <xsl:text>(ddi_cbor_writer *w, const </xsl:text><xsl:value-of select="$type"/>
+      <xsl:text> *a, unsigned flags);&#10;int ddi_marshal_get_</xsl:text><xsl:value-of select="$cid"/>
+      <xsl:text>(ddi_marshal_ctx *c, </xsl:text><xsl:value-of select="$type"/>
+      <xsl:text> *out);&#10;</xsl:text>
       <!-- Field IDs (the map keys), for tools and tests that build or read
            a record's map by hand. -->
       <xsl:for-each select=".//field[@name != '']">
         <!-- Alternatives of one field in other versions have other IDs. -->
         <xsl:variable name="fc"><xsl:call-template name="m-cond-chain"><xsl:with-param name="f" select="."/></xsl:call-template></xsl:variable>
         <xsl:comment/> <!-- a new text node: see m-wrap in ddi_marshal.c.xsl -->
-        <xsl:if test="$fc != ''"><xsl:value-of select="concat('#if ', $fc, '&#10;')"/></xsl:if>
-        <xsl:value-of select="concat('#define DDI_MARSHAL_FIELD_', $cid, '_', d:c-ident(@path), ' ', @id, 'u&#10;')"/>
+        <xsl:if test="$fc != ''"><xsl:text>#if </xsl:text><xsl:value-of select="$fc"/>
+                                 <xsl:text>&#10;</xsl:text></xsl:if>
+        <xsl:text>#define DDI_MARSHAL_FIELD_</xsl:text><xsl:value-of select="$cid"/>
+        <xsl:text>_</xsl:text><xsl:value-of select="d:c-ident(@path)"/>
+        <xsl:text> </xsl:text><xsl:value-of select="@id"/>
+        <xsl:text>u&#10;</xsl:text>
         <xsl:if test="$fc != ''"><xsl:text>#endif&#10;</xsl:text></xsl:if>
       </xsl:for-each>
       <xsl:if test="$cond != ''"><xsl:text>#endif&#10;</xsl:text></xsl:if>

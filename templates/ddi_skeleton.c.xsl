@@ -32,7 +32,8 @@
 </xsl:text>
     <xsl:choose>
       <xsl:when test="not($kind-record) or not($chosen)">
-        <xsl:value-of select="concat('/* The spec has no ', $kind-record-name, ' (or no DDI version): no skeleton. */&#10;')"/>
+        <xsl:text>/* The spec has no </xsl:text><xsl:value-of select="$kind-record-name"/>
+        <xsl:text> (or no DDI version): no skeleton. */&#10;</xsl:text>
         <xsl:text>typedef int ddi_skeleton_empty_translation_unit;
 </xsl:text>
       </xsl:when>
@@ -89,7 +90,8 @@
       <xsl:variable name="pageable"><xsl:call-template name="pageable"><xsl:with-param name="role" select="$role"/></xsl:call-template></xsl:variable>
       <xsl:if test="$pageable = 'yes'">
         <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
-        <xsl:value-of select="concat('#pragma alloc_text(PAGE, Ddi', $short, ')&#10;')"/>
+        <xsl:text>#pragma alloc_text(PAGE, Ddi</xsl:text><xsl:value-of select="$short"/>
+        <xsl:text>)&#10;</xsl:text>
       </xsl:if>
     </xsl:for-each>
     <xsl:text>#endif
@@ -99,16 +101,20 @@
     </xsl:for-each>
     <xsl:text>
 </xsl:text>
-    <xsl:value-of select="concat('NTSTATUS ddi_fill_initialization_data(', $kind-record-name, ' *init)&#10;{&#10;')"/>
+    <xsl:text>NTSTATUS ddi_fill_initialization_data(</xsl:text><xsl:value-of select="$kind-record-name"/>
+    <xsl:text> *init)&#10;{&#10;</xsl:text>
     <xsl:text>    if (!init)
         return STATUS_INVALID_PARAMETER;
 </xsl:text>
     <xsl:if test="$version-field">
-      <xsl:value-of select="concat('    init-&gt;Version = ', $chosen/@name, ';&#10;')"/>
+      <xsl:text>    init-&gt;Version = </xsl:text><xsl:value-of select="$chosen/@name"/>
+      <xsl:text>;&#10;</xsl:text>
     </xsl:if>
     <xsl:for-each select="$chosen-callbacks">
       <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
-      <xsl:value-of select="concat('    init-&gt;', @name, ' = Ddi', $short, ';&#10;')"/>
+      <xsl:text>    init-&gt;</xsl:text><xsl:value-of select="@name"/>
+      <xsl:text> = Ddi</xsl:text><xsl:value-of select="$short"/>
+      <xsl:text>;&#10;</xsl:text>
     </xsl:for-each>
     <xsl:text>    return STATUS_SUCCESS;
 }
@@ -125,9 +131,10 @@
     <xsl:variable name="status" select="$fn/@result = 'NTSTATUS'"/>
     <xsl:text>
 /* </xsl:text>
-    <xsl:value-of select="concat(@name, ' (', $role, ')')"/>
-    <xsl:if test="$irql != ''"><xsl:value-of select="concat(', IRQL ', $irql)"/></xsl:if>
-    <xsl:if test="@versions"><xsl:value-of select="concat(', ', @versions)"/></xsl:if>
+    <xsl:value-of select="@name"/><xsl:text> (</xsl:text><xsl:value-of select="$role"/>
+    <xsl:text>)</xsl:text>
+    <xsl:if test="$irql != ''"><xsl:text>, IRQL </xsl:text><xsl:value-of select="$irql"/></xsl:if>
+    <xsl:if test="@versions"><xsl:text>, </xsl:text><xsl:value-of select="@versions"/></xsl:if>
     <xsl:text> */
 _Use_decl_annotations_
 </xsl:text>
@@ -136,7 +143,8 @@ _Use_decl_annotations_
       <xsl:when test="$fn/@callconv = 'stdcall'"> DDI_SKELETON_STDCALL</xsl:when>
       <xsl:when test="$fn/@callconv = 'fastcall'"> DDI_SKELETON_FASTCALL</xsl:when>
     </xsl:choose>
-    <xsl:value-of select="concat(' Ddi', $short, '(')"/>
+    <xsl:text> Ddi</xsl:text><xsl:value-of select="$short"/>
+    <xsl:text>(</xsl:text>
     <xsl:for-each select="$fn/param">
       <xsl:if test="position() > 1">, </xsl:if>
       <xsl:value-of select="@type"/>
@@ -166,7 +174,8 @@ _Use_decl_annotations_
     </xsl:if>
     <xsl:if test="not($status) and not($void)"><xsl:text>    return </xsl:text></xsl:if>
     <xsl:if test="$void"><xsl:text>    </xsl:text></xsl:if>
-    <xsl:value-of select="concat('drv_', $short, '(')"/>
+    <xsl:text>drv_</xsl:text><xsl:value-of select="$short"/>
+    <xsl:text>(</xsl:text>
     <xsl:for-each select="$fn/param">
       <xsl:if test="position() > 1">, </xsl:if>
       <xsl:call-template name="param-name"/>
@@ -190,7 +199,7 @@ _Use_decl_annotations_
   <xsl:template name="param-name">
     <xsl:choose>
       <xsl:when test="@name != ''"><xsl:value-of select="@name"/></xsl:when>
-      <xsl:otherwise><xsl:value-of select="concat('p', position())"/></xsl:otherwise>
+      <xsl:otherwise><xsl:text>p</xsl:text><xsl:value-of select="position()"/></xsl:otherwise>
     </xsl:choose>
   </xsl:template>
 
@@ -203,14 +212,19 @@ _Use_decl_annotations_
     <xsl:if test="$record != ''">
       <xsl:variable name="name"><xsl:call-template name="param-name"/></xsl:variable>
       <xsl:variable name="v" select="d:validator-name($record, '', $dir)"/>
-      <xsl:value-of select="concat('#if defined(DDIGEN_VALIDATE) &amp;&amp; defined(DDI_HAS_', $v, ')&#10;')"/>
+      <xsl:text>#if defined(DDIGEN_VALIDATE) &amp;&amp; defined(DDI_HAS_</xsl:text><xsl:value-of select="$v"/>
+      <xsl:text>)&#10;</xsl:text>
       <xsl:text>    {
         ddi_violation violation;
 </xsl:text>
       <xsl:choose>
         <xsl:when test="$dir = 'in'">
-          <xsl:value-of select="concat('        if (', $name, ' &amp;&amp; ', $v, '(', $name, ', &amp;violation, DDIGEN_SKELETON_ENTRY_FLAGS) != 0) {&#10;')"/>
-          <xsl:value-of select="concat('            DDIGEN_SKELETON_VIOLATION(&quot;', $callback, '&quot;, &amp;violation);&#10;')"/>
+          <xsl:text>        if (</xsl:text><xsl:value-of select="$name"/>
+          <xsl:text> &amp;&amp; </xsl:text><xsl:value-of select="$v"/>
+          <xsl:text>(</xsl:text><xsl:value-of select="$name"/>
+          <xsl:text>, &amp;violation, DDIGEN_SKELETON_ENTRY_FLAGS) != 0) {&#10;</xsl:text>
+          <xsl:text>            DDIGEN_SKELETON_VIOLATION(&quot;</xsl:text><xsl:value-of select="$callback"/>
+          <xsl:text>&quot;, &amp;violation);&#10;</xsl:text>
           <xsl:text>#if defined(DDIGEN_VALIDATE_ENFORCE_ALL)
             return STATUS_INVALID_PARAMETER;
 #elif defined(DDIGEN_VALIDATE_ENFORCE)
@@ -221,8 +235,12 @@ _Use_decl_annotations_
 </xsl:text>
         </xsl:when>
         <xsl:otherwise>
-          <xsl:value-of select="concat('        if (status &gt;= 0 &amp;&amp; ', $name, ' &amp;&amp; ', $v, '(', $name, ', &amp;violation, DDI_VALIDATE_STOP_AT_FIRST) != 0)&#10;')"/>
-          <xsl:value-of select="concat('            DDIGEN_SKELETON_VIOLATION(&quot;', $callback, '&quot;, &amp;violation);&#10;')"/>
+          <xsl:text>        if (status &gt;= 0 &amp;&amp; </xsl:text><xsl:value-of select="$name"/>
+          <xsl:text> &amp;&amp; </xsl:text><xsl:value-of select="$v"/>
+          <xsl:text>(</xsl:text><xsl:value-of select="$name"/>
+          <xsl:text>, &amp;violation, DDI_VALIDATE_STOP_AT_FIRST) != 0)&#10;</xsl:text>
+          <xsl:text>            DDIGEN_SKELETON_VIOLATION(&quot;</xsl:text><xsl:value-of select="$callback"/>
+          <xsl:text>&quot;, &amp;violation);&#10;</xsl:text>
         </xsl:otherwise>
       </xsl:choose>
       <xsl:text>    }

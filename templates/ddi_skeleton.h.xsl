@@ -20,7 +20,8 @@
 </xsl:text>
     <xsl:choose>
       <xsl:when test="not($kind-record) or not($chosen)">
-        <xsl:value-of select="concat(' * The spec has no ', $kind-record-name, ' (or no DDI version): no skeleton.&#10; */&#10;')"/>
+        <xsl:text> * The spec has no </xsl:text><xsl:value-of select="$kind-record-name"/>
+        <xsl:text> (or no DDI version): no skeleton.&#10; */&#10;</xsl:text>
         <xsl:text>#ifndef DDI_SKELETON_H
 #define DDI_SKELETON_H
 #endif /* DDI_SKELETON_H */
@@ -33,8 +34,13 @@
   </xsl:template>
 
   <xsl:template name="body">
-    <xsl:value-of select="concat(' * Driver kind: ', $driver-kind, ' (', $kind-record-name, ', ', $initialize-call, ').&#10;')"/>
-    <xsl:value-of select="concat(' * DDI version: ', $chosen/@name, ' (', $chosen/@value, ').&#10;')"/>
+    <xsl:text> * Driver kind: </xsl:text><xsl:value-of select="$driver-kind"/>
+    <xsl:text> (</xsl:text><xsl:value-of select="$kind-record-name"/>
+    <xsl:text>, </xsl:text><xsl:value-of select="$initialize-call"/>
+    <xsl:text>).&#10;</xsl:text>
+    <xsl:text> * DDI version: </xsl:text><xsl:value-of select="$chosen/@name"/>
+    <xsl:text> (</xsl:text><xsl:value-of select="$chosen/@value"/>
+    <xsl:text>).&#10;</xsl:text>
     <xsl:text> * Callbacks: </xsl:text>
     <xsl:value-of select="count($chosen-callbacks)"/>
     <xsl:text>, from </xsl:text>
@@ -46,17 +52,21 @@
       <xsl:text>
  * Listed but not in the structure at this version:</xsl:text>
       <xsl:for-each select="$listed[not(count(. | $chosen-callbacks) = count($chosen-callbacks))]">
-        <xsl:value-of select="concat(' ', @name, ' (', @versions, ')')"/>
+        <xsl:text> </xsl:text><xsl:value-of select="@name"/>
+        <xsl:text> (</xsl:text><xsl:value-of select="@versions"/>
+        <xsl:text>)</xsl:text>
       </xsl:for-each>
     </xsl:if>
     <xsl:text>
  *
  * Include after the WDK headers (ntddk.h, dispmprt.h). In DriverEntry:
 </xsl:text>
-    <xsl:value-of select="concat(' *     ', $kind-record-name, ' init = {0};&#10;')"/>
+    <xsl:text> *     </xsl:text><xsl:value-of select="$kind-record-name"/>
+    <xsl:text> init = {0};&#10;</xsl:text>
     <xsl:text> *     NTSTATUS status = ddi_fill_initialization_data(&amp;init);
 </xsl:text>
-    <xsl:value-of select="concat(' *     if (NT_SUCCESS(status)) status = ', $initialize-call, '(DriverObject, RegistryPath, &amp;init);&#10;')"/>
+    <xsl:text> *     if (NT_SUCCESS(status)) status = </xsl:text><xsl:value-of select="$initialize-call"/>
+    <xsl:text>(DriverObject, RegistryPath, &amp;init);&#10;</xsl:text>
     <xsl:text> * and implement the drv_* functions of ddi_skeleton_driver.h.
  */
 #ifndef DDI_SKELETON_H
@@ -66,8 +76,10 @@
 #error "ddi_skeleton.h: include the WDK headers first (DXGKDDI_INTERFACE_VERSION is not defined)"
 #endif
 </xsl:text>
-    <xsl:value-of select="concat('#if DXGKDDI_INTERFACE_VERSION &lt; ', $chosen/@name, '&#10;')"/>
-    <xsl:value-of select="concat('#error &quot;ddi_skeleton.h was generated for ', $chosen/@name, ': compile with DXGKDDI_INTERFACE_VERSION at least that&quot;&#10;')"/>
+    <xsl:text>#if DXGKDDI_INTERFACE_VERSION &lt; </xsl:text><xsl:value-of select="$chosen/@name"/>
+    <xsl:text>&#10;</xsl:text>
+    <xsl:text>#error &quot;ddi_skeleton.h was generated for </xsl:text><xsl:value-of select="$chosen/@name"/>
+    <xsl:text>: compile with DXGKDDI_INTERFACE_VERSION at least that&quot;&#10;</xsl:text>
     <xsl:text>#endif
 
 #ifdef __cplusplus
@@ -75,8 +87,10 @@ extern "C" {
 #endif
 
 </xsl:text>
-    <xsl:value-of select="concat('#define DDI_SKELETON_DDI_VERSION ', $chosen/@name, '&#10;')"/>
-    <xsl:value-of select="concat('#define DDI_SKELETON_CALLBACK_COUNT ', count($chosen-callbacks), 'u&#10;')"/>
+    <xsl:text>#define DDI_SKELETON_DDI_VERSION </xsl:text><xsl:value-of select="$chosen/@name"/>
+    <xsl:text>&#10;</xsl:text>
+    <xsl:text>#define DDI_SKELETON_CALLBACK_COUNT </xsl:text><xsl:value-of select="count($chosen-callbacks)"/>
+    <xsl:text>u&#10;</xsl:text>
     <xsl:choose>
       <xsl:when test="$driver-kind = 'display-only'"><xsl:text>#define DDI_SKELETON_DISPLAY_ONLY 1&#10;</xsl:text></xsl:when>
       <xsl:otherwise><xsl:text>#define DDI_SKELETON_FULL 1&#10;</xsl:text></xsl:otherwise>
@@ -89,8 +103,10 @@ extern "C" {
       <xsl:variable name="role"><xsl:call-template name="role"/></xsl:variable>
       <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
       <xsl:variable name="irql"><xsl:call-template name="irql"><xsl:with-param name="role" select="$role"/></xsl:call-template></xsl:variable>
-      <xsl:value-of select="concat($role, ' Ddi', $short, ';')"/>
-      <xsl:if test="$irql != ''"><xsl:value-of select="concat(' /* ', $irql, ' */')"/></xsl:if>
+      <xsl:value-of select="$role"/><xsl:text> Ddi</xsl:text><xsl:value-of select="$short"/>
+      <xsl:text>;</xsl:text>
+      <xsl:if test="$irql != ''"><xsl:text> /* </xsl:text><xsl:value-of select="$irql"/>
+                                 <xsl:text> */</xsl:text></xsl:if>
       <xsl:text>&#10;</xsl:text>
     </xsl:for-each>
     <xsl:text>
@@ -98,7 +114,8 @@ extern "C" {
  * each to its thunk; other members are left as they are (start from a
  * zeroed structure). STATUS_INVALID_PARAMETER when init is NULL. */
 </xsl:text>
-    <xsl:value-of select="concat('NTSTATUS ddi_fill_initialization_data(', $kind-record-name, ' *init);&#10;')"/>
+    <xsl:text>NTSTATUS ddi_fill_initialization_data(</xsl:text><xsl:value-of select="$kind-record-name"/>
+    <xsl:text> *init);&#10;</xsl:text>
     <xsl:text>
 #ifdef __cplusplus
 }

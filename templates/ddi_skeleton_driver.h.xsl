@@ -32,11 +32,14 @@ extern "C" {
 
 </xsl:text>
     <xsl:if test="$kind-record and $chosen">
-      <xsl:value-of select="concat('/* ', $driver-kind, ' driver, ', $chosen/@name, ' */&#10;')"/>
+      <xsl:text>/* </xsl:text><xsl:value-of select="$driver-kind"/>
+      <xsl:text> driver, </xsl:text><xsl:value-of select="$chosen/@name"/>
+      <xsl:text> */&#10;</xsl:text>
       <xsl:for-each select="$chosen-callbacks">
         <xsl:variable name="role"><xsl:call-template name="role"/></xsl:variable>
         <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
-        <xsl:value-of select="concat($role, ' drv_', $short, ';&#10;')"/>
+        <xsl:value-of select="$role"/><xsl:text> drv_</xsl:text><xsl:value-of select="$short"/>
+        <xsl:text>;&#10;</xsl:text>
       </xsl:for-each>
     </xsl:if>
     <xsl:text>

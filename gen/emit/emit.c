@@ -359,31 +359,49 @@ static int finish_one(const struct emit_options *opt, struct render_job *job)
     return rc;
 }
 
-static int render_all(const struct emit_options *opt, struct emit_shared *shared, struct vec *names)
+/* The jobs of names, their stylesheets compiled (they read only the
+ * templates, so this runs while the spec may still be read elsewhere).
+ * 0, or 1 when a job could not be made (a stylesheet that does not
+ * compile is reported with its job). */
+static int compile_all(struct render_run *run, const struct emit_options *opt, struct vec *names, struct arena *a)
 {
-    struct arena a = {0};
-    struct render_run run = {
-        .spec = shared->spec, .params = stylesheet_params(opt, &a), .shared = shared, .njobs = names->len};
-    pthread_mutex_init(&run.lock, NULL);
-    run.jobs = calloc(names->len ? names->len : 1, sizeof *run.jobs);
-    int rc = run.jobs ? 0 : 1;
-    for (size_t i = 0; rc == 0 && i < run.njobs; i++) {
-        run.jobs[i].name = names->items[i];
-        if (render_paths(&run.jobs[i], opt) != 0)
+    run->params = stylesheet_params(opt, a);
+    run->njobs = names->len;
+    pthread_mutex_init(&run->lock, NULL);
+    run->jobs = calloc(names->len ? names->len : 1, sizeof *run->jobs);
+    int rc = run->jobs ? 0 : 1;
+    if (!run->jobs) {
+        ddigen_error(opt->spec_path, 0, "out of memory");
+        pthread_mutex_destroy(&run->lock);
+    }
+    for (size_t i = 0; rc == 0 && i < run->njobs; i++) {
+        run->jobs[i].name = names->items[i];
+        if (render_paths(&run->jobs[i], opt) != 0)
             rc = 1;
     }
-    int ready = rc == 0;
-    if (ready) {
+    if (rc == 0) {
         exsltRegisterAll();
         emit_register_extensions();
         xsltSetGenericErrorFunc(NULL, xslt_error);
-        for (size_t i = 0; i < run.njobs; i++)
-            compile_one(&run.jobs[i]);
-        transform_all(&run, opt);
+        for (size_t i = 0; i < run->njobs; i++)
+            compile_one(&run->jobs[i]);
         xsltSetGenericErrorFunc(NULL, NULL);
     }
-    for (size_t i = 0; run.jobs && i < run.njobs; i++) {
-        struct render_job *job = &run.jobs[i];
+    return rc;
+}
+
+/* Renders the compiled jobs (ready: compile_all succeeded and the view is
+ * on the spec), writes their outputs and frees them. */
+static int render_all(const struct emit_options *opt, struct render_run *run, int ready)
+{
+    int rc = ready ? 0 : 1;
+    if (ready) {
+        xsltSetGenericErrorFunc(NULL, xslt_error);
+        transform_all(run, opt);
+        xsltSetGenericErrorFunc(NULL, NULL);
+    }
+    for (size_t i = 0; run->jobs && i < run->njobs; i++) {
+        struct render_job *job = &run->jobs[i];
         ddigen_diag_print_held(&job->msgs);
         if (ddigen_diag_global.verbose && job->sheet)
             ddigen_progress("time: render %s %.3f s CPU", job->name, job->cpu);
@@ -398,9 +416,9 @@ static int render_all(const struct emit_options *opt, struct emit_shared *shared
         free(job->xsl_path);
         free(job->out_path);
     }
-    free(run.jobs);
-    pthread_mutex_destroy(&run.lock);
-    arena_free(&a);
+    free(run->jobs);
+    run->jobs = NULL;
+    pthread_mutex_destroy(&run->lock);
     return rc;
 }
 
@@ -468,15 +486,37 @@ int emit_render(const struct emit_options *opt, xmlDocPtr spec)
         if (plan && opt->checks)
             rules_print_checks(plan, stdout);
     }
+    /* What reads only the templates or the model runs before the spec
+     * changes, while another thread may still be reading it. */
+    struct arena a = {0};
+    struct render_run run = {.spec = spec, .shared = &shared};
+    double compile_start = thread_cpu_seconds();
+    int compiled = rc == 0 && compile_all(&run, opt, &names, &a) == 0;
+    if (ddigen_diag_global.verbose)
+        ddigen_progress("time: compile %.3f s CPU", thread_cpu_seconds() - compile_start);
+    if (opt->spec_unshared) {
+        struct timespec before, after;
+        clock_gettime(CLOCK_MONOTONIC, &before);
+        opt->spec_unshared(opt->spec_unshared_arg);
+        clock_gettime(CLOCK_MONOTONIC, &after);
+        if (ddigen_diag_global.verbose)
+            ddigen_progress("time: wait for the spec's readers %.3f s",
+                            (double)(after.tv_sec - before.tv_sec) + (double)(after.tv_nsec - before.tv_nsec) / 1e9);
+    }
     double view_start = thread_cpu_seconds();
-    if (rc == 0 && emit_view_add(spec, opt->spec_path) != 0)
+    if (compiled && emit_view_add(spec, opt->spec_path) != 0)
         rc = 1;
-    if (rc == 0)
+    if (compiled && rc == 0)
         skeleton_view_add(spec, opt->params);
     if (ddigen_diag_global.verbose)
         ddigen_progress("time: view %.3f s CPU", thread_cpu_seconds() - view_start);
-    if (rc == 0)
-        rc = render_all(opt, &shared, &names);
+    if (run.jobs) {
+        int rendered = render_all(opt, &run, compiled && rc == 0);
+        rc = rc ? rc : rendered;
+    } else if (rc == 0) {
+        rc = 1; /* out of memory, reported */
+    }
+    arena_free(&a);
     emit_view_remove(spec);
     emit_shared_free(&shared);
     for (size_t i = 0; i < names.len; i++)

@@ -27,6 +27,11 @@ struct emit_options {
     /* The spec's model, loaded before the view is added (generate shares
      * lint's); NULL: emit loads its own for the validation plan. */
     const struct ddi_model *model;
+    /* Called, when set, once emit is about to change the spec (its view):
+     * until then emit only reads it, so another thread may read it too
+     * (generate's schema check of the written spec). */
+    void (*spec_unshared)(void *arg);
+    void *spec_unshared_arg;
 };
 
 /* Checks the --outputs list against the templates folder without writing

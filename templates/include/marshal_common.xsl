@@ -29,8 +29,8 @@
   <xsl:template name="m-ctype">
     <xsl:param name="rec" select="."/>
     <xsl:choose>
-      <xsl:when test="$rec/@cxx-type"><xsl:value-of select="concat('DDI_MARSHAL_TYPE_', d:c-ident($rec/@name))"/></xsl:when>
-      <xsl:when test="$rec/@tag and $rec/@tag = $rec/@name"><xsl:value-of select="concat($rec/@kind, ' ', $rec/@tag)"/></xsl:when>
+      <xsl:when test="$rec/@cxx-type"><xsl:text>DDI_MARSHAL_TYPE_</xsl:text><xsl:value-of select="d:c-ident($rec/@name)"/></xsl:when>
+      <xsl:when test="$rec/@tag and $rec/@tag = $rec/@name"><xsl:value-of select="$rec/@kind"/><xsl:text> </xsl:text><xsl:value-of select="$rec/@tag"/></xsl:when>
       <xsl:otherwise><xsl:value-of select="$rec/@name"/></xsl:otherwise>
     </xsl:choose>
   </xsl:template>

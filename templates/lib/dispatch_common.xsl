@@ -23,7 +23,8 @@
   <!-- ddi_<RECORD>_<selector>: the prefix of a table's names. -->
   <xsl:template name="prefix">
     <xsl:param name="disc" select="."/>
-    <xsl:value-of select="concat('ddi_', d:c-ident($disc/@record), '_', d:c-ident($disc/@selector))"/>
+    <xsl:text>ddi_</xsl:text><xsl:value-of select="d:c-ident($disc/@record)"/>
+    <xsl:text>_</xsl:text><xsl:value-of select="d:c-ident($disc/@selector)"/>
   </xsl:template>
 
   <!-- A version set's first version, as its DXGKDDI_INTERFACE_VERSION_*
@@ -106,7 +107,9 @@
       <xsl:when test="$c1 = '1' and $c2 = '1'">1</xsl:when>
       <xsl:when test="$c2 = '1'"><xsl:value-of select="$c1"/></xsl:when>
       <xsl:when test="$c1 = '1'"><xsl:value-of select="$c2"/></xsl:when>
-      <xsl:otherwise><xsl:value-of select="concat('(', $c1, ' &amp;&amp; ', $c2, ')')"/></xsl:otherwise>
+      <xsl:otherwise><xsl:text>(</xsl:text><xsl:value-of select="$c1"/>
+                     <xsl:text> &amp;&amp; </xsl:text><xsl:value-of select="$c2"/>
+                     <xsl:text>)</xsl:text></xsl:otherwise>
     </xsl:choose>
   </xsl:template>
 

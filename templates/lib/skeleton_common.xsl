@@ -59,7 +59,9 @@
       <xsl:message terminate="yes">ddi-version '<xsl:value-of select="$ddi-version"/>' is not a DDI version of the spec</xsl:message>
     </xsl:if>
     <xsl:if test="$chosen and $kind-record and not($kind-record/@dv:at-chosen)">
-      <xsl:message terminate="yes"><xsl:value-of select="concat($kind-record-name, ' does not exist at ', $chosen/@short, ' (only ', $kind-record/@versions, ')')"/></xsl:message>
+      <xsl:message terminate="yes"><xsl:value-of select="$kind-record-name"/><xsl:text> does not exist at </xsl:text><xsl:value-of select="$chosen/@short"/>
+                                   <xsl:text> (only </xsl:text><xsl:value-of select="$kind-record/@versions"/>
+                                   <xsl:text>)</xsl:text></xsl:message>
     </xsl:if>
   </xsl:template>
 
@@ -91,7 +93,7 @@
         <xsl:value-of select="normalize-space(substring-before(substring-after($sal, '_IRQL_requires_('), ')'))"/>
       </xsl:when>
       <xsl:when test="contains($sal, '_IRQL_requires_max_(')">
-        <xsl:value-of select="concat('&lt;= ', normalize-space(substring-before(substring-after($sal, '_IRQL_requires_max_('), ')')))"/>
+        <xsl:text>&lt;= </xsl:text><xsl:value-of select="normalize-space(substring-before(substring-after($sal, '_IRQL_requires_max_('), ')'))"/>
       </xsl:when>
     </xsl:choose>
   </xsl:template>

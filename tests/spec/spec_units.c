@@ -211,7 +211,7 @@ static void write_behind_is_spec_write(void **state)
     assert_int_equal(spec_write(doc, direct), 0);
     struct spec_write_behind *w = spec_write_behind_doc(doc, given);
     assert_non_null(w);
-    spec_write_behind_serialized(w);
+    spec_write_behind_released(w);
     assert_int_equal(spec_write_behind_end(w), 0);
     assert_int_equal(spec_write_behind_end(spec_write_behind_make(parse_text, valid_page, made)), 0);
     char *want, *got;
