@@ -3,7 +3,10 @@
      _Use_decl_annotations_ (SAL from the role typedef), pageable with
      PAGED_CODE() only when the callback runs at PASSIVE_LEVEL; it runs the
      generated validators of its record arguments when DDIGEN_VALIDATE is
-     defined and forwards to drv_<Callback>. Then the fill function. -->
+     defined and forwards to the driver's function (drv_<Callback>, or the
+     driver's own name). Then the fill function, each member under its
+     version's #if. With thunks=none: the fill alone, of the driver's
+     functions. -->
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:d="urn:ddigen:xslt"
@@ -20,7 +23,9 @@
     <xsl:value-of select="$spec-name"/>
     <xsl:text>; do not edit.
  * Thunks and the DDI table fill of ddi_skeleton.h. DDIGEN_WDK_HEADER names
- * the one header to include instead of ntddk.h + dispmprt.h. With
+ * the one header to include instead of ntddk.h + dispmprt.h;
+ * DDIGEN_DRIVER_HEADER one of the driver's to include after ours (the class
+ * that declares static members the table names). With
  * DDIGEN_VALIDATE (and the validators generated, DDIGEN_HAVE_VALIDATE) each
  * thunk checks its record arguments on entry and on return and reports a
  * broken rule through the hook DDIGEN_SKELETON_VIOLATION(callback,
@@ -47,7 +52,48 @@
     <xsl:call-template name="wdk-includes"/>
     <xsl:text>#include "ddi_skeleton.h"
 #include "ddi_skeleton_driver.h"
-#if defined(DDIGEN_VALIDATE) &amp;&amp; defined(DDIGEN_HAVE_VALIDATE)
+#if defined(DDIGEN_DRIVER_HEADER)
+#include DDIGEN_DRIVER_HEADER
+#endif
+</xsl:text>
+    <xsl:if test="$class-members">
+      <xsl:value-of select="concat('#ifndef __cplusplus&#10;#error &quot;ddi_skeleton.c names the driver', &quot;'&quot;, 's C++ static members (', $class-members[1]/@dv:driver-name, '): compile it as C++&quot;&#10;#endif&#10;')"/>
+    </xsl:if>
+    <xsl:choose>
+      <xsl:when test="$table-only">
+        <xsl:text>
+/* No thunks (thunks=none): the table holds the driver's functions. */
+</xsl:text>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:call-template name="thunks"/>
+      </xsl:otherwise>
+    </xsl:choose>
+    <xsl:text>
+</xsl:text>
+    <xsl:value-of select="concat('NTSTATUS ddi_fill_initialization_data(', $kind-record-name, ' *init)&#10;{&#10;')"/>
+    <xsl:text>    if (!init)
+        return STATUS_INVALID_PARAMETER;
+</xsl:text>
+    <xsl:if test="$version-field">
+      <xsl:text>    init-&gt;Version = DXGKDDI_INTERFACE_VERSION;&#10;</xsl:text>
+    </xsl:if>
+    <xsl:for-each select="$chosen-callbacks">
+      <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
+      <xsl:call-template name="member-if"/>
+      <xsl:choose>
+        <xsl:when test="$table-only"><xsl:value-of select="concat('    init-&gt;', @name, ' = ', @dv:driver-name, ';&#10;')"/></xsl:when>
+        <xsl:otherwise><xsl:value-of select="concat('    init-&gt;', @name, ' = Ddi', $short, ';&#10;')"/></xsl:otherwise>
+      </xsl:choose>
+      <xsl:call-template name="member-endif"/>
+    </xsl:for-each>
+    <xsl:text>    return STATUS_SUCCESS;
+}
+</xsl:text>
+  </xsl:template>
+
+  <xsl:template name="thunks">
+    <xsl:text>#if defined(DDIGEN_VALIDATE) &amp;&amp; defined(DDIGEN_HAVE_VALIDATE)
 #include "ddi_validate.h"
 #endif
 #if defined(DDIGEN_VALIDATE)
@@ -89,7 +135,9 @@
       <xsl:variable name="pageable"><xsl:call-template name="pageable"><xsl:with-param name="role" select="$role"/></xsl:call-template></xsl:variable>
       <xsl:if test="$pageable = 'yes'">
         <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
+        <xsl:call-template name="member-if"/>
         <xsl:value-of select="concat('#pragma alloc_text(PAGE, Ddi', $short, ')&#10;')"/>
+        <xsl:call-template name="member-endif"/>
       </xsl:if>
     </xsl:for-each>
     <xsl:text>#endif
@@ -97,28 +145,12 @@
     <xsl:for-each select="$chosen-callbacks">
       <xsl:call-template name="thunk"/>
     </xsl:for-each>
-    <xsl:text>
-</xsl:text>
-    <xsl:value-of select="concat('NTSTATUS ddi_fill_initialization_data(', $kind-record-name, ' *init)&#10;{&#10;')"/>
-    <xsl:text>    if (!init)
-        return STATUS_INVALID_PARAMETER;
-</xsl:text>
-    <xsl:if test="$version-field">
-      <xsl:value-of select="concat('    init-&gt;Version = ', $chosen/@name, ';&#10;')"/>
-    </xsl:if>
-    <xsl:for-each select="$chosen-callbacks">
-      <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
-      <xsl:value-of select="concat('    init-&gt;', @name, ' = Ddi', $short, ';&#10;')"/>
-    </xsl:for-each>
-    <xsl:text>    return STATUS_SUCCESS;
-}
-</xsl:text>
   </xsl:template>
 
   <xsl:template name="thunk">
     <xsl:variable name="role"><xsl:call-template name="role"/></xsl:variable>
     <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
-    <xsl:variable name="fn" select="key('fn', $role)[@dv:at-chosen][1]"/>
+    <xsl:variable name="fn" select="key('fn', $role)[1]"/>
     <xsl:variable name="pageable"><xsl:call-template name="pageable"><xsl:with-param name="role" select="$role"/></xsl:call-template></xsl:variable>
     <xsl:variable name="irql"><xsl:call-template name="irql"><xsl:with-param name="role" select="$role"/></xsl:call-template></xsl:variable>
     <xsl:variable name="void" select="$fn/@result = 'VOID' or $fn/@result = 'void'"/>
@@ -129,7 +161,9 @@
     <xsl:if test="$irql != ''"><xsl:value-of select="concat(', IRQL ', $irql)"/></xsl:if>
     <xsl:if test="@versions"><xsl:value-of select="concat(', ', @versions)"/></xsl:if>
     <xsl:text> */
-_Use_decl_annotations_
+</xsl:text>
+    <xsl:call-template name="member-if"/>
+    <xsl:text>_Use_decl_annotations_
 </xsl:text>
     <xsl:value-of select="$fn/@result"/>
     <xsl:choose>
@@ -166,7 +200,7 @@ _Use_decl_annotations_
     </xsl:if>
     <xsl:if test="not($status) and not($void)"><xsl:text>    return </xsl:text></xsl:if>
     <xsl:if test="$void"><xsl:text>    </xsl:text></xsl:if>
-    <xsl:value-of select="concat('drv_', $short, '(')"/>
+    <xsl:value-of select="concat(@dv:driver-name, '(')"/>
     <xsl:for-each select="$fn/param">
       <xsl:if test="position() > 1">, </xsl:if>
       <xsl:call-template name="param-name"/>
@@ -185,6 +219,7 @@ _Use_decl_annotations_
     </xsl:if>
     <xsl:text>}
 </xsl:text>
+    <xsl:call-template name="member-endif"/>
   </xsl:template>
 
   <xsl:template name="param-name">
