@@ -125,22 +125,15 @@
 #define DDI_SKELETON_FASTCALL
 #endif
 
-/* Callbacks documented at PASSIVE_LEVEL live in the pageable section.
- * clang knows alloc_text from version 15; clang 14 would warn of an
- * unknown pragma at every line. */
-#if defined(ALLOC_PRAGMA) &amp;&amp; (!defined(__clang__) || __clang_major__ >= 15)
-</xsl:text>
-    <xsl:for-each select="$chosen-callbacks">
-      <xsl:variable name="role"><xsl:call-template name="role"/></xsl:variable>
-      <xsl:variable name="pageable"><xsl:call-template name="pageable"><xsl:with-param name="role" select="$role"/></xsl:call-template></xsl:variable>
-      <xsl:if test="$pageable = 'yes'">
-        <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
-        <xsl:call-template name="member-if"/>
-        <xsl:value-of select="concat('#pragma alloc_text(PAGE, Ddi', $short, ')&#10;')"/>
-        <xsl:call-template name="member-endif"/>
-      </xsl:if>
-    </xsl:for-each>
-    <xsl:text>#endif
+/* Callbacks documented at PASSIVE_LEVEL live in the pageable section
+ * where the WDK says the compiler can place code (ALLOC_PRAGMA), through
+ * code_seg, which MSVC, clang-cl and clang 14 know (alloc_text needs
+ * clang 15). */
+#if defined(ALLOC_PRAGMA)
+#define DDI_SKELETON_PAGEABLE 1
+#else
+#define DDI_SKELETON_PAGEABLE 0
+#endif
 </xsl:text>
     <xsl:for-each select="$chosen-callbacks">
       <xsl:call-template name="thunk"/>
@@ -163,6 +156,12 @@
     <xsl:text> */
 </xsl:text>
     <xsl:call-template name="member-if"/>
+    <xsl:if test="$pageable = 'yes'">
+      <xsl:text>#if DDI_SKELETON_PAGEABLE
+#pragma code_seg(push, "PAGE")
+#endif
+</xsl:text>
+    </xsl:if>
     <xsl:text>_Use_decl_annotations_
 </xsl:text>
     <xsl:value-of select="$fn/@result"/>
@@ -219,6 +218,12 @@
     </xsl:if>
     <xsl:text>}
 </xsl:text>
+    <xsl:if test="$pageable = 'yes'">
+      <xsl:text>#if DDI_SKELETON_PAGEABLE
+#pragma code_seg(pop)
+#endif
+</xsl:text>
+    </xsl:if>
     <xsl:call-template name="member-endif"/>
   </xsl:template>
 

@@ -24,8 +24,9 @@
     <xsl:choose>
       <xsl:when test="$table-only">the
  * table holds them directly, no thunk between: one at PASSIVE_LEVEL may go
- * in PAGE with the driver's own #pragma alloc_text and PAGED_CODE(), and
- * validation happens where the driver calls the validators</xsl:when>
+ * in PAGE with the driver's own #pragma code_seg or alloc_text and start
+ * with PAGED_CODE(), and validation happens where the driver calls the
+ * validators</xsl:when>
       <xsl:otherwise>the
  * thunks in ddi_skeleton.c forward to them</xsl:otherwise>
     </xsl:choose>
