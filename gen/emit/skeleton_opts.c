@@ -314,6 +314,18 @@ static int check_range(const struct ddi_versions *vl, const char *text, const ch
     return 0;
 }
 
+/* The thunk of DxgkDdiX is DdiX: a driver named so by the pattern would be
+ * called by (and defined as) its own thunk. */
+static int check_pattern_vs_thunks(const char *const *params)
+{
+    const char *pattern = param_value(params, "callback-name"), *thunks = param_value(params, "thunks");
+    if (!pattern || strcmp(pattern, "Ddi%s") != 0 || (thunks && !strcmp(thunks, "none")))
+        return 0;
+    ddigen_error(NULL, 0, "--callback-name 'Ddi%%s': those are the thunks' names; choose another pattern, or "
+                          "--thunks none to put the driver's functions in the table");
+    return -1;
+}
+
 static const char *kind_record_name(const char *kind)
 {
     return kind && strcmp(kind, "display-only") == 0 ? "KMDDOD_INITIALIZATION_DATA" : "DRIVER_INITIALIZATION_DATA";
@@ -325,7 +337,7 @@ int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *con
     const char *kind = param_value(params, "driver-kind");
     const char *list = param_value(params, "ddi-list");
     if (!version && !kind && !list)
-        return 0;
+        return check_pattern_vs_thunks(params);
     int rc = 0;
     xmlXPathContextPtr ctx = xmlXPathNewContext(spec);
     xmlNodePtr layout = sx_part(spec, "layout");
@@ -345,6 +357,7 @@ int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *con
         rc = check_range(&vl, version, record, rec);
     if (rc == 0 && list && strcmp(list, "all") != 0)
         rc = check_list(ctx, spec_path, record, list);
+    rc = rc == 0 ? check_pattern_vs_thunks(params) : rc;
     xmlXPathFreeContext(ctx);
     return rc;
 }
@@ -495,12 +508,10 @@ static void mark_irql(xmlNodePtr fn, xmlNsPtr ns, xmlNodePtr docs, const char *r
     const char *page = docs ? page_irql(docs, role) : NULL;
     int pageable;
     if (page) {
-        const char *b = page, *e = page + strlen(page);
-        while (b < e && strchr(" \t\r\n", *b))
-            b++;
-        while (e > b && strchr(" \t\r\n", e[-1]))
-            e--;
-        sb_appendn(&sb, b, (size_t)(e - b));
+        /* As XPath's normalize-space: the page's text, one space between words. */
+        for (const char *c = page; *c; c++)
+            if (!strchr(" \t\r\n", *c))
+                sb_printf(&sb, "%s%c", sb.len && strchr(" \t\r\n", c[-1]) ? " " : "", *c);
         pageable = page_irql_passive(page);
     } else {
         pageable = sal_irql(sx_get(fn, "sal"), &sb);

@@ -182,6 +182,7 @@ refused() { # label text args...
 refused "a version the kit lacks" "'WDDM9_9' is not a DDI version of the spec (it has VISTA..$hi)" \
     --ddi-version "$lo..WDDM9_9"
 refused "a reversed range" "the range is reversed ($hi is newer than $lo)" --ddi-version "$hi..$lo"
+refused "a pattern that names the thunks" "those are the thunks' names" --callback-name 'Ddi%s'
 refused "display-only before its structure" "KMDDOD_INITIALIZATION_DATA does not exist at VISTA" \
     --driver-kind display-only --ddi-version "VISTA..$hi"
 
