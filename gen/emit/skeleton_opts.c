@@ -4,16 +4,16 @@
 #include "skeleton_opts.h"
 #include "view.h"
 
-#include "../model/vset.h"
 #include "../model/specxml.h"
+#include "../model/vset.h"
 
 #include "../util/diag.h"
 #include "../util/output.h"
 #include "../util/strbuf.h"
 
+#include "../util/cli.h"
 #include <libxml/xpath.h>
 #include <stdlib.h>
-#include "../util/cli.h"
 
 #include <string.h>
 
@@ -170,8 +170,10 @@ int skeleton_option(int code, const char *arg, struct vec *params, struct arena 
         return 0;
     case SKELETON_OPT_THUNKS:
         if (strcmp(arg, "all") != 0 && strcmp(arg, "none") != 0) {
-            ddigen_error(NULL, 0, "--thunks '%s': expected all (a thunk per callback) or none (the driver's "
-                         "functions in the table)", ddigen_quote(arg));
+            ddigen_error(NULL, 0,
+                         "--thunks '%s': expected all (a thunk per callback) or none (the driver's "
+                         "functions in the table)",
+                         ddigen_quote(arg));
             return 2;
         }
         vec_push(params, arena_printf(a, "thunks=%s", arg));
@@ -321,8 +323,9 @@ static int check_pattern_vs_thunks(const char *const *params)
     const char *pattern = param_value(params, "callback-name"), *thunks = param_value(params, "thunks");
     if (!pattern || strcmp(pattern, "Ddi%s") != 0 || (thunks && !strcmp(thunks, "none")))
         return 0;
-    ddigen_error(NULL, 0, "--callback-name 'Ddi%%s': those are the thunks' names; choose another pattern, or "
-                          "--thunks none to put the driver's functions in the table");
+    ddigen_error(NULL, 0,
+                 "--callback-name 'Ddi%%s': those are the thunks' names; choose another pattern, or "
+                 "--thunks none to put the driver's functions in the table");
     return -1;
 }
 
@@ -366,8 +369,7 @@ int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *con
  * role typedef, or its name without DxgkDdi ("all" lists every one): 1 and
  * the driver's own name for it (*driver, *driver_len; 0 when the entry
  * gives none), or 0. */
-static int list_entry(const char *list, const char *member, const char *role, const char **driver,
-                      size_t *driver_len)
+static int list_entry(const char *list, const char *member, const char *role, const char **driver, size_t *driver_len)
 {
     *driver = NULL;
     *driver_len = 0;
@@ -434,9 +436,14 @@ static const struct {
     size_t len;
     enum irql_bound bound;
 } irql_cues[] = {
-#define IRQL_CUE(s, b) {s, sizeof s - 1, b}
-    IRQL_CUE("_IRQL_requires_(", IRQL_EXACT),     IRQL_CUE("_IRQL_requires_DXGK_(", IRQL_EXACT),
-    IRQL_CUE("_IRQL_requires_max_(", IRQL_MAX),   IRQL_CUE("_IRQL_requires_min_(", IRQL_MIN),
+#define IRQL_CUE(s, b)                                                                                                 \
+    {                                                                                                                  \
+        s, sizeof s - 1, b                                                                                             \
+    }
+    IRQL_CUE("_IRQL_requires_(", IRQL_EXACT),
+    IRQL_CUE("_IRQL_requires_DXGK_(", IRQL_EXACT),
+    IRQL_CUE("_IRQL_requires_max_(", IRQL_MAX),
+    IRQL_CUE("_IRQL_requires_min_(", IRQL_MIN),
 #undef IRQL_CUE
 };
 
@@ -602,8 +609,12 @@ void skeleton_view_add(xmlDocPtr spec, const char *const *params)
     struct ddi_versions vl;
     ddi_versions_read(&vl, layout);
     const char *list = param_value(params, "ddi-list");
-    struct skeleton_view v = {.layout = layout, .docs = sx_part(spec, "docs"), .ns = ns, .vl = &vl,
-                              .list = list ? list : "all", .pattern = param_value(params, "callback-name")};
+    struct skeleton_view v = {.layout = layout,
+                              .docs = sx_part(spec, "docs"),
+                              .ns = ns,
+                              .vl = &vl,
+                              .list = list ? list : "all",
+                              .pattern = param_value(params, "callback-name")};
     xmlNodePtr rec = layout_record(layout, kind_record_name(param_value(params, "driver-kind")));
     if (!vl.n || range_parse(&vl, param_value(params, "ddi-version"), record_versions(&vl, rec), &v.range) != RANGE_OK)
         return; /* skeleton_check_params refused it; the templates say so again */

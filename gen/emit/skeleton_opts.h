@@ -28,11 +28,11 @@ enum {
 
 #define SKELETON_USAGE                                                                                                 \
     "  --ddi-list FILE     skeleton callbacks, one name a line (DxgkDdiX, DXGKDDI_X or X; # comments),\n"              \
-    "                      optionally '= MyFunction' (the driver's name for it; Class::Name in C++)\n"                   \
-    "  --callback-name P   the driver's names: P with %s for the callback without DxgkDdi (MyDdi%s,\n"                \
-    "                      MyDriver::%s for static members; default drv_%s)\n"                                        \
+    "                      optionally '= MyFunction' (the driver's name for it; Class::Name in C++)\n"                 \
+    "  --callback-name P   the driver's names: P with %s for the callback without DxgkDdi (MyDdi%s,\n"                 \
+    "                      MyDriver::%s for static members; default drv_%s)\n"                                         \
     "  --thunks all|none   none: the fill puts the driver's functions in the table (no thunks, no\n"                   \
-    "                      validation on the way in)\n"                                                               \
+    "                      validation on the way in)\n"                                                                \
     "  --all               skeleton of every callback of the structure (the default)\n"                                \
     "  --driver-kind K     full (DRIVER_INITIALIZATION_DATA) or display-only (KMDDOD_INITIALIZATION_DATA)\n"
 
