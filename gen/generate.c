@@ -41,8 +41,8 @@ static const char usage[] =
     "  --param NAME=VALUE  template parameter (scope=all: also assert the kernel records the DDI refers to)\n"
     "  --outputs LIST      generate only these families: asserts validate marshal dispatch skeleton\n"
     "  --depfile FILE      write a Makefile rule OUT/spec/ddi.xml: every header, page and template read\n"
-    "  --ddi-version LIST  also: the skeleton is for the newest of them (--param ddi-version=V for "
-    "another)\n" SKELETON_USAGE;
+    "  --ddi-version LIST  also: the skeleton is for the newest of them and up (--param ddi-version=V1..V2\n"
+    "                      for a range)\n" SKELETON_USAGE;
 
 /* -v: the wall time of each stage, so a slow stage shows without perf. */
 static double seconds_now(void)
@@ -378,7 +378,8 @@ int ddigen_cmd_generate(int argc, char **argv)
         else if (c == GEN_OPT_PARAM) {
             rc = emit_check_param(optarg) == 0 ? 0 : 2;
             vec_push(&params, optarg);
-        } else if (c == SKELETON_OPT_DDI_LIST || c == SKELETON_OPT_ALL || c == SKELETON_OPT_DRIVER_KIND)
+        } else if (c == SKELETON_OPT_DDI_LIST || c == SKELETON_OPT_ALL || c == SKELETON_OPT_DRIVER_KIND ||
+                   c == SKELETON_OPT_CALLBACK_NAME || c == SKELETON_OPT_THUNKS)
             rc = skeleton_option(c, optarg, &params, &a);
         else if (c == 'h') {
             fputs(usage, stdout);

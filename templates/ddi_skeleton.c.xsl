@@ -3,7 +3,10 @@
      _Use_decl_annotations_ (SAL from the role typedef), pageable with
      PAGED_CODE() only when the callback runs at PASSIVE_LEVEL; it runs the
      generated validators of its record arguments when DDIGEN_VALIDATE is
-     defined and forwards to drv_<Callback>. Then the fill function. -->
+     defined and forwards to the driver's function (drv_<Callback>, or the
+     driver's own name). Then the fill function, each member under its
+     version's #if. With thunks=none: the fill alone, of the driver's
+     functions. -->
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:d="urn:ddigen:xslt"
@@ -20,7 +23,9 @@
     <xsl:value-of select="$spec-name"/>
     <xsl:text>; do not edit.
  * Thunks and the DDI table fill of ddi_skeleton.h. DDIGEN_WDK_HEADER names
- * the one header to include instead of ntddk.h + dispmprt.h. With
+ * the one header to include instead of ntddk.h + dispmprt.h;
+ * DDIGEN_DRIVER_HEADER one of the driver's to include after ours (the class
+ * that declares static members the table names). With
  * DDIGEN_VALIDATE (and the validators generated, DDIGEN_HAVE_VALIDATE) each
  * thunk checks its record arguments on entry and on return and reports a
  * broken rule through the hook DDIGEN_SKELETON_VIOLATION(callback,
@@ -32,8 +37,7 @@
 </xsl:text>
     <xsl:choose>
       <xsl:when test="not($kind-record) or not($chosen)">
-        <xsl:text>/* The spec has no </xsl:text><xsl:value-of select="$kind-record-name"/>
-        <xsl:text> (or no DDI version): no skeleton. */&#10;</xsl:text>
+        <xsl:value-of select="concat('/* The spec has no ', $kind-record-name, ' (or no DDI version): no skeleton. */&#10;')"/>
         <xsl:text>typedef int ddi_skeleton_empty_translation_unit;
 </xsl:text>
       </xsl:when>
@@ -48,7 +52,48 @@
     <xsl:call-template name="wdk-includes"/>
     <xsl:text>#include "ddi_skeleton.h"
 #include "ddi_skeleton_driver.h"
-#if defined(DDIGEN_VALIDATE) &amp;&amp; defined(DDIGEN_HAVE_VALIDATE)
+#if defined(DDIGEN_DRIVER_HEADER)
+#include DDIGEN_DRIVER_HEADER
+#endif
+</xsl:text>
+    <xsl:if test="$class-members">
+      <xsl:value-of select="concat('#ifndef __cplusplus&#10;#error &quot;ddi_skeleton.c names the driver', &quot;'&quot;, 's C++ static members (', $class-members[1]/@dv:driver-name, '): compile it as C++&quot;&#10;#endif&#10;')"/>
+    </xsl:if>
+    <xsl:choose>
+      <xsl:when test="$table-only">
+        <xsl:text>
+/* No thunks (thunks=none): the table holds the driver's functions. */
+</xsl:text>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:call-template name="thunks"/>
+      </xsl:otherwise>
+    </xsl:choose>
+    <xsl:text>
+</xsl:text>
+    <xsl:value-of select="concat('NTSTATUS ddi_fill_initialization_data(', $kind-record-name, ' *init)&#10;{&#10;')"/>
+    <xsl:text>    if (!init)
+        return STATUS_INVALID_PARAMETER;
+</xsl:text>
+    <xsl:if test="$version-field">
+      <xsl:text>    init-&gt;Version = DXGKDDI_INTERFACE_VERSION;&#10;</xsl:text>
+    </xsl:if>
+    <xsl:for-each select="$chosen-callbacks">
+      <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
+      <xsl:call-template name="member-if"/>
+      <xsl:choose>
+        <xsl:when test="$table-only"><xsl:value-of select="concat('    init-&gt;', @name, ' = ', @dv:driver-name, ';&#10;')"/></xsl:when>
+        <xsl:otherwise><xsl:value-of select="concat('    init-&gt;', @name, ' = Ddi', $short, ';&#10;')"/></xsl:otherwise>
+      </xsl:choose>
+      <xsl:call-template name="member-endif"/>
+    </xsl:for-each>
+    <xsl:text>    return STATUS_SUCCESS;
+}
+</xsl:text>
+  </xsl:template>
+
+  <xsl:template name="thunks">
+    <xsl:text>#if defined(DDIGEN_VALIDATE) &amp;&amp; defined(DDIGEN_HAVE_VALIDATE)
 #include "ddi_validate.h"
 #endif
 #if defined(DDIGEN_VALIDATE)
@@ -80,71 +125,51 @@
 #define DDI_SKELETON_FASTCALL
 #endif
 
-/* Callbacks documented at PASSIVE_LEVEL live in the pageable section.
- * clang knows alloc_text from version 15; clang 14 would warn of an
- * unknown pragma at every line. */
-#if defined(ALLOC_PRAGMA) &amp;&amp; (!defined(__clang__) || __clang_major__ >= 15)
-</xsl:text>
-    <xsl:for-each select="$chosen-callbacks">
-      <xsl:variable name="role"><xsl:call-template name="role"/></xsl:variable>
-      <xsl:variable name="pageable"><xsl:call-template name="pageable"><xsl:with-param name="role" select="$role"/></xsl:call-template></xsl:variable>
-      <xsl:if test="$pageable = 'yes'">
-        <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
-        <xsl:text>#pragma alloc_text(PAGE, Ddi</xsl:text><xsl:value-of select="$short"/>
-        <xsl:text>)&#10;</xsl:text>
-      </xsl:if>
-    </xsl:for-each>
-    <xsl:text>#endif
+/* Callbacks documented at PASSIVE_LEVEL live in the pageable section
+ * where the WDK says the compiler can place code (ALLOC_PRAGMA), through
+ * code_seg, which MSVC, clang-cl and clang 14 know (alloc_text needs
+ * clang 15). */
+#if defined(ALLOC_PRAGMA)
+#define DDI_SKELETON_PAGEABLE 1
+#else
+#define DDI_SKELETON_PAGEABLE 0
+#endif
 </xsl:text>
     <xsl:for-each select="$chosen-callbacks">
       <xsl:call-template name="thunk"/>
     </xsl:for-each>
-    <xsl:text>
-</xsl:text>
-    <xsl:text>NTSTATUS ddi_fill_initialization_data(</xsl:text><xsl:value-of select="$kind-record-name"/>
-    <xsl:text> *init)&#10;{&#10;</xsl:text>
-    <xsl:text>    if (!init)
-        return STATUS_INVALID_PARAMETER;
-</xsl:text>
-    <xsl:if test="$version-field">
-      <xsl:text>    init-&gt;Version = </xsl:text><xsl:value-of select="$chosen/@name"/>
-      <xsl:text>;&#10;</xsl:text>
-    </xsl:if>
-    <xsl:for-each select="$chosen-callbacks">
-      <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
-      <xsl:text>    init-&gt;</xsl:text><xsl:value-of select="@name"/>
-      <xsl:text> = Ddi</xsl:text><xsl:value-of select="$short"/>
-      <xsl:text>;&#10;</xsl:text>
-    </xsl:for-each>
-    <xsl:text>    return STATUS_SUCCESS;
-}
-</xsl:text>
   </xsl:template>
 
   <xsl:template name="thunk">
     <xsl:variable name="role"><xsl:call-template name="role"/></xsl:variable>
     <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
-    <xsl:variable name="fn" select="key('fn', $role)[@dv:at-chosen][1]"/>
+    <xsl:variable name="fn" select="key('fn', $role)[1]"/>
     <xsl:variable name="pageable"><xsl:call-template name="pageable"><xsl:with-param name="role" select="$role"/></xsl:call-template></xsl:variable>
     <xsl:variable name="irql"><xsl:call-template name="irql"><xsl:with-param name="role" select="$role"/></xsl:call-template></xsl:variable>
     <xsl:variable name="void" select="$fn/@result = 'VOID' or $fn/@result = 'void'"/>
     <xsl:variable name="status" select="$fn/@result = 'NTSTATUS'"/>
     <xsl:text>
 /* </xsl:text>
-    <xsl:value-of select="@name"/><xsl:text> (</xsl:text><xsl:value-of select="$role"/>
-    <xsl:text>)</xsl:text>
-    <xsl:if test="$irql != ''"><xsl:text>, IRQL </xsl:text><xsl:value-of select="$irql"/></xsl:if>
-    <xsl:if test="@versions"><xsl:text>, </xsl:text><xsl:value-of select="@versions"/></xsl:if>
+    <xsl:value-of select="concat(@name, ' (', $role, ')')"/>
+    <xsl:if test="$irql != ''"><xsl:value-of select="concat(', IRQL ', $irql)"/></xsl:if>
+    <xsl:if test="@versions"><xsl:value-of select="concat(', ', @versions)"/></xsl:if>
     <xsl:text> */
-_Use_decl_annotations_
+</xsl:text>
+    <xsl:call-template name="member-if"/>
+    <xsl:if test="$pageable = 'yes'">
+      <xsl:text>#if DDI_SKELETON_PAGEABLE
+#pragma code_seg(push, "PAGE")
+#endif
+</xsl:text>
+    </xsl:if>
+    <xsl:text>_Use_decl_annotations_
 </xsl:text>
     <xsl:value-of select="$fn/@result"/>
     <xsl:choose>
       <xsl:when test="$fn/@callconv = 'stdcall'"> DDI_SKELETON_STDCALL</xsl:when>
       <xsl:when test="$fn/@callconv = 'fastcall'"> DDI_SKELETON_FASTCALL</xsl:when>
     </xsl:choose>
-    <xsl:text> Ddi</xsl:text><xsl:value-of select="$short"/>
-    <xsl:text>(</xsl:text>
+    <xsl:value-of select="concat(' Ddi', $short, '(')"/>
     <xsl:for-each select="$fn/param">
       <xsl:if test="position() > 1">, </xsl:if>
       <xsl:value-of select="@type"/>
@@ -174,8 +199,7 @@ _Use_decl_annotations_
     </xsl:if>
     <xsl:if test="not($status) and not($void)"><xsl:text>    return </xsl:text></xsl:if>
     <xsl:if test="$void"><xsl:text>    </xsl:text></xsl:if>
-    <xsl:text>drv_</xsl:text><xsl:value-of select="$short"/>
-    <xsl:text>(</xsl:text>
+    <xsl:value-of select="concat(@dv:driver-name, '(')"/>
     <xsl:for-each select="$fn/param">
       <xsl:if test="position() > 1">, </xsl:if>
       <xsl:call-template name="param-name"/>
@@ -194,12 +218,19 @@ _Use_decl_annotations_
     </xsl:if>
     <xsl:text>}
 </xsl:text>
+    <xsl:if test="$pageable = 'yes'">
+      <xsl:text>#if DDI_SKELETON_PAGEABLE
+#pragma code_seg(pop)
+#endif
+</xsl:text>
+    </xsl:if>
+    <xsl:call-template name="member-endif"/>
   </xsl:template>
 
   <xsl:template name="param-name">
     <xsl:choose>
       <xsl:when test="@name != ''"><xsl:value-of select="@name"/></xsl:when>
-      <xsl:otherwise><xsl:text>p</xsl:text><xsl:value-of select="position()"/></xsl:otherwise>
+      <xsl:otherwise><xsl:value-of select="concat('p', position())"/></xsl:otherwise>
     </xsl:choose>
   </xsl:template>
 
@@ -212,19 +243,14 @@ _Use_decl_annotations_
     <xsl:if test="$record != ''">
       <xsl:variable name="name"><xsl:call-template name="param-name"/></xsl:variable>
       <xsl:variable name="v" select="d:validator-name($record, '', $dir)"/>
-      <xsl:text>#if defined(DDIGEN_VALIDATE) &amp;&amp; defined(DDI_HAS_</xsl:text><xsl:value-of select="$v"/>
-      <xsl:text>)&#10;</xsl:text>
+      <xsl:value-of select="concat('#if defined(DDIGEN_VALIDATE) &amp;&amp; defined(DDI_HAS_', $v, ')&#10;')"/>
       <xsl:text>    {
         ddi_violation violation;
 </xsl:text>
       <xsl:choose>
         <xsl:when test="$dir = 'in'">
-          <xsl:text>        if (</xsl:text><xsl:value-of select="$name"/>
-          <xsl:text> &amp;&amp; </xsl:text><xsl:value-of select="$v"/>
-          <xsl:text>(</xsl:text><xsl:value-of select="$name"/>
-          <xsl:text>, &amp;violation, DDIGEN_SKELETON_ENTRY_FLAGS) != 0) {&#10;</xsl:text>
-          <xsl:text>            DDIGEN_SKELETON_VIOLATION(&quot;</xsl:text><xsl:value-of select="$callback"/>
-          <xsl:text>&quot;, &amp;violation);&#10;</xsl:text>
+          <xsl:value-of select="concat('        if (', $name, ' &amp;&amp; ', $v, '(', $name, ', &amp;violation, DDIGEN_SKELETON_ENTRY_FLAGS) != 0) {&#10;')"/>
+          <xsl:value-of select="concat('            DDIGEN_SKELETON_VIOLATION(&quot;', $callback, '&quot;, &amp;violation);&#10;')"/>
           <xsl:text>#if defined(DDIGEN_VALIDATE_ENFORCE_ALL)
             return STATUS_INVALID_PARAMETER;
 #elif defined(DDIGEN_VALIDATE_ENFORCE)
@@ -235,12 +261,8 @@ _Use_decl_annotations_
 </xsl:text>
         </xsl:when>
         <xsl:otherwise>
-          <xsl:text>        if (status &gt;= 0 &amp;&amp; </xsl:text><xsl:value-of select="$name"/>
-          <xsl:text> &amp;&amp; </xsl:text><xsl:value-of select="$v"/>
-          <xsl:text>(</xsl:text><xsl:value-of select="$name"/>
-          <xsl:text>, &amp;violation, DDI_VALIDATE_STOP_AT_FIRST) != 0)&#10;</xsl:text>
-          <xsl:text>            DDIGEN_SKELETON_VIOLATION(&quot;</xsl:text><xsl:value-of select="$callback"/>
-          <xsl:text>&quot;, &amp;violation);&#10;</xsl:text>
+          <xsl:value-of select="concat('        if (status &gt;= 0 &amp;&amp; ', $name, ' &amp;&amp; ', $v, '(', $name, ', &amp;violation, DDI_VALIDATE_STOP_AT_FIRST) != 0)&#10;')"/>
+          <xsl:value-of select="concat('            DDIGEN_SKELETON_VIOLATION(&quot;', $callback, '&quot;, &amp;violation);&#10;')"/>
         </xsl:otherwise>
       </xsl:choose>
       <xsl:text>    }

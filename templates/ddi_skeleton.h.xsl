@@ -1,8 +1,9 @@
 <?xml version="1.0" encoding="UTF-8"?>
-<!-- ddi_skeleton.h: the DDI table of a miniport for one DDI version and
-     driver kind. Declares one thunk per chosen callback through its role
-     typedef (so SAL and signature come from the WDK) and the function that
-     fills the kind's initialization structure. -->
+<!-- ddi_skeleton.h: the DDI table of a miniport for the range of DDI
+     versions it supports and its driver kind. Declares one thunk per chosen
+     callback through its role typedef (so SAL and signature come from the
+     WDK), each under its version's #if, and the function that fills the
+     kind's initialization structure; stops the build outside the range. -->
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:d="urn:ddigen:xslt"
@@ -20,8 +21,7 @@
 </xsl:text>
     <xsl:choose>
       <xsl:when test="not($kind-record) or not($chosen)">
-        <xsl:text> * The spec has no </xsl:text><xsl:value-of select="$kind-record-name"/>
-        <xsl:text> (or no DDI version): no skeleton.&#10; */&#10;</xsl:text>
+        <xsl:value-of select="concat(' * The spec has no ', $kind-record-name, ' (or no DDI version): no skeleton.&#10; */&#10;')"/>
         <xsl:text>#ifndef DDI_SKELETON_H
 #define DDI_SKELETON_H
 #endif /* DDI_SKELETON_H */
@@ -34,40 +34,43 @@
   </xsl:template>
 
   <xsl:template name="body">
-    <xsl:text> * Driver kind: </xsl:text><xsl:value-of select="$driver-kind"/>
-    <xsl:text> (</xsl:text><xsl:value-of select="$kind-record-name"/>
-    <xsl:text>, </xsl:text><xsl:value-of select="$initialize-call"/>
-    <xsl:text>).&#10;</xsl:text>
-    <xsl:text> * DDI version: </xsl:text><xsl:value-of select="$chosen/@name"/>
-    <xsl:text> (</xsl:text><xsl:value-of select="$chosen/@value"/>
-    <xsl:text>).&#10;</xsl:text>
-    <xsl:text> * Callbacks: </xsl:text>
+    <xsl:value-of select="concat(' * Driver kind: ', $driver-kind, ' (', $kind-record-name, ', ', $initialize-call, ').&#10;')"/>
+    <xsl:text> * DDI versions: </xsl:text>
+    <xsl:call-template name="range-text"/>
+    <xsl:text>.
+ * One source for every version of the range: Version is the compiled
+ * DXGKDDI_INTERFACE_VERSION, and a member newer than the range's first
+ * version is filled under its #if.
+ * Callbacks: </xsl:text>
     <xsl:value-of select="count($chosen-callbacks)"/>
     <xsl:text>, from </xsl:text>
     <xsl:choose>
-      <xsl:when test="$ddi-list = 'all'">every callback member of the structure at that version.</xsl:when>
+      <xsl:when test="$ddi-list = 'all'">every callback member of the structure in that range.</xsl:when>
       <xsl:otherwise>the driver's list.</xsl:otherwise>
     </xsl:choose>
     <xsl:if test="$listed[not(count(. | $chosen-callbacks) = count($chosen-callbacks))]">
       <xsl:text>
- * Listed but not in the structure at this version:</xsl:text>
+ * Listed but not in the structure in this range:</xsl:text>
       <xsl:for-each select="$listed[not(count(. | $chosen-callbacks) = count($chosen-callbacks))]">
-        <xsl:text> </xsl:text><xsl:value-of select="@name"/>
-        <xsl:text> (</xsl:text><xsl:value-of select="@versions"/>
-        <xsl:text>)</xsl:text>
+        <xsl:value-of select="concat(' ', @name, ' (', @versions, ')')"/>
       </xsl:for-each>
+    </xsl:if>
+    <xsl:if test="$table-only">
+      <xsl:text>
+ * No thunks (thunks=none): ddi_fill_initialization_data() puts the driver's
+ * functions of ddi_skeleton_driver.h in the table, so nothing checks the
+ * DDI's arguments on the way in: the validators of ddi_validate.h are the
+ * driver's to call where it wants them.</xsl:text>
     </xsl:if>
     <xsl:text>
  *
  * Include after the WDK headers (ntddk.h, dispmprt.h). In DriverEntry:
 </xsl:text>
-    <xsl:text> *     </xsl:text><xsl:value-of select="$kind-record-name"/>
-    <xsl:text> init = {0};&#10;</xsl:text>
+    <xsl:value-of select="concat(' *     ', $kind-record-name, ' init = {0};&#10;')"/>
     <xsl:text> *     NTSTATUS status = ddi_fill_initialization_data(&amp;init);
 </xsl:text>
-    <xsl:text> *     if (NT_SUCCESS(status)) status = </xsl:text><xsl:value-of select="$initialize-call"/>
-    <xsl:text>(DriverObject, RegistryPath, &amp;init);&#10;</xsl:text>
-    <xsl:text> * and implement the drv_* functions of ddi_skeleton_driver.h.
+    <xsl:value-of select="concat(' *     if (NT_SUCCESS(status)) status = ', $initialize-call, '(DriverObject, RegistryPath, &amp;init);&#10;')"/>
+    <xsl:text> * and implement the functions of ddi_skeleton_driver.h.
  */
 #ifndef DDI_SKELETON_H
 #define DDI_SKELETON_H
@@ -76,46 +79,55 @@
 #error "ddi_skeleton.h: include the WDK headers first (DXGKDDI_INTERFACE_VERSION is not defined)"
 #endif
 </xsl:text>
-    <xsl:text>#if DXGKDDI_INTERFACE_VERSION &lt; </xsl:text><xsl:value-of select="$chosen/@name"/>
-    <xsl:text>&#10;</xsl:text>
-    <xsl:text>#error &quot;ddi_skeleton.h was generated for </xsl:text><xsl:value-of select="$chosen/@name"/>
-    <xsl:text>: compile with DXGKDDI_INTERFACE_VERSION at least that&quot;&#10;</xsl:text>
-    <xsl:text>#endif
-
+    <xsl:variable name="range"><xsl:call-template name="range-text"/></xsl:variable>
+    <xsl:value-of select="concat('#if DXGKDDI_INTERFACE_VERSION &lt; ', $chosen/@name, '&#10;')"/>
+    <xsl:value-of select="concat('#error &quot;ddi_skeleton.h was generated for ', $range, ': DXGKDDI_INTERFACE_VERSION is below that&quot;&#10;#endif&#10;')"/>
+    <xsl:if test="$range-last">
+      <xsl:value-of select="concat('#if DXGKDDI_INTERFACE_VERSION &gt; ', $range-last/@name, '&#10;')"/>
+      <xsl:value-of select="concat('#error &quot;ddi_skeleton.h was generated for ', $range, ': DXGKDDI_INTERFACE_VERSION is above that&quot;&#10;#endif&#10;')"/>
+    </xsl:if>
+    <xsl:text>
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 </xsl:text>
-    <xsl:text>#define DDI_SKELETON_DDI_VERSION </xsl:text><xsl:value-of select="$chosen/@name"/>
-    <xsl:text>&#10;</xsl:text>
-    <xsl:text>#define DDI_SKELETON_CALLBACK_COUNT </xsl:text><xsl:value-of select="count($chosen-callbacks)"/>
-    <xsl:text>u&#10;</xsl:text>
+    <xsl:value-of select="concat('#define DDI_SKELETON_DDI_VERSION ', $chosen/@name, ' /* the oldest supported */&#10;')"/>
+    <xsl:if test="$range-last">
+      <xsl:value-of select="concat('#define DDI_SKELETON_DDI_VERSION_MAX ', $range-last/@name, '&#10;')"/>
+    </xsl:if>
+    <xsl:value-of select="concat('#define DDI_SKELETON_CALLBACK_COUNT ', count($chosen-callbacks), 'u&#10;')"/>
     <xsl:choose>
       <xsl:when test="$driver-kind = 'display-only'"><xsl:text>#define DDI_SKELETON_DISPLAY_ONLY 1&#10;</xsl:text></xsl:when>
       <xsl:otherwise><xsl:text>#define DDI_SKELETON_FULL 1&#10;</xsl:text></xsl:otherwise>
     </xsl:choose>
-    <xsl:text>
+    <xsl:if test="not($table-only)">
+      <xsl:text>
 /* The thunks ddi_fill_initialization_data() puts in the table (IRQL from the
  * docs, or the header's annotation when the spec has no docs). */
 </xsl:text>
-    <xsl:for-each select="$chosen-callbacks">
-      <xsl:variable name="role"><xsl:call-template name="role"/></xsl:variable>
-      <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
-      <xsl:variable name="irql"><xsl:call-template name="irql"><xsl:with-param name="role" select="$role"/></xsl:call-template></xsl:variable>
-      <xsl:value-of select="$role"/><xsl:text> Ddi</xsl:text><xsl:value-of select="$short"/>
-      <xsl:text>;</xsl:text>
-      <xsl:if test="$irql != ''"><xsl:text> /* </xsl:text><xsl:value-of select="$irql"/>
-                                 <xsl:text> */</xsl:text></xsl:if>
-      <xsl:text>&#10;</xsl:text>
-    </xsl:for-each>
+      <xsl:for-each select="$chosen-callbacks">
+        <xsl:variable name="role"><xsl:call-template name="role"/></xsl:variable>
+        <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
+        <xsl:variable name="irql"><xsl:call-template name="irql"><xsl:with-param name="role" select="$role"/></xsl:call-template></xsl:variable>
+        <xsl:call-template name="member-if"/>
+        <xsl:value-of select="concat($role, ' Ddi', $short, ';')"/>
+        <xsl:if test="$irql != ''"><xsl:value-of select="concat(' /* ', $irql, ' */')"/></xsl:if>
+        <xsl:text>&#10;</xsl:text>
+        <xsl:call-template name="member-endif"/>
+      </xsl:for-each>
+    </xsl:if>
     <xsl:text>
-/* Sets Version and every chosen callback that exists at this DDI version,
- * each to its thunk; other members are left as they are (start from a
+/* Sets Version (DXGKDDI_INTERFACE_VERSION) and every chosen callback that
+ * exists at the compiled DDI version, each to its </xsl:text>
+    <xsl:choose>
+      <xsl:when test="$table-only">driver function</xsl:when>
+      <xsl:otherwise>thunk</xsl:otherwise>
+    </xsl:choose>
+    <xsl:text>; other members are left as they are (start from a
  * zeroed structure). STATUS_INVALID_PARAMETER when init is NULL. */
 </xsl:text>
-    <xsl:text>NTSTATUS ddi_fill_initialization_data(</xsl:text><xsl:value-of select="$kind-record-name"/>
-    <xsl:text> *init);&#10;</xsl:text>
+    <xsl:value-of select="concat('NTSTATUS ddi_fill_initialization_data(', $kind-record-name, ' *init);&#10;')"/>
     <xsl:text>
 #ifdef __cplusplus
 }

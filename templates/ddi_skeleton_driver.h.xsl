@@ -1,12 +1,15 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!-- ddi_skeleton_driver.h: what the driver implements behind the
-     skeleton's thunks, one prototype per chosen callback declared through
-     its role typedef. A missing implementation is a link error naming
-     drv_<Callback>, not a NULL in the DDI table. -->
+     skeleton's thunks (or, with thunks=none, puts in the table itself), one
+     prototype per chosen callback declared through its role typedef under
+     the driver's name for it (drv_<Callback> by default). A missing
+     implementation is a link error naming it, not a NULL in the DDI table.
+     A C++ static member (Class::Name) is the driver's class's to declare. -->
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:d="urn:ddigen:xslt"
-                exclude-result-prefixes="d">
+                xmlns:dv="urn:ddigen:view"
+                exclude-result-prefixes="d dv">
   <xsl:include href="lib/skeleton_common.xsl"/>
   <xsl:output method="text" encoding="UTF-8"/>
   <xsl:param name="spec-name" select="'the spec'"/>
@@ -17,12 +20,31 @@
     <xsl:value-of select="$spec-name"/>
     <xsl:text>; do not edit.
  *
- * The driver's side of the skeleton: implement every function below (the
- * thunks in ddi_skeleton.c forward to them). The role typedef gives each
- * its signature and SAL; define them with _Use_decl_annotations_. DriverEntry
- * stays the driver's, in the INIT section:
+ * The driver's side of the skeleton: implement every function below (</xsl:text>
+    <xsl:choose>
+      <xsl:when test="$table-only">the
+ * table holds them directly, no thunk between: one at PASSIVE_LEVEL may go
+ * in PAGE with the driver's own #pragma code_seg or alloc_text and start
+ * with PAGED_CODE(), and validation happens where the driver calls the
+ * validators</xsl:when>
+      <xsl:otherwise>the
+ * thunks in ddi_skeleton.c forward to them</xsl:otherwise>
+    </xsl:choose>
+    <xsl:text>). The role typedef gives
+ * each its signature and SAL; define them with _Use_decl_annotations_.
+ * A member newer than the oldest supported DDI version is declared under
+ * its #if: define it under the same one. DriverEntry stays the driver's,
+ * in the INIT section:
  *     #pragma alloc_text(INIT, DriverEntry)
- */
+</xsl:text>
+    <xsl:if test="$class-members">
+      <xsl:text> * The C++ static members below (Class::Name) are declared by the driver's
+ * class, not here: `static DXGKDDI_X Name;` in the class gives each the
+ * typedef's signature; ddi_skeleton.c then compiles as C++ with the class's
+ * header named by DDIGEN_DRIVER_HEADER.
+</xsl:text>
+    </xsl:if>
+    <xsl:text> */
 #ifndef DDI_SKELETON_DRIVER_H
 #define DDI_SKELETON_DRIVER_H
 
@@ -32,14 +54,23 @@ extern "C" {
 
 </xsl:text>
     <xsl:if test="$kind-record and $chosen">
-      <xsl:text>/* </xsl:text><xsl:value-of select="$driver-kind"/>
-      <xsl:text> driver, </xsl:text><xsl:value-of select="$chosen/@name"/>
-      <xsl:text> */&#10;</xsl:text>
+      <xsl:variable name="range"><xsl:call-template name="range-text"/></xsl:variable>
+      <xsl:value-of select="concat('/* ', $driver-kind, ' driver, ', $range, ' */&#10;')"/>
       <xsl:for-each select="$chosen-callbacks">
         <xsl:variable name="role"><xsl:call-template name="role"/></xsl:variable>
-        <xsl:variable name="short"><xsl:call-template name="short-name"/></xsl:variable>
-        <xsl:value-of select="$role"/><xsl:text> drv_</xsl:text><xsl:value-of select="$short"/>
-        <xsl:text>;&#10;</xsl:text>
+        <xsl:variable name="irql"><xsl:call-template name="irql"><xsl:with-param name="role" select="$role"/></xsl:call-template></xsl:variable>
+        <xsl:call-template name="member-if"/>
+        <xsl:choose>
+          <xsl:when test="@dv:driver-member">
+            <xsl:value-of select="concat('/* ', $role, ' ', @dv:driver-name, ': declared by the driver', &quot;'&quot;, 's class */')"/>
+          </xsl:when>
+          <xsl:otherwise>
+            <xsl:value-of select="concat($role, ' ', @dv:driver-name, ';')"/>
+            <xsl:if test="$table-only and $irql != ''"><xsl:value-of select="concat(' /* ', $irql, ' */')"/></xsl:if>
+          </xsl:otherwise>
+        </xsl:choose>
+        <xsl:text>&#10;</xsl:text>
+        <xsl:call-template name="member-endif"/>
       </xsl:for-each>
     </xsl:if>
     <xsl:text>

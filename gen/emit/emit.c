@@ -84,6 +84,7 @@ static const char *option_of(const char *name, size_t len)
 {
     static const struct { const char *param, *option; } options[] = {
         {"ddi-list", "--ddi-list or --all"}, {"driver-kind", "--driver-kind"}, {"ddi-version", "--ddi-version"},
+        {"callback-name", "--callback-name"}, {"thunks", "--thunks"},
     };
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (strlen(options[i].param) == len && !strncmp(options[i].param, name, len))
@@ -551,7 +552,8 @@ static const char usage[] =
     "  --checks            print every check, one tab-separated line per direction: page, line, record,\n"
     "                      subject, kind, operands, direction, rule ID, provenance\n"
     "  --param scope=all   also assert the kernel records the DDI refers to (default: scope=ddi)\n"
-    "  --ddi-version V     skeleton for this DDI version (default: the newest of the spec)\n" SKELETON_USAGE;
+    "  --ddi-version R     the DDI versions the skeleton supports: V1..V2, V1.. (V alone is V..), ..V2\n"
+    "                      (default: the newest of the spec and up)\n" SKELETON_USAGE;
 
 int ddigen_cmd_emit(int argc, char **argv)
 {
@@ -593,7 +595,9 @@ int ddigen_cmd_emit(int argc, char **argv)
         case SKELETON_OPT_DDI_LIST:
         case SKELETON_OPT_DDI_VERSION:
         case SKELETON_OPT_ALL:
-        case SKELETON_OPT_DRIVER_KIND: rc = skeleton_option(c, optarg, &params, &a); break;
+        case SKELETON_OPT_DRIVER_KIND:
+        case SKELETON_OPT_CALLBACK_NAME:
+        case SKELETON_OPT_THUNKS: rc = skeleton_option(c, optarg, &params, &a); break;
         default: rc = 2; break;
         }
     }

@@ -4,20 +4,86 @@
 #include "skeleton_opts.h"
 #include "view.h"
 
-#include "../model/vset.h"
 #include "../model/specxml.h"
+#include "../model/vset.h"
 
 #include "../util/diag.h"
 #include "../util/output.h"
 #include "../util/strbuf.h"
 
+#include "../util/cli.h"
 #include <libxml/xpath.h>
 #include <stdlib.h>
-#include "../util/cli.h"
 
 #include <string.h>
 
-/* One name a line, '#' starts a comment; names are C identifiers. */
+static int is_ident_char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* n bytes of s are one C identifier. */
+static int is_ident(const char *s, size_t n)
+{
+    if (!n || (s[0] >= '0' && s[0] <= '9'))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!is_ident_char(s[i]))
+            return 0;
+    return 1;
+}
+
+/* A name the driver gives a callback: an identifier, or a C++ static member
+ * spelled Class::Name (Outer::Class::Name). */
+static int is_driver_name(const char *s, size_t n)
+{
+    for (;;) {
+        const char *sep = NULL;
+        for (size_t i = 0; i + 1 < n && !sep; i++)
+            if (s[i] == ':' && s[i + 1] == ':')
+                sep = s + i;
+        if (!sep)
+            return is_ident(s, n);
+        if (!is_ident(s, (size_t)(sep - s)))
+            return 0;
+        n -= (size_t)(sep - s) + 2;
+        s = sep + 2;
+    }
+}
+
+static void trim(const char *p, size_t *b, size_t *e)
+{
+    while (*b < *e && strchr(" \t\r", p[*b]))
+        (*b)++;
+    while (*e > *b && strchr(" \t\r", p[*e - 1]))
+        (*e)--;
+}
+
+/* One line of the list (without its comment) into sb as NAME or
+ * NAME=DRIVER; 0, or -1 when it is neither. */
+static int list_line(const char *p, size_t n, struct strbuf *sb)
+{
+    const char *eq = memchr(p, '=', n);
+    size_t b = 0, e = eq ? (size_t)(eq - p) : n;
+    trim(p, &b, &e);
+    if (b == e && !eq)
+        return 0; /* blank */
+    if (!is_ident(p + b, e - b))
+        return -1;
+    sb_printf(sb, "%s%.*s", sb->len ? " " : "", (int)(e - b), p + b);
+    if (!eq)
+        return 0;
+    size_t db = (size_t)(eq - p) + 1, de = n;
+    trim(p, &db, &de);
+    if (!is_driver_name(p + db, de - db))
+        return -1;
+    sb_printf(sb, "=%.*s", (int)(de - db), p + db);
+    return 0;
+}
+
+/* One callback a line, '#' starts a comment: its name (a C identifier),
+ * optionally `= DriverFunction` (the driver's name for it: an identifier or
+ * Class::Name). Kept as "NAME NAME=DRIVER ...". */
 static char *read_list(const char *path, struct arena *a)
 {
     char *data = NULL;
@@ -31,19 +97,11 @@ static char *read_list(const char *path, struct arena *a)
         char *eol = memchr(p, '\n', (size_t)(end - p));
         size_t n = eol ? (size_t)(eol - p) : (size_t)(end - p);
         char *hash = memchr(p, '#', n);
-        size_t keep = hash ? (size_t)(hash - p) : n;
-        size_t b = 0, e = keep;
-        while (b < e && strchr(" \t\r", p[b]))
-            b++;
-        while (e > b && strchr(" \t\r", p[e - 1]))
-            e--;
-        if (e > b) {
-            if (strspn(p + b, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != e - b) {
-                ddigen_error(path, line, "expected one callback name (a C identifier) on the line");
-                ok = 0;
-            } else {
-                sb_printf(&sb, "%s%.*s", sb.len ? " " : "", (int)(e - b), p + b);
-            }
+        if (list_line(p, hash ? (size_t)(hash - p) : n, &sb) != 0) {
+            ddigen_error(path, line,
+                         "expected one callback name (a C identifier), optionally '= DriverFunction' "
+                         "(an identifier or Class::Name)");
+            ok = 0;
         }
         p = eol ? eol + 1 : end;
     }
@@ -53,11 +111,47 @@ static char *read_list(const char *path, struct arena *a)
     return names;
 }
 
+/* --ddi-version V, V1..V2, V1.. or ..V2: each name letters, digits, '_'. */
+static int check_version_option(const char *arg)
+{
+    const char *dots = strstr(arg, "..");
+    if (!dots)
+        return cli_check_names("--ddi-version", arg, 0);
+    for (const char *c = arg; *c; c++)
+        if (c != dots && c != dots + 1 && !is_ident_char(*c)) {
+            ddigen_error(NULL, 0,
+                         "--ddi-version '%s': a character that is not a letter, digit or '_'; expected a version "
+                         "or a range (V1..V2, V1.. or ..V2)",
+                         ddigen_quote(arg));
+            return -1;
+        }
+    return 0;
+}
+
+/* --callback-name PATTERN: %s once, the rest making a driver name. */
+static int check_name_pattern(const char *arg)
+{
+    const char *s = strstr(arg, "%s");
+    char probe[256];
+    int ok = s && !strstr(s + 2, "%") && !memchr(arg, '%', (size_t)(s - arg)) && strlen(arg) < 200;
+    if (ok) {
+        snprintf(probe, sizeof probe, "%.*sX%s", (int)(s - arg), arg, s + 2);
+        ok = is_driver_name(probe, strlen(probe));
+    }
+    if (ok)
+        return 0;
+    ddigen_error(NULL, 0,
+                 "--callback-name '%s': expected a pattern with one %%s (the callback without DxgkDdi) making a C "
+                 "identifier or Class::Name, such as MyDdi%%s or MyDriver::%%s",
+                 ddigen_quote(arg));
+    return -1;
+}
+
 int skeleton_option(int code, const char *arg, struct vec *params, struct arena *a)
 {
     switch (code) {
     case SKELETON_OPT_DDI_VERSION:
-        if (cli_check_names("--ddi-version", arg, 0) != 0)
+        if (check_version_option(arg) != 0)
             return 2;
         vec_push(params, arena_printf(a, "ddi-version=%s", arg));
         return 0;
@@ -68,6 +162,21 @@ int skeleton_option(int code, const char *arg, struct vec *params, struct arena 
             return 2;
         }
         vec_push(params, arena_printf(a, "driver-kind=%s", arg));
+        return 0;
+    case SKELETON_OPT_CALLBACK_NAME:
+        if (check_name_pattern(arg) != 0)
+            return 2;
+        vec_push(params, arena_printf(a, "callback-name=%s", arg));
+        return 0;
+    case SKELETON_OPT_THUNKS:
+        if (strcmp(arg, "all") != 0 && strcmp(arg, "none") != 0) {
+            ddigen_error(NULL, 0,
+                         "--thunks '%s': expected all (a thunk per callback) or none (the driver's "
+                         "functions in the table)",
+                         ddigen_quote(arg));
+            return 2;
+        }
+        vec_push(params, arena_printf(a, "thunks=%s", arg));
         return 0;
     case SKELETON_OPT_DDI_LIST: {
         char *names = read_list(arg, a);
@@ -112,6 +221,7 @@ static int check_list(xmlXPathContextPtr ctx, const char *spec_path, const char 
             "/ddi-spec/layout/record[@name='%s']/field[@type = /ddi-spec/layout/function-type[@pointer-to]/@name]"
             "[@name='%2$s' or concat('DxgkDdi', '%2$s') = @name or "
             "@type = /ddi-spec/layout/function-type[@pointer-to='%2$s']/@name]";
+        name[strcspn(name, "=")] = '\0'; /* NAME=DRIVER: the driver's name was checked when read */
         if (strlen(name) > 200 || count_nodes(ctx, fmt, record, name) == 0) {
             ddigen_error(spec_path, 0, "--ddi-list: '%s' is not a callback member of %s", ddigen_quote(name),
                          ddigen_quote(record));
@@ -122,42 +232,106 @@ static int check_list(xmlXPathContextPtr ctx, const char *spec_path, const char 
     return rc;
 }
 
-/* The string value of an XPath expression ("" when nothing). */
-static char *string_of(xmlXPathContextPtr ctx, const char *expr)
-{
-    xmlXPathObjectPtr r = xmlXPathEvalExpression(BAD_CAST expr, ctx);
-    xmlChar *v = r ? xmlXPathCastToString(r) : NULL;
-    char *copy = strdup(v ? (const char *)v : "");
-    xmlFree(v);
-    xmlXPathFreeObject(r);
-    return copy;
-}
+/* The versions the driver supports, as indexes of the spec's versions:
+ * lo..hi, and whether it is open above (a newer kit's version compiles
+ * too). No --ddi-version is the newest version and up; V alone is V and
+ * up; ..V2 starts where the kind's structure does. */
+struct skeleton_range {
+    int lo, hi, open_above;
+};
 
-/* Position (1-based) of a version (short or macro name) among the spec's, 0
- * if none. Compared in C: a value given on the command line never becomes
- * part of an XPath expression. */
-static int version_position(const struct ddi_versions *vl, const char *version)
-{
-    return ddi_version_find(vl, version, strlen(version)) + 1;
-}
+/* Why a --ddi-version did not make a range: the name at fault, or
+ * reversed. */
+enum range_error { RANGE_OK, RANGE_UNKNOWN_LO, RANGE_UNKNOWN_HI, RANGE_REVERSED };
 
-/* The kind's structure must exist at the chosen version (the newest when none
- * is given): KMDDOD_INITIALIZATION_DATA begins at WIN8. */
-static int check_record_version(xmlXPathContextPtr ctx, const struct ddi_versions *vl, const char *spec_path,
-                                const char *record, const char *version)
+static enum range_error range_parse(const struct ddi_versions *vl, const char *text, ddi_vset record_set,
+                                    struct skeleton_range *r)
 {
-    char expr[300];
-    snprintf(expr, sizeof expr, "string(/ddi-spec/layout/record[@name='%s']/@versions)", record);
-    char *set = string_of(ctx, expr);
-    int at = version ? version_position(vl, version) : (int)vl->n;
-    int rc = 0;
-    if (*set && at && !ddi_vset_has(ddi_vset_of(vl, set), at - 1)) {
-        ddigen_error(spec_path, 0, "%s does not exist at %s (only %s)", record, version ? version : "the newest version",
-                     set);
-        rc = -1;
+    int newest = (int)vl->n - 1;
+    *r = (struct skeleton_range){newest, newest, 1};
+    if (!text)
+        return RANGE_OK;
+    const char *dots = strstr(text, "..");
+    size_t lo_len = dots ? (size_t)(dots - text) : strlen(text);
+    const char *hi = dots ? dots + 2 : "";
+    if (dots && !lo_len)
+        r->lo = record_set ? ddi_vset_first(record_set & ddi_vset_all(vl)) : 0;
+    else
+        r->lo = ddi_version_find(vl, text, lo_len);
+    if (r->lo < 0)
+        return RANGE_UNKNOWN_LO;
+    if (*hi) {
+        r->hi = ddi_version_find(vl, hi, strlen(hi));
+        r->open_above = 0;
+        if (r->hi < 0)
+            return RANGE_UNKNOWN_HI;
     }
-    free(set);
-    return rc;
+    return r->lo > r->hi ? RANGE_REVERSED : RANGE_OK;
+}
+
+/* The versions of a record (every one when it has no versions=). */
+static ddi_vset record_versions(const struct ddi_versions *vl, xmlNodePtr rec)
+{
+    const char *set = rec ? sx_get(rec, "versions") : NULL;
+    return set ? ddi_vset_of(vl, set) : ddi_vset_all(vl);
+}
+
+static xmlNodePtr layout_record(xmlNodePtr layout, const char *name)
+{
+    for (xmlNodePtr rec = sx_child(layout, "record"); rec; rec = sx_next(rec, "record"))
+        if (sx_get(rec, "name") && !strcmp(sx_get(rec, "name"), name))
+            return rec;
+    return NULL;
+}
+
+/* Reports a --ddi-version that makes no range of the spec's versions, or
+ * whose first version the kind's structure lacks. Command-line facts: the
+ * messages name no file. */
+static int check_range(const struct ddi_versions *vl, const char *text, const char *record, xmlNodePtr rec)
+{
+    struct skeleton_range r;
+    enum range_error e = range_parse(vl, text, record_versions(vl, rec), &r);
+    if (e == RANGE_UNKNOWN_LO || e == RANGE_UNKNOWN_HI) {
+        const char *dots = text ? strstr(text, "..") : NULL;
+        const char *bad = e == RANGE_UNKNOWN_HI ? dots + 2 : text;
+        size_t n = e == RANGE_UNKNOWN_LO && dots ? (size_t)(dots - text) : strlen(bad);
+        ddigen_error(NULL, 0, "--ddi-version '%s': '%s' is not a DDI version of the spec (it has %s..%s)",
+                     ddigen_quote(text), ddigen_quoten(bad, n), vl->n ? vl->short_name[0] : "none",
+                     vl->n ? vl->short_name[vl->n - 1] : "none");
+        return -1;
+    }
+    if (e == RANGE_REVERSED) {
+        ddigen_error(NULL, 0, "--ddi-version '%s': the range is reversed (%s is newer than %s)", ddigen_quote(text),
+                     vl->short_name[r.lo], vl->short_name[r.hi]);
+        return -1;
+    }
+    if (rec && !ddi_vset_has(record_versions(vl, rec), r.lo)) {
+        struct strbuf sb = {0};
+        ddi_vset_ranges(vl, record_versions(vl, rec), &sb);
+        ddigen_error(NULL, 0, "--ddi-version '%s': %s does not exist at %s (only %s)",
+                     ddigen_quote(text ? text : vl->short_name[r.lo]), record, vl->short_name[r.lo], sb_str(&sb));
+        sb_free(&sb);
+        return -1;
+    }
+    return 0;
+}
+
+/* The thunk of DxgkDdiX is DdiX: a driver named so by the pattern would be
+ * called by (and defined as) its own thunk. */
+static int check_pattern_vs_thunks(const char *const *params)
+{
+    const char *pattern = param_value(params, "callback-name"), *thunks = param_value(params, "thunks");
+    if (!pattern || strcmp(pattern, "Ddi%s") != 0 || (thunks && !strcmp(thunks, "none")))
+        return 0;
+    ddigen_error(NULL, 0,
+                 "--callback-name 'Ddi%%s': those are the thunks' names; choose another pattern, or "
+                 "--thunks none to put the driver's functions in the table");
+    return -1;
+}
+
+static const char *kind_record_name(const char *kind)
+{
+    return kind && strcmp(kind, "display-only") == 0 ? "KMDDOD_INITIALIZATION_DATA" : "DRIVER_INITIALIZATION_DATA";
 }
 
 int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *const *params)
@@ -166,56 +340,57 @@ int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *con
     const char *kind = param_value(params, "driver-kind");
     const char *list = param_value(params, "ddi-list");
     if (!version && !kind && !list)
-        return 0;
+        return check_pattern_vs_thunks(params);
     int rc = 0;
     xmlXPathContextPtr ctx = xmlXPathNewContext(spec);
+    xmlNodePtr layout = sx_part(spec, "layout");
     struct ddi_versions vl;
-    ddi_versions_read(&vl, sx_part(spec, "layout"));
+    ddi_versions_read(&vl, layout);
     if (kind && strcmp(kind, "full") != 0 && strcmp(kind, "display-only") != 0) {
         ddigen_error(NULL, 0, "--driver-kind '%s': expected full or display-only", ddigen_quote(kind));
         rc = -1;
     }
-    if (version && !version_position(&vl, version)) {
-        ddigen_error(spec_path, 0, "--ddi-version '%s' is not a DDI version of the spec", ddigen_quote(version));
-        rc = -1;
-    }
-    const char *record =
-        kind && strcmp(kind, "display-only") == 0 ? "KMDDOD_INITIALIZATION_DATA" : "DRIVER_INITIALIZATION_DATA";
-    if (rc == 0 && (kind || (list && strcmp(list, "all") != 0)) &&
-        !count_nodes(ctx, "/ddi-spec/layout/record[@name='%s']", record, NULL)) {
+    const char *record = kind_record_name(kind);
+    xmlNodePtr rec = layout_record(layout, record);
+    if (rc == 0 && (kind || (list && strcmp(list, "all") != 0)) && !rec) {
         ddigen_error(spec_path, 0, "the spec has no %s: no %s skeleton", record, kind ? kind : "full");
         rc = -1;
     }
-    if (rc == 0 && (kind || version))
-        rc = check_record_version(ctx, &vl, spec_path, record, version);
+    if (rc == 0 && (version || rec) && vl.n)
+        rc = check_range(&vl, version, record, rec);
     if (rc == 0 && list && strcmp(list, "all") != 0)
         rc = check_list(ctx, spec_path, record, list);
+    rc = rc == 0 ? check_pattern_vs_thunks(params) : rc;
     xmlXPathFreeContext(ctx);
     return rc;
 }
 
-/* Is the callback member on the driver's list: by its name, its role
- * typedef, or its name without DxgkDdi ("all" lists every one)? */
-static int on_list(const char *list, const char *member, const char *role)
+/* The entry of the driver's list for a callback member, by its name, its
+ * role typedef, or its name without DxgkDdi ("all" lists every one): 1 and
+ * the driver's own name for it (*driver, *driver_len; 0 when the entry
+ * gives none), or 0. */
+static int list_entry(const char *list, const char *member, const char *role, const char **driver, size_t *driver_len)
 {
+    *driver = NULL;
+    *driver_len = 0;
     if (!strcmp(list, "all"))
         return 1;
     const char *suffix = strncmp(member, "DxgkDdi", 7) == 0 ? member + 7 : NULL;
     for (const char *p = list; *p;) {
         size_t n = strcspn(p, " ");
-        if (n && ((strlen(member) == n && !strncmp(p, member, n)) ||
-                  (role && strlen(role) == n && !strncmp(p, role, n)) ||
-                  (suffix && strlen(suffix) == n && !strncmp(p, suffix, n))))
+        size_t name = strcspn(p, "= ");
+        if (name && ((strlen(member) == name && !strncmp(p, member, name)) ||
+                     (role && strlen(role) == name && !strncmp(p, role, name)) ||
+                     (suffix && strlen(suffix) == name && !strncmp(p, suffix, name)))) {
+            if (name < n) {
+                *driver = p + name + 1;
+                *driver_len = n - name - 1;
+            }
             return 1;
+        }
         p += n + (p[n] == ' ');
     }
     return 0;
-}
-
-static int exists_at(const struct ddi_versions *vl, xmlNodePtr n, int at)
-{
-    const char *set = sx_get(n, "versions");
-    return !set || ddi_vset_has(ddi_vset_of(vl, set), at);
 }
 
 static void mark(xmlNodePtr n, xmlNsPtr ns, const char *name)
@@ -223,25 +398,205 @@ static void mark(xmlNodePtr n, xmlNsPtr ns, const char *name)
     xmlNewNsProp(n, ns, BAD_CAST name, BAD_CAST "yes");
 }
 
-/* The kind's record and its callback members: which exist at the chosen
- * version, which are on the list. */
-static void mark_members(xmlNodePtr layout, xmlNodePtr rec, xmlNsPtr ns, const struct ddi_versions *vl, int at,
-                         const char *list)
+/* The versions of the range. */
+static ddi_vset range_set(const struct ddi_versions *vl, const struct skeleton_range *r)
 {
-    if (exists_at(vl, rec, at))
-        mark(rec, ns, "at-chosen");
-    for (xmlNodePtr f = sx_child(rec, "field"); f; f = sx_next(f, "field")) {
-        const char *type = sx_get(f, "type"), *role = NULL;
-        for (xmlNodePtr fn = sx_child(layout, "function-type"); type && fn && !role;
-             fn = sx_next(fn, "function-type"))
-            if (!strcmp(sx_get(fn, "name") ? sx_get(fn, "name") : "", type))
-                role = sx_get(fn, "pointer-to");
-        if (!role)
+    ddi_vset s = 0;
+    for (int i = r->lo; i <= r->hi; i++)
+        s |= (ddi_vset)1 << i;
+    if (r->open_above)
+        s |= ddi_vset_all(vl) & ~(((ddi_vset)1 << r->hi) - 1);
+    return s;
+}
+
+/* The #if condition of a member that exists at only some versions of the
+ * range (sb stays empty when it exists at all of them). Versions outside
+ * the range stop the build, so they count as the nearer end: a member from
+ * WDDM2_1 on is `>= WDDM2_1` whatever the newer ones do. */
+static void member_condition(const struct ddi_versions *vl, ddi_vset member, const struct skeleton_range *r,
+                             struct strbuf *sb)
+{
+    ddi_vset range = range_set(vl, r), in = member & range;
+    if (in == range)
+        return;
+    ddi_vset below = ((ddi_vset)1 << r->lo) - 1, above = ddi_vset_all(vl) & ~below & ~range;
+    if (member >> r->lo & 1)
+        in |= below;
+    if (member >> r->hi & 1)
+        in |= above;
+    ddi_vset_condition(vl, in, sb);
+}
+
+/* The spellings of IRQL in the kit headers' SAL, one table: the cue and
+ * its length are one thing. dispmprt.h wraps _IRQL_requires_ in its own
+ * _IRQL_requires_DXGK_ (empty outside code analysis). */
+enum irql_bound { IRQL_EXACT, IRQL_MAX, IRQL_MIN };
+static const struct {
+    const char *cue;
+    size_t len;
+    enum irql_bound bound;
+} irql_cues[] = {
+#define IRQL_CUE(s, b)                                                                                                 \
+    {                                                                                                                  \
+        s, sizeof s - 1, b                                                                                             \
+    }
+    IRQL_CUE("_IRQL_requires_(", IRQL_EXACT),
+    IRQL_CUE("_IRQL_requires_DXGK_(", IRQL_EXACT),
+    IRQL_CUE("_IRQL_requires_max_(", IRQL_MAX),
+    IRQL_CUE("_IRQL_requires_min_(", IRQL_MIN),
+#undef IRQL_CUE
+};
+
+/* The IRQL a function type's SAL requires, as text ("PASSIVE_LEVEL",
+ * "<= DISPATCH_LEVEL", ">= PASSIVE_LEVEL", ...) into sb; 1 when that is
+ * PASSIVE_LEVEL only (pageable). */
+static int sal_irql(const char *sal, struct strbuf *sb)
+{
+    char level[3][64] = {"", "", ""};
+    for (size_t i = 0; sal && i < sizeof irql_cues / sizeof irql_cues[0]; i++) {
+        const char *at = strstr(sal, irql_cues[i].cue);
+        if (!at)
             continue;
-        if (exists_at(vl, f, at))
-            mark(f, ns, "at-chosen");
-        if (on_list(list, sx_get(f, "name") ? sx_get(f, "name") : "", role))
-            mark(f, ns, "listed");
+        at += irql_cues[i].len;
+        size_t n = strcspn(at, ")");
+        while (n && at[n - 1] == ' ')
+            n--;
+        while (n && *at == ' ')
+            at++, n--;
+        if (at[n] != '\0' && n < sizeof level[0])
+            snprintf(level[irql_cues[i].bound], sizeof level[0], "%.*s", (int)n, at);
+    }
+    const char *exact = level[IRQL_EXACT], *max = level[IRQL_MAX], *min = level[IRQL_MIN];
+    if (*exact)
+        sb_append(sb, exact);
+    else if (*min && *max)
+        sb_printf(sb, ">= %s, <= %s", min, max);
+    else if (*max)
+        sb_printf(sb, "<= %s", max);
+    else if (*min)
+        sb_printf(sb, ">= %s", min);
+    return !strcmp(exact, "PASSIVE_LEVEL") || (!*exact && !strcmp(max, "PASSIVE_LEVEL"));
+}
+
+/* A reference page's req.irql is PASSIVE_LEVEL only. The pages spell it
+ * several ways; anything else ("See Remarks" included) stays resident,
+ * which is always safe. */
+static int page_irql_passive(const char *irql)
+{
+    static const char *const passive[] = {"PASSIVE_LEVEL", "<=PASSIVE_LEVEL", "PASSIVE", "requires_(PASSIVE_LEVEL)",
+                                          "requires_max_(PASSIVE_LEVEL)"};
+    char k[64];
+    size_t n = 0;
+    for (const char *c = irql; *c && n + 1 < sizeof k; c++)
+        if (!strchr(" \t\r\n", *c))
+            k[n++] = *c;
+    k[n] = '\0';
+    for (size_t i = 0; i < sizeof passive / sizeof passive[0]; i++)
+        if (!strcmp(k, passive[i]))
+            return 1;
+    return 0;
+}
+
+static const char *page_irql(xmlNodePtr docs, const char *role)
+{
+    for (xmlNodePtr page = sx_child(docs, "page"); docs && page; page = sx_next(page, "page"))
+        if (sx_get(page, "irql") && sx_get(page, "name") && !strcmp(sx_get(page, "name"), role))
+            return sx_get(page, "irql");
+    return NULL;
+}
+
+/* dv:irql (the page's req.irql when the spec has the docs, else the
+ * header's SAL) and dv:pageable on a callback's function type. */
+static void mark_irql(xmlNodePtr fn, xmlNsPtr ns, xmlNodePtr docs, const char *role)
+{
+    if (xmlHasNsProp(fn, BAD_CAST "irql", ns->href))
+        return; /* two members of one role */
+    struct strbuf sb = {0};
+    const char *page = docs ? page_irql(docs, role) : NULL;
+    int pageable;
+    if (page) {
+        /* As XPath's normalize-space: the page's text, one space between words. */
+        for (const char *c = page; *c; c++)
+            if (!strchr(" \t\r\n", *c))
+                sb_printf(&sb, "%s%c", sb.len && strchr(" \t\r\n", c[-1]) ? " " : "", *c);
+        pageable = page_irql_passive(page);
+    } else {
+        pageable = sal_irql(sx_get(fn, "sal"), &sb);
+    }
+    xmlNewNsProp(fn, ns, BAD_CAST "irql", BAD_CAST sb_str(&sb));
+    if (pageable)
+        mark(fn, ns, "pageable");
+    sb_free(&sb);
+}
+
+static xmlNodePtr function_type(xmlNodePtr layout, const char *name)
+{
+    for (xmlNodePtr fn = sx_child(layout, "function-type"); name && fn; fn = sx_next(fn, "function-type"))
+        if (sx_get(fn, "name") && !strcmp(sx_get(fn, "name"), name))
+            return fn;
+    return NULL;
+}
+
+/* What the skeleton calls for a callback: the list's own name for it,
+ * else --callback-name's pattern, else drv_<Callback>. */
+static void driver_name(const char *driver, size_t driver_len, const char *pattern, const char *short_name,
+                        struct strbuf *sb)
+{
+    const char *s = pattern ? strstr(pattern, "%s") : NULL;
+    if (driver)
+        sb_appendn(sb, driver, driver_len);
+    else if (s)
+        sb_printf(sb, "%.*s%s%s", (int)(s - pattern), pattern, short_name, s + 2);
+    else
+        sb_printf(sb, "drv_%s", short_name);
+}
+
+struct skeleton_view {
+    xmlNodePtr layout, docs;
+    xmlNsPtr ns;
+    const struct ddi_versions *vl;
+    struct skeleton_range range;
+    const char *list, *pattern;
+};
+
+/* One callback member: exists in the range (and its #if when only at some
+ * of it), listed, the driver's name for it. */
+static void mark_member(const struct skeleton_view *v, xmlNodePtr f, xmlNodePtr fn, const char *role)
+{
+    ddi_vset set = sx_get(f, "versions") ? ddi_vset_of(v->vl, sx_get(f, "versions")) : ddi_vset_all(v->vl);
+    if (set & range_set(v->vl, &v->range)) {
+        struct strbuf cond = {0};
+        mark(f, v->ns, "at-chosen");
+        member_condition(v->vl, set, &v->range, &cond);
+        if (cond.len)
+            xmlNewNsProp(f, v->ns, BAD_CAST "member-if", BAD_CAST sb_str(&cond));
+        sb_free(&cond);
+    }
+    const char *name = sx_get(f, "name") ? sx_get(f, "name") : "", *driver;
+    size_t driver_len;
+    if (!list_entry(v->list, name, role, &driver, &driver_len))
+        return;
+    mark(f, v->ns, "listed");
+    struct strbuf sb = {0};
+    driver_name(driver, driver_len, v->pattern, strncmp(name, "DxgkDdi", 7) == 0 ? name + 7 : name, &sb);
+    xmlNewNsProp(f, v->ns, BAD_CAST "driver-name", BAD_CAST sb_str(&sb));
+    if (strstr(sb_str(&sb), "::"))
+        mark(f, v->ns, "driver-member");
+    sb_free(&sb);
+    mark_irql(fn, v->ns, v->docs, role);
+}
+
+/* The kind's record and its callback members. */
+static void mark_members(const struct skeleton_view *v, xmlNodePtr rec)
+{
+    if (ddi_vset_has(record_versions(v->vl, rec), v->range.lo))
+        mark(rec, v->ns, "at-chosen");
+    for (xmlNodePtr f = sx_child(rec, "field"); f; f = sx_next(f, "field")) {
+        xmlNodePtr ptr = function_type(v->layout, sx_get(f, "type"));
+        const char *role = ptr ? sx_get(ptr, "pointer-to") : NULL;
+        xmlNodePtr fn = function_type(v->layout, role);
+        if (role && fn)
+            mark_member(v, f, fn, role);
     }
 }
 
@@ -253,21 +608,27 @@ void skeleton_view_add(xmlDocPtr spec, const char *const *params)
         return;
     struct ddi_versions vl;
     ddi_versions_read(&vl, layout);
-    const char *version = param_value(params, "ddi-version");
     const char *list = param_value(params, "ddi-list");
-    int at = version ? version_position(&vl, version) - 1 : (int)vl.n - 1;
-    if (at < 0)
+    struct skeleton_view v = {.layout = layout,
+                              .docs = sx_part(spec, "docs"),
+                              .ns = ns,
+                              .vl = &vl,
+                              .list = list ? list : "all",
+                              .pattern = param_value(params, "callback-name")};
+    xmlNodePtr rec = layout_record(layout, kind_record_name(param_value(params, "driver-kind")));
+    if (!vl.n || range_parse(&vl, param_value(params, "ddi-version"), record_versions(&vl, rec), &v.range) != RANGE_OK)
         return; /* skeleton_check_params refused it; the templates say so again */
     int i = 0;
-    for (xmlNodePtr v = sx_child(layout, "version"); v; v = sx_next(v, "version"), i++)
-        if (i == at)
-            mark(v, ns, "chosen");
-    for (xmlNodePtr fn = sx_child(layout, "function-type"); fn; fn = sx_next(fn, "function-type"))
-        if (exists_at(&vl, fn, at))
-            mark(fn, ns, "at-chosen");
-    for (xmlNodePtr rec = sx_child(layout, "record"); rec; rec = sx_next(rec, "record")) {
-        const char *name = sx_get(rec, "name");
-        if (name && (!strcmp(name, "DRIVER_INITIALIZATION_DATA") || !strcmp(name, "KMDDOD_INITIALIZATION_DATA")))
-            mark_members(layout, rec, ns, &vl, at, list ? list : "all");
+    for (xmlNodePtr ver = sx_child(layout, "version"); ver; ver = sx_next(ver, "version"), i++) {
+        if (i == v.range.lo)
+            mark(ver, ns, "chosen");
+        if (i == v.range.hi && !v.range.open_above)
+            mark(ver, ns, "range-last");
     }
+    ddi_vset range = range_set(&vl, &v.range);
+    for (xmlNodePtr fn = sx_child(layout, "function-type"); fn; fn = sx_next(fn, "function-type"))
+        if (sx_get(fn, "versions") ? (ddi_vset_of(&vl, sx_get(fn, "versions")) & range) != 0 : 1)
+            mark(fn, ns, "at-chosen");
+    if (rec)
+        mark_members(&v, rec);
 }

@@ -9,16 +9,30 @@
 #include <libxml/tree.h>
 
 /* getopt codes of the options, shared by emit and generate. */
-enum { SKELETON_OPT_DDI_VERSION = 400, SKELETON_OPT_DDI_LIST, SKELETON_OPT_ALL, SKELETON_OPT_DRIVER_KIND };
+enum {
+    SKELETON_OPT_DDI_VERSION = 400,
+    SKELETON_OPT_DDI_LIST,
+    SKELETON_OPT_ALL,
+    SKELETON_OPT_DRIVER_KIND,
+    SKELETON_OPT_CALLBACK_NAME,
+    SKELETON_OPT_THUNKS
+};
 
 #define SKELETON_LONG_OPTIONS                                                                                          \
     {"ddi-list", required_argument, NULL, SKELETON_OPT_DDI_LIST}, {"all", no_argument, NULL, SKELETON_OPT_ALL},        \
+        {"driver-kind", required_argument, NULL, SKELETON_OPT_DRIVER_KIND},                                            \
+        {"callback-name", required_argument, NULL, SKELETON_OPT_CALLBACK_NAME},                                        \
     {                                                                                                                  \
-        "driver-kind", required_argument, NULL, SKELETON_OPT_DRIVER_KIND                                               \
+        "thunks", required_argument, NULL, SKELETON_OPT_THUNKS                                                         \
     }
 
 #define SKELETON_USAGE                                                                                                 \
-    "  --ddi-list FILE     skeleton callbacks, one name a line (DxgkDdiX, DXGKDDI_X or X; # comments)\n"               \
+    "  --ddi-list FILE     skeleton callbacks, one name a line (DxgkDdiX, DXGKDDI_X or X; # comments),\n"              \
+    "                      optionally '= MyFunction' (the driver's name for it; Class::Name in C++)\n"                 \
+    "  --callback-name P   the driver's names: P with %s for the callback without DxgkDdi (MyDdi%s,\n"                 \
+    "                      MyDriver::%s for static members; default drv_%s)\n"                                         \
+    "  --thunks all|none   none: the fill puts the driver's functions in the table (no thunks, no\n"                   \
+    "                      validation on the way in)\n"                                                                \
     "  --all               skeleton of every callback of the structure (the default)\n"                                \
     "  --driver-kind K     full (DRIVER_INITIALIZATION_DATA) or display-only (KMDDOD_INITIALIZATION_DATA)\n"
 
@@ -26,7 +40,7 @@ enum { SKELETON_OPT_DDI_VERSION = 400, SKELETON_OPT_DDI_LIST, SKELETON_OPT_ALL, 
  * 0, or -1 after reporting (an unreadable or malformed list file). */
 int skeleton_option(int code, const char *arg, struct vec *params, struct arena *a);
 
-/* Checks ddi-version, driver-kind and ddi-list among params (NULL-terminated
+/* Checks ddi-version (V, V1..V2, V1.., ..V2), driver-kind and ddi-list among params (NULL-terminated
  * NAME=VALUE) against the spec; 0, or -1 after reporting each problem. */
 int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *const *params);
 

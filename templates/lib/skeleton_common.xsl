@@ -17,6 +17,11 @@
   <xsl:param name="ddi-version" select="''"/>
   <xsl:param name="ddi-list" select="'all'"/>
   <xsl:param name="driver-kind" select="'full'"/>
+  <!-- thunks: all (a thunk per callback calls the driver's function) or
+       none (the table holds the driver's functions). callback-name: the
+       driver's names (the view resolves them into dv:driver-name). -->
+  <xsl:param name="thunks" select="'all'"/>
+  <xsl:param name="callback-name" select="''"/>
 
   <xsl:variable name="versions" select="/ddi-spec/layout/version"/>
   <xsl:key name="fn" match="/ddi-spec/layout/function-type" use="@name"/>
@@ -25,10 +30,15 @@
   <xsl:key name="record" match="/ddi-spec/layout/record" use="@name"/>
   <xsl:key name="page-with-irql" match="/ddi-spec/docs/page[@irql]" use="@name"/>
 
-  <!-- The derived view (emit's view.c and skeleton_opts.c) marks the chosen
-       version (dv:chosen), what exists at it (dv:at-chosen) and the
-       callback members on the list (dv:listed). -->
+  <!-- The derived view (emit's view.c and skeleton_opts.c) marks the first
+       version of the driver's range (dv:chosen) and its last when it is
+       closed (dv:range-last), what exists in it (dv:at-chosen, with
+       dv:member-if when only at part of it), the callback members on the
+       list (dv:listed) with the driver's names (dv:driver-name), and the
+       IRQL of their function types (dv:irql, dv:pageable). -->
   <xsl:variable name="chosen" select="$versions[@dv:chosen]"/>
+  <xsl:variable name="range-last" select="$versions[@dv:range-last]"/>
+  <xsl:variable name="table-only" select="$thunks = 'none'"/>
   <xsl:variable name="kind-record-name">
     <xsl:choose>
       <xsl:when test="$driver-kind = 'display-only'">KMDDOD_INITIALIZATION_DATA</xsl:when>
@@ -47,6 +57,7 @@
   <xsl:variable name="list" select="concat(' ', normalize-space($ddi-list), ' ')"/>
   <xsl:variable name="listed" select="$callbacks[@dv:listed]"/>
   <xsl:variable name="chosen-callbacks" select="$listed[@dv:at-chosen]"/>
+  <xsl:variable name="class-members" select="$chosen-callbacks[@dv:driver-member]"/>
   <xsl:variable name="version-field" select="$kind-record/field[@name = 'Version']"/>
 
   <!-- Stops the transform on parameters that name nothing (emit checks
@@ -59,9 +70,7 @@
       <xsl:message terminate="yes">ddi-version '<xsl:value-of select="$ddi-version"/>' is not a DDI version of the spec</xsl:message>
     </xsl:if>
     <xsl:if test="$chosen and $kind-record and not($kind-record/@dv:at-chosen)">
-      <xsl:message terminate="yes"><xsl:value-of select="$kind-record-name"/><xsl:text> does not exist at </xsl:text><xsl:value-of select="$chosen/@short"/>
-                                   <xsl:text> (only </xsl:text><xsl:value-of select="$kind-record/@versions"/>
-                                   <xsl:text>)</xsl:text></xsl:message>
+      <xsl:message terminate="yes"><xsl:value-of select="concat($kind-record-name, ' does not exist at ', $chosen/@short, ' (only ', $kind-record/@versions, ')')"/></xsl:message>
     </xsl:if>
   </xsl:template>
 
@@ -80,36 +89,42 @@
     <xsl:value-of select="key('fn', $member/@type)[1]/@pointer-to"/>
   </xsl:template>
 
-  <!-- The IRQL a callback runs at: the reference page's req.irql when the
-       spec has the docs, else the header's _IRQL_requires_(...) annotation;
-       '' when neither says. -->
+  <!-- The IRQL a callback runs at (the view's: the reference page's
+       req.irql when the spec has the docs, else the header's SAL in any of
+       its spellings); '' when neither says. -->
   <xsl:template name="irql">
     <xsl:param name="role"/>
-    <xsl:variable name="page" select="key('page-with-irql', $role)[1]"/>
-    <xsl:variable name="sal" select="key('fn', $role)[1]/@sal"/>
-    <xsl:choose>
-      <xsl:when test="$page"><xsl:value-of select="normalize-space($page/@irql)"/></xsl:when>
-      <xsl:when test="contains($sal, '_IRQL_requires_(')">
-        <xsl:value-of select="normalize-space(substring-before(substring-after($sal, '_IRQL_requires_('), ')'))"/>
-      </xsl:when>
-      <xsl:when test="contains($sal, '_IRQL_requires_max_(')">
-        <xsl:text>&lt;= </xsl:text><xsl:value-of select="normalize-space(substring-before(substring-after($sal, '_IRQL_requires_max_('), ')'))"/>
-      </xsl:when>
-    </xsl:choose>
+    <xsl:value-of select="key('fn', $role)[1]/@dv:irql"/>
   </xsl:template>
 
   <!-- 'yes' when the callback runs only at PASSIVE_LEVEL: pageable, PAGED_CODE(). -->
   <xsl:template name="pageable">
     <xsl:param name="role"/>
-    <xsl:variable name="irql">
-      <xsl:call-template name="irql"><xsl:with-param name="role" select="$role"/></xsl:call-template>
-    </xsl:variable>
-    <!-- The pages spell it several ways (PASSIVE, <= PASSIVE_LEVEL,
-         requires_max_(PASSIVE_LEVEL)); anything else, "See Remarks" included,
-         stays resident, which is always safe. -->
-    <xsl:variable name="k" select="translate($irql, ' ', '')"/>
-    <xsl:if test="$k = 'PASSIVE_LEVEL' or $k = '&lt;=PASSIVE_LEVEL' or $k = 'PASSIVE'
-                  or $k = 'requires_(PASSIVE_LEVEL)' or $k = 'requires_max_(PASSIVE_LEVEL)'">yes</xsl:if>
+    <xsl:if test="key('fn', $role)[1]/@dv:pageable">yes</xsl:if>
+  </xsl:template>
+
+  <!-- The #if around what a member that exists at only part of the range
+       brings (its declaration, thunk and table entry), and its #endif. -->
+  <xsl:template name="member-if">
+    <xsl:param name="member" select="."/>
+    <xsl:if test="$member/@dv:member-if">
+      <xsl:value-of select="concat('#if ', $member/@dv:member-if, '&#10;')"/>
+    </xsl:if>
+  </xsl:template>
+  <xsl:template name="member-endif">
+    <xsl:param name="member" select="."/>
+    <xsl:if test="$member/@dv:member-if">
+      <xsl:text>#endif&#10;</xsl:text>
+    </xsl:if>
+  </xsl:template>
+
+  <!-- The driver's range in words: WDDM2_0 to WDDM2_1, or WDDM2_0 and later. -->
+  <xsl:template name="range-text">
+    <xsl:choose>
+      <xsl:when test="$range-last and count($range-last | $chosen) = 1"><xsl:value-of select="$chosen/@name"/></xsl:when>
+      <xsl:when test="$range-last"><xsl:value-of select="concat($chosen/@name, ' to ', $range-last/@name)"/></xsl:when>
+      <xsl:otherwise><xsl:value-of select="concat($chosen/@name, ' and later')"/></xsl:otherwise>
+    </xsl:choose>
   </xsl:template>
 
   <!-- The record a parameter points to ('' when none): through a typedef's

@@ -8,7 +8,10 @@
 #   - a full skeleton at the oldest version lacks members a newer one fills;
 #   - PASSIVE_LEVEL callbacks are pageable with PAGED_CODE(), others are not;
 #   - the display-only skeleton of a sample driver's callbacks fills exactly them;
-#   - a planted member gated on the newest version is filled only there;
+#   - one source for the oldest version and up fills the newer members
+#     under their #if; Version is DXGKDDI_INTERFACE_VERSION;
+#   - a planted member gated on the newest version is filled only there
+#     (and under its #if in a range that reaches it);
 #   - a name the structure does not have is refused, nothing written.
 #   skeleton_compile.sh DDIGEN CLANG WDK_DIR SOURCE_DIR WORK
 set -u
@@ -55,11 +58,14 @@ compile() { # dir triple define version-or-default file [extra...]
 }
 
 # One generated set: every file, three targets, at its version and the default.
-check_set() { # name dir version
-    local name=$1 dir=$2 version=$3 bad=0 n=0 a v f
+# A closed range (V..V) stops a build at the kit's newer default: "only"
+# compiles at its version alone.
+check_set() { # name dir version [only]
+    local name=$1 dir=$2 version=$3 bad=0 n=0 a v f versions="$3 default"
+    [ "${4:-}" = only ] && versions=$3
     for a in i686:_X86_ x86_64:_AMD64_ aarch64:_ARM64_; do
         local triple=${a%%:*} define=${a##*:}
-        for v in "$version" default; do
+        for v in $versions; do
             for f in ddi_skeleton.c ddi_dispatch.c; do
                 n=$((n + 1))
                 compile "$dir" "$triple" "$define" "$v" "$dir/$f" >"$work/log.txt" 2>&1 ||
@@ -72,7 +78,7 @@ check_set() { # name dir version
                 { bad=1; echo "  $name headers (C++) $triple $v:"; head -8 "$work/log.txt"; }
         done
     done
-    [ $bad = 0 ] && ok "$name: $n kernel-C compiles (3 targets x $version and the kit default)" ||
+    [ $bad = 0 ] && ok "$name: $n kernel-C compiles (3 targets x $versions)" ||
         fail "$name does not compile"
 }
 
@@ -87,10 +93,18 @@ gen() { # dir args...
     "$ddigen" emit -q --spec "$spec" -o "$dir" "$@"
 }
 
-# Full miniport, every callback, at the oldest and the newest version.
-gen "$work/full-old" --ddi-version "$oldest" || fail "emit full $oldest"
+# Full miniport, every callback: the oldest version alone, the oldest and
+# up (one source), the newest and up.
+gen "$work/full-old" --ddi-version "$oldest..$oldest" || fail "emit full $oldest..$oldest"
+gen "$work/full-range" --ddi-version "$oldest" || fail "emit full $oldest.."
 gen "$work/full-new" --ddi-version "$newest" || fail "emit full $newest"
-check_set "full skeleton at $oldest" "$work/full-old" "$oldest"
+check_set "full skeleton at $oldest" "$work/full-old" "$oldest" only
+compile "$work/full-old" x86_64 _AMD64_ default "$work/headers.c" >"$work/log.txt" 2>&1
+grep -m1 'error:' "$work/log.txt" |
+    grep -q "generated for $(macro "$oldest"): DXGKDDI_INTERFACE_VERSION is above that" &&
+    ok "the skeleton for $oldest..$oldest stops a build at the kit default by name" ||
+    { fail "no error above a closed range"; head -3 "$work/log.txt"; }
+check_set "full skeleton for $oldest and later" "$work/full-range" "$oldest"
 check_set "full skeleton at $newest" "$work/full-new" "$newest"
 old_n=$(filled "$work/full-old/ddi_skeleton.c" | wc -l) new_n=$(filled "$work/full-new/ddi_skeleton.c" | wc -l)
 if [ "$old_n" -gt 0 ] && [ "$new_n" -gt "$old_n" ] && ! filled "$work/full-old/ddi_skeleton.c" | grep -qx DxgkDdiSystemDisplayEnable &&
@@ -99,14 +113,27 @@ if [ "$old_n" -gt 0 ] && [ "$new_n" -gt "$old_n" ] && ! filled "$work/full-old/d
 else
     fail "member counts $old_n at $oldest, $new_n at $newest"
 fi
-grep -q "Version = $(macro "$oldest");" "$work/full-old/ddi_skeleton.c" && ok "Version set to $(macro "$oldest")" ||
-    fail "Version is not $(macro "$oldest")"
+# One source for $oldest and later: every member, the newer ones under their #if.
+range_fill=$(sed -n '/^NTSTATUS ddi_fill_initialization_data/,/^}/p' "$work/full-range/ddi_skeleton.c")
+if [ "$(filled "$work/full-range/ddi_skeleton.c" | wc -l)" = "$new_n" ] &&
+    echo "$range_fill" | grep -B1 'init->DxgkDdiSystemDisplayEnable = ' |
+        grep -qx '#if (DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WIN8)' &&
+    [ "$(echo "$range_fill" | grep -c '^#if (DXGKDDI_INTERFACE_VERSION >= ')" = "$(echo "$range_fill" | grep -c '^#endif')" ] &&
+    [ "$(echo "$range_fill" | grep -c '^#if')" -gt 0 ] && ! echo "$range_fill" | grep -B1 'init->DxgkDdiAddDevice' | grep -q '^#if'; then
+    ok "$oldest and later: all $new_n members from one source, the newer ones under #if (DxgkDdiSystemDisplayEnable >= WIN8)"
+else
+    fail "the range's per-member #if"; echo "$range_fill" | head -20
+fi
+grep -q "Version = DXGKDDI_INTERFACE_VERSION;" "$work/full-old/ddi_skeleton.c" &&
+    grep -q "Version = DXGKDDI_INTERFACE_VERSION;" "$work/full-range/ddi_skeleton.c" &&
+    ok "Version set to the compiled DXGKDDI_INTERFACE_VERSION" || fail "Version is not DXGKDDI_INTERFACE_VERSION"
 
 # IRQL: BuildPagingBuffer is PASSIVE_LEVEL (pageable), the DPC routine is not.
 body() { sed -n "/ Ddi$2(/,/^}/p" "$1"; }
-if grep -qx '#pragma alloc_text(PAGE, DdiBuildPagingBuffer)' "$work/full-new/ddi_skeleton.c" &&
+paged() { grep -B3 " Ddi$2(" "$1" | head -1 | grep -qx '#pragma code_seg(push, "PAGE")'; }
+if paged "$work/full-new/ddi_skeleton.c" BuildPagingBuffer &&
     body "$work/full-new/ddi_skeleton.c" BuildPagingBuffer | grep -q 'PAGED_CODE();' &&
-    ! grep -q 'alloc_text(PAGE, DdiDpcRoutine)' "$work/full-new/ddi_skeleton.c" &&
+    ! paged "$work/full-new/ddi_skeleton.c" DpcRoutine &&
     ! body "$work/full-new/ddi_skeleton.c" DpcRoutine | grep -q PAGED_CODE; then
     ok "PASSIVE_LEVEL thunks are pageable with PAGED_CODE(); DdiDpcRoutine stays resident"
 else
@@ -120,10 +147,10 @@ grep -q '^DXGKDDI_BUILDPAGINGBUFFER DdiBuildPagingBuffer;' "$work/full-new/ddi_s
 
 # IRQL from the docs wins over the header's annotation: the test page says
 # DISPATCH_LEVEL for DXGKDDI_PATCH, whose fixture typedef says PASSIVE_LEVEL.
-if grep -qx '#pragma alloc_text(PAGE, DdiPatch)' "$work/full-new/ddi_skeleton.c" &&
+if paged "$work/full-new/ddi_skeleton.c" Patch &&
     "$ddigen" generate -q --wdk "$wdk" --docs "$src/tests/skeleton/docs" -o "$work/with-docs" &&
     grep -q 'name="DXGKDDI_PATCH"[^>]*irql="DISPATCH_LEVEL"' "$work/with-docs/spec/ddi.xml" &&
-    ! grep -q 'alloc_text(PAGE, DdiPatch)' "$work/with-docs/include/ddi_skeleton.c" &&
+    ! paged "$work/with-docs/include/ddi_skeleton.c" Patch &&
     ! body "$work/with-docs/include/ddi_skeleton.c" Patch | grep -q PAGED_CODE; then
     ok "req.irql of the reference page decides: DdiPatch pageable from the header alone, resident with the page's DISPATCH_LEVEL"
 else
@@ -224,15 +251,19 @@ else
     pspec=$work/planted/spec/ddi.xml
     prev=$(echo "$versions" | tail -2 | head -1)
     "$ddigen" emit -q --spec "$pspec" -o "$work/planted-new" --ddi-version "$newest"
-    "$ddigen" emit -q --spec "$pspec" -o "$work/planted-prev" --ddi-version "$prev"
+    "$ddigen" emit -q --spec "$pspec" -o "$work/planted-prev" --ddi-version "$prev..$prev"
+    "$ddigen" emit -q --spec "$pspec" -o "$work/planted-range" --ddi-version "$prev.."
     wdk_saved=$wdk
     wdk=$kit overlay=$work/overlay-planted.json
     check_set "planted skeleton at $newest" "$work/planted-new" "$newest"
-    check_set "planted skeleton at $prev" "$work/planted-prev" "$prev"
+    check_set "planted skeleton at $prev" "$work/planted-prev" "$prev" only
+    check_set "planted skeleton for $prev and later" "$work/planted-range" "$prev"
     wdk=$wdk_saved overlay=$work/overlay.json
     if filled "$work/planted-new/ddi_skeleton.c" | grep -qx DxgkDdiPlantedPaging &&
-        ! filled "$work/planted-prev/ddi_skeleton.c" | grep -qx DxgkDdiPlantedPaging; then
-        ok "a member gated on $newest is filled at $newest and not at $prev"
+        ! filled "$work/planted-prev/ddi_skeleton.c" | grep -qx DxgkDdiPlantedPaging &&
+        grep -B1 'init->DxgkDdiPlantedPaging' "$work/planted-range/ddi_skeleton.c" |
+            grep -qx "#if (DXGKDDI_INTERFACE_VERSION >= $(macro "$newest"))"; then
+        ok "a member gated on $newest is filled at $newest, not at $prev alone, under its #if from $prev on"
     else
         fail "the planted member's version gate was not followed"
     fi
