@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# ddigen check-driver over the sample real-kit miniport (tests/fixtures/miniport,
+# C++ and C sources against a real WDK): the miniport as it is gives no
+# finding; a copy with four planted mismatches (plant.py: a SAL annotation, an
+# x86 calling convention, a parameter type, a PAGE callback without
+# PAGED_CODE()) gives exactly those, at their file:line, for x86 and x64; the
+# SARIF log is valid JSON with the same findings; a source that does not
+# compile is exit 2 with clang's error at its line.
+#   check_driver.sh DDIGEN SOURCE_DIR KIT_DIR WORK
+set -u
+ddigen=$1 src=$2 kit=$3 work=$4
+if [ ! -d "$kit" ]; then
+    echo "SKIP: no real WDK at $kit (../shared is absent)"
+    exit 77
+fi
+kit=$(cd "$kit" && pwd -P)
+rm -rf "$work" && mkdir -p "$work"
+failures=0 passed=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+ok() { echo "ok   $*"; passed=$((passed + 1)); }
+
+"$ddigen" generate --wdk "$kit" -q -o "$work/gen" >"$work/generate.log" 2>&1 ||
+    { cat "$work/generate.log"; echo "FAIL generate"; exit 1; }
+spec=$work/gen/spec/ddi.xml
+
+check() { # dir arch out -> exit status
+    local dir=$1 arch=$2 out=$3
+    (cd "$dir" && "$ddigen" check-driver hw_driver.cpp hw_memory.cpp hw_paging.cpp hw_vidpn.c \
+        --spec "$spec" --wdk "$kit" --arch "$arch" --sarif "$out.sarif" -o "$out.txt" -- -I. 2>"$out.err")
+}
+# file:line:kind of each finding, sorted.
+findings() { sed -n 's/^\([^:]*\):\([0-9]*\):[0-9]*: \(error\|warning\): .*\[\([a-z-]*\)\]$/\1 \2 \4/p' "$1" | sort; }
+
+# 1. The miniport as written: no finding on either architecture.
+for arch in x86 x64; do
+    check "$src/tests/fixtures/miniport/src" $arch "$work/clean-$arch"
+    rc=$?
+    if [ $rc -eq 0 ] && [ ! -s "$work/clean-$arch.txt" ]; then
+        ok "clean miniport, $arch: no finding"
+    else
+        fail "clean miniport, $arch: exit $rc"; cat "$work/clean-$arch.txt" "$work/clean-$arch.err"
+    fi
+done
+
+# 2. Planted mismatches.
+cp -r "$src/tests/fixtures/miniport/src" "$work/planted"
+python3 "$src/tests/checkdriver/plant.py" "$work/planted" >"$work/planted.expected" || { echo "FAIL plant"; exit 1; }
+for arch in x86 x64; do
+    awk -v a=$arch '$4 == "all" || $4 == a { print $1, $2, $3 }' "$work/planted.expected" | sort >"$work/expected-$arch"
+    check "$work/planted" $arch "$work/planted-$arch"
+    rc=$?
+    findings "$work/planted-$arch.txt" >"$work/got-$arch"
+    if [ $rc -eq 1 ] && diff -u "$work/expected-$arch" "$work/got-$arch"; then
+        ok "planted, $arch: exactly the $(wc -l <"$work/expected-$arch") planted findings (exit 1)"
+    else
+        fail "planted, $arch: exit $rc"; cat "$work/planted-$arch.txt" "$work/planted-$arch.err"
+    fi
+    # The SARIF log: valid JSON, the same findings (file, line, ruleId).
+    if python3 - "$work/planted-$arch.sarif" "$work/expected-$arch" <<'PY'
+import json, sys
+log = json.load(open(sys.argv[1]))
+run = log["runs"][0]
+assert log["version"] == "2.1.0"
+rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
+got = sorted(f'{r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]} '
+             f'{r["locations"][0]["physicalLocation"]["region"]["startLine"]} {r["ruleId"]}'
+             for r in run["results"])
+assert all(rules[r["ruleIndex"]] == r["ruleId"] for r in run["results"])
+want = sorted(open(sys.argv[2]).read().split("\n")[:-1])
+assert got == want, (got, want)
+PY
+    then
+        ok "planted, $arch: SARIF is valid JSON with the same findings"
+    else
+        fail "planted, $arch: SARIF"
+    fi
+done
+
+# 3. A source that does not compile: exit 2, clang's error at its line, no findings written.
+cp -r "$src/tests/fixtures/miniport/src" "$work/broken"
+printf '\nstatic int hw_broken = ;\n' >>"$work/broken/hw_vidpn.c"
+line=$(wc -l <"$work/broken/hw_vidpn.c")
+check "$work/broken" x64 "$work/broken-x64"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "^hw_vidpn.c:$line:[0-9]*: error:" "$work/broken-x64.err" && [ ! -e "$work/broken-x64.txt" ]; then
+    ok "a source that does not compile: exit 2 with clang's error at hw_vidpn.c:$line"
+else
+    fail "broken source: exit $rc"; cat "$work/broken-x64.err"
+fi
+
+echo "$passed passed, $failures failed"
+[ $failures -eq 0 ]
