@@ -88,5 +88,29 @@ else
     fail "broken source: exit $rc"; cat "$work/broken-x64.err"
 fi
 
+# 4. Paging cases (paging_sample.c: code_seg push/pop, __declspec(code_seg), a
+#    designated initialiser), with flags after "--" (x86) and from a
+#    compile_commands.json (-p, x64): the findings its "expect:" lines name.
+mkdir -p "$work/sample"
+cp "$src/tests/checkdriver/paging_sample.c" "$work/sample/"
+grep -n '/\* expect: ' "$work/sample/paging_sample.c" |
+    sed 's/^\([0-9]*\):.*expect: \([a-z-]*\).*/paging_sample.c \1 \2/' | sort >"$work/sample/expected"
+printf '[{"directory": "%s", "file": "paging_sample.c", "arguments": ["clang", "-c", "paging_sample.c", "-o", "paging_sample.obj"]}]\n' \
+    "$work/sample" >"$work/sample/compile_commands.json"
+(cd "$work/sample" && "$ddigen" check-driver paging_sample.c --spec "$spec" --wdk "$kit" --arch x86 -o flags.txt 2>flags.err)
+rc_flags=$?
+(cd "$work/sample" && "$ddigen" check-driver paging_sample.c -p compile_commands.json --spec "$spec" --wdk "$kit" \
+    --arch x64 -o db.txt 2>db.err)
+rc_db=$?
+findings "$work/sample/flags.txt" >"$work/sample/got-flags"
+# -p gives the source as the database names it (absolute): compare base names.
+findings "$work/sample/db.txt" | sed 's|^.*/||' >"$work/sample/got-db"
+if [ $rc_flags -eq 1 ] && [ $rc_db -eq 1 ] && [ -s "$work/sample/expected" ] &&
+    diff -u "$work/sample/expected" "$work/sample/got-flags" && diff -u "$work/sample/expected" "$work/sample/got-db"; then
+    ok "paging sample: $(wc -l <"$work/sample/expected") findings, with -- flags (x86) and with -p (x64)"
+else
+    fail "paging sample: exit $rc_flags / $rc_db"; cat "$work/sample/flags.txt" "$work/sample/flags.err" "$work/sample/db.txt" "$work/sample/db.err"
+fi
+
 echo "$passed passed, $failures failed"
 [ $failures -eq 0 ]
