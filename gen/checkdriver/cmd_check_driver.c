@@ -11,6 +11,7 @@
 #include "../util/clang_api.h"
 #include "../util/diag.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,12 @@ static int open_database(struct commands *k, const char *db)
     if (n > 5 && !strcmp(dir + n - 5, ".json")) {
         char *slash = strrchr(dir, '/');
         dir = slash ? (slash == dir ? "/" : (*slash = '\0', dir)) : ".";
+    }
+    /* libclang prints its own complaint about a missing database: say ours instead. */
+    char *file = arena_printf(&k->arena, "%s/compile_commands.json", dir);
+    if (access(file, R_OK) != 0) {
+        ddigen_error(file, 0, "cannot read: %s", strerror(errno));
+        return -1;
     }
     CXCompilationDatabase_Error err;
     k->db = clang_CompilationDatabase_fromDirectory(dir, &err);

@@ -157,6 +157,10 @@ static void compare_definition(struct comparison *c, const struct cd_definition 
             continue;
         if (sig)
             compare_signature(c, d, b->roles[i], sig);
+        else if (d->sig.nparams != role->ft->nparams) /* the unit never saw the typedef: the spec's count */
+            add(c, CD_PARAM_COUNT, d, &d->at, NULL, b->roles[i],
+                arena_printf(&c->out->arena, "%s takes %u parameters, but its DDI %s takes %zu", d->function,
+                             d->sig.nparams, b->roles[i], role->ft->nparams));
         compare_sal(c, d, role, sig);
         compare_paging(c, d, role, sig);
     }
