@@ -7,8 +7,8 @@
 #include "report.h"
 
 #include "../header/clang_args.h"
-#include "../util/cli.h"
 #include "../util/clang_api.h"
+#include "../util/cli.h"
 #include "../util/diag.h"
 
 #include <errno.h>
@@ -55,9 +55,12 @@ enum { OPT_SPEC = 256, OPT_WDK, OPT_ARCH, OPT_SARIF };
 static int parse_options(int argc, char **argv, struct options *o)
 {
     static const struct option longopts[] = {
-        {"spec", required_argument, NULL, OPT_SPEC}, {"wdk", required_argument, NULL, OPT_WDK},
-        {"arch", required_argument, NULL, OPT_ARCH}, {"sarif", required_argument, NULL, OPT_SARIF},
-        {"output", required_argument, NULL, 'o'},    {"help", no_argument, NULL, 'h'},
+        {"spec", required_argument, NULL, OPT_SPEC},
+        {"wdk", required_argument, NULL, OPT_WDK},
+        {"arch", required_argument, NULL, OPT_ARCH},
+        {"sarif", required_argument, NULL, OPT_SARIF},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     /* What follows "--" is the compiler's, not ours. */
@@ -91,9 +94,10 @@ static int parse_options(int argc, char **argv, struct options *o)
     }
     for (int i = optind; i < ours; i++)
         vec_push(&o->sources, argv[i]);
-    const char *missing = !o->sources.len ? "no source given" : !o->spec ? "--spec SPEC.xml is required"
-                          : o->db && o->nflags                   ? "give -p or -- FLAGS, not both"
-                                                                 : NULL;
+    const char *missing = !o->sources.len      ? "no source given"
+                          : !o->spec           ? "--spec SPEC.xml is required"
+                          : o->db && o->nflags ? "give -p or -- FLAGS, not both"
+                                               : NULL;
     if (missing) {
         ddigen_error(NULL, 0, "check-driver: %s", missing);
         fputs(usage, stderr);

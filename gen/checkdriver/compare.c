@@ -78,8 +78,8 @@ static void compare_signature(struct comparison *c, const struct cd_definition *
     struct arena *a = &c->out->arena;
     if (d->sig.callconv != sig->callconv)
         add(c, CD_CALLCONV, d, &d->at, sig, role,
-            arena_printf(a, "%s is defined %s, but its DDI %s is %s", d->function, callconv_name(d->sig.callconv),
-                         role, callconv_name(sig->callconv)));
+            arena_printf(a, "%s is defined %s, but its DDI %s is %s", d->function, callconv_name(d->sig.callconv), role,
+                         callconv_name(sig->callconv)));
     if (strcmp(d->sig.result, sig->result))
         add(c, CD_RESULT_TYPE, d, &d->at, sig, role,
             arena_printf(a, "%s returns '%s', but its DDI %s returns '%s'", d->function, d->sig.result, role,
@@ -93,8 +93,8 @@ static void compare_signature(struct comparison *c, const struct cd_definition *
     for (unsigned i = 0; i < sig->nparams; i++)
         if (strcmp(d->sig.params[i], sig->params[i]))
             add(c, CD_PARAM_TYPE, d, &d->params[i].at, sig, arena_printf(a, "%s.%u", role, i + 1),
-                arena_printf(a, "parameter %u '%s' of %s is '%s', but its DDI %s has '%s'", i + 1,
-                             d->params[i].name, d->function, d->sig.params[i], role, sig->params[i]));
+                arena_printf(a, "parameter %u '%s' of %s is '%s', but its DDI %s has '%s'", i + 1, d->params[i].name,
+                             d->function, d->sig.params[i], role, sig->params[i]));
 }
 
 /* SAL without the spaces its spelling may have. */
@@ -146,8 +146,8 @@ static void compare_definition(struct comparison *c, const struct cd_definition 
 {
     const struct bound_roles *b = strmap_get(&c->bound, d->function);
     for (unsigned i = 0; b && i < b->count; i++) {
-        const char *key = arena_printf(&c->out->arena, "%s:%u:%u|%s", d->at.file, d->at.line, d->at.column,
-                                       b->roles[i]);
+        const char *key =
+            arena_printf(&c->out->arena, "%s:%u:%u|%s", d->at.file, d->at.line, d->at.column, b->roles[i]);
         if (strmap_get(&c->seen, key))
             continue;
         strmap_put(&c->seen, key, (void *)key);

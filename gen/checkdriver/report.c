@@ -17,8 +17,8 @@ int cd_write_text(const struct cd_findings *f, const char *path)
     static const char *const levels[] = {"note", "warning", "error"};
     for (size_t i = 0; i < f->items.len; i++) {
         const struct cd_finding *x = f->items.items[i];
-        fprintf(out, "%s:%u:%u: %s: %s [%s]\n", x->at.file, x->at.line, x->at.column,
-                levels[cd_rules[x->kind].level], x->message, cd_rules[x->kind].id);
+        fprintf(out, "%s:%u:%u: %s: %s [%s]\n", x->at.file, x->at.line, x->at.column, levels[cd_rules[x->kind].level],
+                x->message, cd_rules[x->kind].id);
         if (x->ddi_at.file && *x->ddi_at.file)
             fprintf(out, "%s:%u:%u: note: the DDI's typedef\n", x->ddi_at.file, x->ddi_at.line, x->ddi_at.column);
     }

@@ -49,8 +49,8 @@ static int is_string(const char *token)
 }
 
 struct pragma {
-    const char *name;      /* alloc_text, code_seg */
-    const char **args;     /* tokens between the parentheses, commas dropped */
+    const char *name;  /* alloc_text, code_seg */
+    const char **args; /* tokens between the parentheses, commas dropped */
     unsigned nargs, offset;
 };
 

@@ -294,8 +294,8 @@ static void note_definition(struct scan *s, CXCursor fn)
     d->use_decl_annotations = sal && strstr(sal, "_Use_decl_annotations_");
     d->paged_code = has_token(t, name_offset, end, "PAGED_CODE");
     CXString plain = clang_getCursorSpelling(fn);
-    d->segment = segment_of(&s->segments, &s->unit->arena, t, clang_getCString(plain), begin, name_offset,
-                            &d->segment_how);
+    d->segment =
+        segment_of(&s->segments, &s->unit->arena, t, clang_getCString(plain), begin, name_offset, &d->segment_how);
     clang_disposeString(plain);
     vec_push(&s->unit->definitions, d);
 }
@@ -309,11 +309,8 @@ static enum CXChildVisitResult visit_decl(CXCursor c, CXCursor parent, CXClientD
     case CXCursor_LinkageSpec:
     case CXCursor_UnexposedDecl:
     case CXCursor_ClassDecl:
-    case CXCursor_StructDecl:
-        return CXChildVisit_Recurse;
-    case CXCursor_TypedefDecl:
-        note_role_typedef(s, c);
-        return CXChildVisit_Continue;
+    case CXCursor_StructDecl: return CXChildVisit_Recurse;
+    case CXCursor_TypedefDecl: note_role_typedef(s, c); return CXChildVisit_Continue;
     case CXCursor_FunctionDecl:
     case CXCursor_CXXMethod:
         if (!clang_isCursorDefinition(c)) {
@@ -327,8 +324,7 @@ static enum CXChildVisitResult visit_decl(CXCursor c, CXCursor parent, CXClientD
         if (!in_kit(s, c))
             clang_visitChildren(c, visit_expr, s);
         return CXChildVisit_Continue;
-    default:
-        return CXChildVisit_Continue;
+    default: return CXChildVisit_Continue;
     }
 }
 

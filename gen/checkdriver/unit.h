@@ -55,17 +55,16 @@ struct cd_definition {
 struct cd_unit {
     const char *source;
     struct arena arena;
-    struct vec bindings;       /* struct cd_binding* */
-    struct vec definitions;    /* struct cd_definition* */
-    struct strmap role_sigs;   /* role typedef name -> struct cd_signature* */
+    struct vec bindings;     /* struct cd_binding* */
+    struct vec definitions;  /* struct cd_definition* */
+    struct strmap role_sigs; /* role typedef name -> struct cd_signature* */
 };
 
 /* Parses source with args (its compile flags, the source among them) and
  * fills unit. 0; 1 when the source does not compile (clang's errors
  * reported at their file:line); -1 when it cannot be read (reported). */
 int cd_unit_scan(struct cd_unit *unit, struct ddi_side *ddi, const char *source, const char *kit_root,
-                 const char *const *args,
-                 int nargs);
+                 const char *const *args, int nargs);
 void cd_unit_free(struct cd_unit *unit);
 
 #endif

@@ -94,7 +94,8 @@ char *sarif_document(const char *tool_version, const struct sarif_rule *rules, u
     json_sb_str(&sb, tool_version ? tool_version : "0");
     sb_append(&sb, ",\n          \"rules\": [\n");
     write_rules(&sb, rules, nrules);
-    sb_append(&sb, "          ]\n        }\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [");
+    sb_append(&sb,
+              "          ]\n        }\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [");
     size_t written = 0;
     for (size_t i = 0; i < nresults; i++) {
         if (results[i].rule >= nrules)

@@ -6,9 +6,11 @@
 # PAGED_CODE()) gives exactly those, at their file:line, for x86 and x64; the
 # SARIF log is valid JSON with the same findings; a source that does not
 # compile is exit 2 with clang's error at its line.
-#   check_driver.sh DDIGEN SOURCE_DIR KIT_DIR WORK
+# With the official SARIF schema (SCHEMA, as tests/lint fetches it) and
+# python3-jsonschema, the log is also validated against it.
+#   check_driver.sh DDIGEN SOURCE_DIR KIT_DIR WORK [SCHEMA]
 set -u
-ddigen=$1 src=$2 kit=$3 work=$4
+ddigen=$1 src=$2 kit=$3 work=$4 schema=${5:-}
 if [ ! -d "$kit" ]; then
     echo "SKIP: no real WDK at $kit (../shared is absent)"
     exit 77
@@ -56,9 +58,17 @@ for arch in x86 x64; do
         fail "planted, $arch: exit $rc"; cat "$work/planted-$arch.txt" "$work/planted-$arch.err"
     fi
     # The SARIF log: valid JSON, the same findings (file, line, ruleId).
-    if python3 - "$work/planted-$arch.sarif" "$work/expected-$arch" <<'PY'
-import json, sys
+    if python3 - "$work/planted-$arch.sarif" "$work/expected-$arch" "$schema" <<'PY'
+import json, os, sys
 log = json.load(open(sys.argv[1]))
+if sys.argv[3] and os.path.exists(sys.argv[3]):
+    try:
+        import jsonschema
+    except ImportError:
+        jsonschema = None
+    if jsonschema:
+        jsonschema.validate(log, json.load(open(sys.argv[3])))
+        print("valid against", sys.argv[3])
 run = log["runs"][0]
 assert log["version"] == "2.1.0"
 rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
