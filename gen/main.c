@@ -1,5 +1,6 @@
 /* ddigen: keeps WDDM display drivers in sync with the DDI. This file only
  * dispatches subcommands; each stage parses its own options. */
+#include "checkdriver/checkdriver.h"
 #include "diff/diff.h"
 #include "docs/docs.h"
 #include "emit/emit.h"
@@ -67,6 +68,7 @@ static const struct command commands[] = {
     {"lint", ddigen_cmd_lint, "findings where the docs and the headers disagree (text, SARIF)", 0},
     {"emit", ddigen_cmd_emit, "spec + templates -> generated C", 0},
     {"generate", ddigen_cmd_generate, "run every stage end to end", 0},
+    {"check-driver", ddigen_cmd_check_driver, "a driver's callback definitions vs the DDI (types, SAL, paging)", 0},
     {"trace", ddigen_cmd_trace, "print a trace of DDI calls (CBOR) naming fields from the spec", 0},
     {"validate", cmd_validate, "check spec files against the schema", 0},
     {"overlay", ddigen_cmd_overlay, "case-insensitive clang VFS overlay for WDK folders", 0},

@@ -10,6 +10,7 @@
 #include "../util/hash.h"
 #include "../util/json.h"
 #include "../util/output.h"
+#include "../util/sarif.h"
 #include "../util/strbuf.h"
 
 #include <ctype.h>
@@ -939,103 +940,39 @@ int lint_write_text_file(const struct lint_result *r, const char *path)
 
 /* ---------- SARIF 2.1.0 ---------- */
 
-/* Strings through the one JSON writer (util/json.c). */
-static void json_str(struct strbuf *sb, const char *s)
+/* The findings as the one SARIF writer's results (util/sarif.c): the
+ * primary side first, the other side as the related location. */
+static void sarif_result_of(const struct lint_finding *f, struct sarif_result *out)
 {
-    json_sb_str(sb, s);
+    const char *pf = primary_file(f);
+    int header_primary = f->primary_is_header || !f->doc_file;
+    const char *other = header_primary ? f->doc_file : f->header_file;
+    *out = (struct sarif_result){
+        .rule = (unsigned)(f->kind - lint_kinds),
+        .level = (enum sarif_level)f->severity,
+        .message = f->message,
+        .primary = {.file = pf, .line = primary_line(f), .base = header_primary ? "HEADERS" : "DOCS"},
+        .fingerprint = f->fingerprint,
+    };
+    if (other && other != pf)
+        out->related = (struct sarif_location){.file = other,
+                                               .line = header_primary ? f->doc_line : f->header_line,
+                                               .base = header_primary ? "DOCS" : "HEADERS",
+                                               .message = header_primary ? "documented here" : "declared here"};
 }
-
-/* A path as an RFC 3986 URI reference: every byte but the unreserved
- * characters and '/' percent-encoded (spaces, '%', '#', '?', ':' that would
- * read as a scheme, non-ASCII bytes as their UTF-8 octets), as SARIF's
- * artifactLocation.uri must be. */
-static void uri_str(struct strbuf *sb, const char *path)
-{
-    struct strbuf u = {0};
-    for (const unsigned char *p = (const unsigned char *)path; p && *p; p++) {
-        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' ||
-            *p == '.' || *p == '_' || *p == '~' || *p == '/')
-            sb_appendn(&u, (const char *)p, 1);
-        else
-            sb_printf(&u, "%%%02X", *p);
-    }
-    json_str(sb, sb_str(&u));
-    sb_free(&u);
-}
-
-static void json_location(struct strbuf *sb, const char *file, unsigned line, const char *base)
-{
-    sb_append(sb, "{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
-    uri_str(sb, file);
-    if (base) {
-        sb_append(sb, ", \"uriBaseId\": ");
-        json_str(sb, base);
-    }
-    sb_append(sb, "}");
-    if (line)
-        sb_printf(sb, ", \"region\": {\"startLine\": %u}", line);
-    sb_append(sb, "}}");
-}
-
-static const char *const sarif_levels[] = {"note", "warning", "error"};
 
 char *lint_sarif(const struct lint_result *r, const char *tool_version)
 {
-    struct strbuf sb = {0};
-    sb_append(&sb, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
-                   "  \"runs\": [\n    {\n      \"tool\": {\n        \"driver\": {\n          \"name\": \"ddigen\",\n"
-                   "          \"version\": ");
-    json_str(&sb, tool_version ? tool_version : "0");
-    sb_append(&sb, ",\n          \"rules\": [\n");
-    for (unsigned i = 0; i < lint_kind_count; i++) {
-        const struct lint_kind *k = &lint_kinds[i];
-        sb_append(&sb, "            {\"id\": ");
-        json_str(&sb, k->id);
-        sb_append(&sb, ", \"name\": ");
-        json_str(&sb, k->name);
-        sb_append(&sb, ", \"shortDescription\": {\"text\": ");
-        json_str(&sb, k->description);
-        sb_printf(&sb, "}, \"defaultConfiguration\": {\"level\": \"%s\"}}%s\n", sarif_levels[k->severity],
-                  i + 1 < lint_kind_count ? "," : "");
-    }
-    sb_append(&sb, "          ]\n        }\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [");
-    for (size_t i = 0; i < r->findings.len; i++) {
-        const struct lint_finding *f = r->findings.items[i];
-        sb_append(&sb, i ? ",\n        {" : "\n        {");
-        sb_append(&sb, "\"ruleId\": ");
-        json_str(&sb, f->kind->id);
-        sb_printf(&sb, ", \"ruleIndex\": %u, \"level\": \"%s\", \"message\": {\"text\": ",
-                  (unsigned)(f->kind - lint_kinds), sarif_levels[f->severity]);
-        json_str(&sb, f->message);
-        sb_append(&sb, "},\n         \"locations\": [");
-        const char *pf = primary_file(f);
-        int header_primary = f->primary_is_header || !f->doc_file;
-        if (pf)
-            json_location(&sb, pf, primary_line(f), header_primary ? "HEADERS" : "DOCS");
-        sb_append(&sb, "]");
-        const char *other = header_primary ? f->doc_file : f->header_file;
-        if (other && other != pf) {
-            sb_append(&sb, ",\n         \"relatedLocations\": [");
-            size_t at = sb.len;
-            json_location(&sb, other, header_primary ? f->doc_line : f->header_line,
-                          header_primary ? "DOCS" : "HEADERS");
-            /* relatedLocations carry an id and a message */
-            char *loc = strdup(sb.data + at);
-            sb.len = at;
-            sb.data[at] = '\0';
-            if (loc) {
-                sb_printf(&sb, "{\"id\": 1, \"message\": {\"text\": \"%s\"}, %s", header_primary ? "documented here" : "declared here",
-                          loc + 1);
-                free(loc);
-            }
-            sb_append(&sb, "]");
-        }
-        sb_append(&sb, ",\n         \"partialFingerprints\": {\"ddigenFinding/v1\": ");
-        json_str(&sb, f->fingerprint);
-        sb_append(&sb, "}}");
-    }
-    sb_append(&sb, r->findings.len ? "\n      ]\n    }\n  ]\n}\n" : "]\n    }\n  ]\n}\n");
-    char *out = strdup(sb_str(&sb));
-    sb_free(&sb);
+    struct sarif_rule rules[K_COUNT];
+    for (unsigned i = 0; i < lint_kind_count; i++)
+        rules[i] = (struct sarif_rule){lint_kinds[i].id, lint_kinds[i].name, lint_kinds[i].description,
+                                       (enum sarif_level)lint_kinds[i].severity};
+    struct sarif_result *results = calloc(r->findings.len + 1, sizeof *results);
+    if (!results)
+        return NULL;
+    for (size_t i = 0; i < r->findings.len; i++)
+        sarif_result_of(r->findings.items[i], &results[i]);
+    char *out = sarif_document(tool_version, rules, lint_kind_count, results, r->findings.len);
+    free(results);
     return out;
 }

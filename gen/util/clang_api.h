@@ -14,9 +14,20 @@
 #ifndef DDIGEN_CLANG_API_H
 #define DDIGEN_CLANG_API_H
 
+#include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
 
 #define DDIGEN_CLANG_FUNCTIONS(X) \
+    X(clang_CompilationDatabase_dispose) \
+    X(clang_CompilationDatabase_fromDirectory) \
+    X(clang_CompilationDatabase_getCompileCommands) \
+    X(clang_CompileCommand_getArg) \
+    X(clang_CompileCommand_getDirectory) \
+    X(clang_CompileCommand_getNumArgs) \
+    X(clang_CompileCommands_dispose) \
+    X(clang_CompileCommands_getCommand) \
+    X(clang_CompileCommands_getSize) \
+    X(clang_Cursor_getArgument) \
     X(clang_Cursor_getNumArguments) \
     X(clang_Cursor_getOffsetOfField) \
     X(clang_Cursor_isAnonymous) \
@@ -25,6 +36,7 @@
     X(clang_Cursor_isMacroFunctionLike) \
     X(clang_Cursor_isNull) \
     X(clang_Location_isFromMainFile) \
+    X(clang_Location_isInSystemHeader) \
     X(clang_Type_getAlignOf) \
     X(clang_Type_getNamedType) \
     X(clang_Type_getOffsetOf) \
@@ -34,10 +46,12 @@
     X(clang_defaultSaveOptions) \
     X(clang_disposeDiagnostic) \
     X(clang_disposeIndex) \
+    X(clang_disposeSourceRangeList) \
     X(clang_disposeString) \
     X(clang_disposeTokens) \
     X(clang_disposeTranslationUnit) \
     X(clang_equalCursors) \
+    X(clang_getArgType) \
     X(clang_getArrayElementType) \
     X(clang_getArraySize) \
     X(clang_getCString) \
@@ -67,6 +81,7 @@
     X(clang_getInclusions) \
     X(clang_getLocationForOffset) \
     X(clang_getNullCursor) \
+    X(clang_getNumArgTypes) \
     X(clang_getNumDiagnostics) \
     X(clang_getPointeeType) \
     X(clang_getPresumedLocation) \
@@ -74,6 +89,7 @@
     X(clang_getRangeEnd) \
     X(clang_getRangeStart) \
     X(clang_getResultType) \
+    X(clang_getSkippedRanges) \
     X(clang_getSpellingLocation) \
     X(clang_getTokenKind) \
     X(clang_getTokenLocation) \
@@ -102,6 +118,16 @@ struct ddigen_clang_api {
 const struct ddigen_clang_api *ddigen_clang(void);
 
 #ifndef DDIGEN_CLANG_API_IMPL
+#define clang_CompilationDatabase_dispose (ddigen_clang()->clang_CompilationDatabase_dispose)
+#define clang_CompilationDatabase_fromDirectory (ddigen_clang()->clang_CompilationDatabase_fromDirectory)
+#define clang_CompilationDatabase_getCompileCommands (ddigen_clang()->clang_CompilationDatabase_getCompileCommands)
+#define clang_CompileCommand_getArg (ddigen_clang()->clang_CompileCommand_getArg)
+#define clang_CompileCommand_getDirectory (ddigen_clang()->clang_CompileCommand_getDirectory)
+#define clang_CompileCommand_getNumArgs (ddigen_clang()->clang_CompileCommand_getNumArgs)
+#define clang_CompileCommands_dispose (ddigen_clang()->clang_CompileCommands_dispose)
+#define clang_CompileCommands_getCommand (ddigen_clang()->clang_CompileCommands_getCommand)
+#define clang_CompileCommands_getSize (ddigen_clang()->clang_CompileCommands_getSize)
+#define clang_Cursor_getArgument (ddigen_clang()->clang_Cursor_getArgument)
 #define clang_Cursor_getNumArguments (ddigen_clang()->clang_Cursor_getNumArguments)
 #define clang_Cursor_getOffsetOfField (ddigen_clang()->clang_Cursor_getOffsetOfField)
 #define clang_Cursor_isAnonymous (ddigen_clang()->clang_Cursor_isAnonymous)
@@ -110,6 +136,7 @@ const struct ddigen_clang_api *ddigen_clang(void);
 #define clang_Cursor_isMacroFunctionLike (ddigen_clang()->clang_Cursor_isMacroFunctionLike)
 #define clang_Cursor_isNull (ddigen_clang()->clang_Cursor_isNull)
 #define clang_Location_isFromMainFile (ddigen_clang()->clang_Location_isFromMainFile)
+#define clang_Location_isInSystemHeader (ddigen_clang()->clang_Location_isInSystemHeader)
 #define clang_Type_getAlignOf (ddigen_clang()->clang_Type_getAlignOf)
 #define clang_Type_getNamedType (ddigen_clang()->clang_Type_getNamedType)
 #define clang_Type_getOffsetOf (ddigen_clang()->clang_Type_getOffsetOf)
@@ -119,10 +146,12 @@ const struct ddigen_clang_api *ddigen_clang(void);
 #define clang_defaultSaveOptions (ddigen_clang()->clang_defaultSaveOptions)
 #define clang_disposeDiagnostic (ddigen_clang()->clang_disposeDiagnostic)
 #define clang_disposeIndex (ddigen_clang()->clang_disposeIndex)
+#define clang_disposeSourceRangeList (ddigen_clang()->clang_disposeSourceRangeList)
 #define clang_disposeString (ddigen_clang()->clang_disposeString)
 #define clang_disposeTokens (ddigen_clang()->clang_disposeTokens)
 #define clang_disposeTranslationUnit (ddigen_clang()->clang_disposeTranslationUnit)
 #define clang_equalCursors (ddigen_clang()->clang_equalCursors)
+#define clang_getArgType (ddigen_clang()->clang_getArgType)
 #define clang_getArrayElementType (ddigen_clang()->clang_getArrayElementType)
 #define clang_getArraySize (ddigen_clang()->clang_getArraySize)
 #define clang_getCString (ddigen_clang()->clang_getCString)
@@ -152,6 +181,7 @@ const struct ddigen_clang_api *ddigen_clang(void);
 #define clang_getInclusions (ddigen_clang()->clang_getInclusions)
 #define clang_getLocationForOffset (ddigen_clang()->clang_getLocationForOffset)
 #define clang_getNullCursor (ddigen_clang()->clang_getNullCursor)
+#define clang_getNumArgTypes (ddigen_clang()->clang_getNumArgTypes)
 #define clang_getNumDiagnostics (ddigen_clang()->clang_getNumDiagnostics)
 #define clang_getPointeeType (ddigen_clang()->clang_getPointeeType)
 #define clang_getPresumedLocation (ddigen_clang()->clang_getPresumedLocation)
@@ -159,6 +189,7 @@ const struct ddigen_clang_api *ddigen_clang(void);
 #define clang_getRangeEnd (ddigen_clang()->clang_getRangeEnd)
 #define clang_getRangeStart (ddigen_clang()->clang_getRangeStart)
 #define clang_getResultType (ddigen_clang()->clang_getResultType)
+#define clang_getSkippedRanges (ddigen_clang()->clang_getSkippedRanges)
 #define clang_getSpellingLocation (ddigen_clang()->clang_getSpellingLocation)
 #define clang_getTokenKind (ddigen_clang()->clang_getTokenKind)
 #define clang_getTokenLocation (ddigen_clang()->clang_getTokenLocation)
