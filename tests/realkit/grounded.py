@@ -268,12 +268,12 @@ CASES = {
 REVIEWED_CASES = {
     # a reviewed condition `field == enumerator` is lowered, not dropped
     "reviewed_getstandard_sharedprimary_when_type":
-        conditional("DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA.pCreateSharedPrimarySurfaceData:nonzero:reviewed", "in",
+        conditional("DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA.pCreateSharedPrimarySurfaceData:nonnull-when:reviewed", "in",
                     "(unsigned long long)a->StandardAllocationType == 1ull",
                     "the page requires the pointer only if StandardAllocationType specifies "
                     "D3DKMDT_STANDARDALLOCATION_SHAREDPRIMARYSURFACE (= 1)"),
     "reviewed_getstandard_vgpu_when_type":
-        conditional("DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA.pCreateVirtualGpuSurfaceData:nonzero:reviewed", "in",
+        conditional("DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA.pCreateVirtualGpuSurfaceData:nonnull-when:reviewed", "in",
                     "(unsigned long long)a->StandardAllocationType == 5ull",
                     "the page requires the pointer only if StandardAllocationType is D3DKMDT_STANDARDALLOCATION_VGPU (= 5)"),
 }

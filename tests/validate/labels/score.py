@@ -13,7 +13,8 @@ Lines starting with '#' and a first row whose first column is `page` (column
 names) are skipped.
 
 A label matches a check when page (compared from `ddi-docs/` or `wdk/` on,
-case-insensitively), line (the check may be one line off: wrapped sentences),
+case-insensitively; a check's bare header file name, as the spec records
+it, matches a label's header path under `wdk/` with that file name), line (the check may be one line off: wrapped sentences),
 record, subject, kind, every labelled operand and direction agree. Subjects
 compare on the last dotted segment, case-insensitively, or on the full path
 (one a dotted suffix of the other) when both have a dot. `exclusive` is
@@ -106,8 +107,18 @@ def operands_agree(label, check, subject_ok):
     return subject_ok
 
 
+def same_page(check_page, label_page):
+    """A check from a header fact names the header as the spec records it,
+    its file name alone (`d3dkmddi.h`); the labels name it from the shared
+    folder (`wdk/10.0.14393.0/shared/d3dkmddi.h`): one file."""
+    want = norm_page(label_page)
+    if check_page == want:
+        return True
+    return "/" not in check_page and want.startswith("wdk/") and want.rsplit("/", 1)[-1] == check_page
+
+
 def matches(label, check):
-    if check.page != norm_page(label.page) or abs(check.line - label.line) > 1:
+    if not same_page(check.page, label.page) or abs(check.line - label.line) > 1:
         return False
     if check.record.lower() != label.record.lower() or check.kind != label.kind:
         return False
