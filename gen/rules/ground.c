@@ -1,6 +1,7 @@
 /* Layout and type facts a rule must agree with before it becomes a check
  * (ground.h): shared bits, address-like fields, read-only arguments. */
 #include "ground.h"
+#include "reach.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -178,35 +179,15 @@ int ground_is_location(const struct rules_field *sf)
 
 /* ---- arguments the driver cannot write ----------------------------------- */
 
-/* The record a parameter's type points to, and whether through const:
- * typedefs followed until the spelling has a '*'. */
-static const struct ddi_model_record *pointee(const struct ddi_model *m, const char *type, int *is_const)
-{
-    for (int hops = 0; type && hops < 8 && !strchr(type, '*'); hops++)
-        type = ddi_model_typedef_type(m, type);
-    if (!type)
-        return NULL;
-    const char *star = strchr(type, '*');
-    if (strchr(star + 1, '*'))
-        return NULL; /* a pointer to a pointer: the driver may write the inner one */
-    char base[256];
-    size_t n = (size_t)(star - type);
-    if (n >= sizeof base)
-        return NULL;
-    memcpy(base, type, n);
-    base[n] = '\0';
-    *is_const = strstr(base, "const") != NULL || strstr(base, "CONST") != NULL;
-    return ddi_model_type_record(m, base);
-}
-
 int ground_read_only(const struct ddi_model *m, const struct ddi_model_record *rec)
 {
     int taken = 0;
     for (size_t i = 0; i < m->nfunctypes; i++) {
         const struct ddi_model_functype *ft = &m->functypes[i];
         for (size_t k = 0; k < ft->nparams; k++) {
-            int is_const = 0;
-            if (pointee(m, ft->params[k].type, &is_const) != rec)
+            int stars = 0, is_const = 0;
+            /* a pointer to a pointer: the driver may write the inner one */
+            if (reach_pointee(m, ft->params[k].type, &stars, &is_const) != rec || stars != 1)
                 continue;
             if (!is_const)
                 return 0;

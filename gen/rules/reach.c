@@ -129,9 +129,7 @@ const struct ddi_model_record *reach_embedded(const struct ddi_model_field *f)
     return f->type_record;
 }
 
-/* The record a type points to (typedefs followed to the first '*'), the
- * number of '*' and whether the pointee is const; NULL when none. */
-static const struct ddi_model_record *pointee(const struct ddi_model *m, const char *type, int *stars, int *is_const)
+const struct ddi_model_record *reach_pointee(const struct ddi_model *m, const char *type, int *stars, int *is_const)
 {
     for (int hops = 0; type && hops < 8 && !strchr(type, '*'); hops++)
         type = ddi_model_typedef_type(m, type);
@@ -234,7 +232,7 @@ static void visit_record(struct reach *r, struct reach_rec *rr)
                 visit_functype(r, ft, role);
             continue;
         }
-        e = pointee(r->m, f->type, &stars, &is_const);
+        e = reach_pointee(r->m, f->type, &stars, &is_const);
         if (!e || stars != 1 || (!c.dirs && !c.os_returned))
             continue;
         if (c.called_back || !c.dirs) {
@@ -266,7 +264,7 @@ static void visit_functype(struct reach *r, const struct ddi_model_functype *ft,
     for (size_t k = 0; k < ft->nparams; k++) {
         const struct ddi_model_param *p = &ft->params[k];
         int stars = 0, is_const = 0;
-        const struct ddi_model_record *e = pointee(r->m, p->type, &stars, &is_const);
+        const struct ddi_model_record *e = reach_pointee(r->m, p->type, &stars, &is_const);
         int sal_out = p->sal && strstr(p->sal, "_Out") && !strstr(p->sal, "_Inout");
         if (!e)
             continue;

@@ -43,6 +43,10 @@ struct reach_context reach_context_of(const struct reach *r, const struct ddi_mo
  * [out]: the driver sets them). A record no path reaches: its marks. */
 unsigned reach_field_dir(const struct reach *r, const struct ddi_model_record *rec, const char *path);
 
+/* The record a type points to (typedefs followed to the first '*'), the
+ * number of '*' and whether the pointee is const; NULL when none. */
+const struct ddi_model_record *reach_pointee(const struct ddi_model *m, const char *type, int *stars, int *is_const);
+
 /* Whether a field holds another top-level record by value, which a
  * validator descends into (not an array, not a bitfield): the record, or NULL. */
 const struct ddi_model_record *reach_embedded(const struct ddi_model_field *f);
