@@ -3,6 +3,7 @@
  * their elements. */
 #include "ddi_side.h"
 
+#include "../model/irql.h"
 #include "../model/specxml.h"
 #include "../spec/schema.h"
 #include "../util/diag.h"
@@ -69,23 +70,15 @@ enum irql_class irql_classify(const char *text)
     return IRQL_UNKNOWN;
 }
 
-/* The IRQL a typedef's SAL requires: _IRQL_requires_(X), the DXGK
- * spelling of dispmprt.h (_IRQL_requires_DXGK_(X)) and the _max_ forms;
- * _IRQL_requires_min_ says nothing about paging. Returns the argument
+/* The IRQL a typedef's SAL requires (model/irql.h): the exact level, else
+ * the maximum; _IRQL_requires_min_ says nothing about paging. The level
  * (arena) or NULL. */
 static const char *sal_irql(struct arena *a, const char *sal)
 {
-    static const char *const cues[] = {"_IRQL_requires_(", "_IRQL_requires_DXGK_(", "_IRQL_requires_max_(",
-                                       "_IRQL_requires_max_DXGK_("};
-    for (size_t i = 0; sal && i < sizeof cues / sizeof cues[0]; i++) {
-        const char *at = strstr(sal, cues[i]);
-        if (!at)
-            continue;
-        const char *arg = at + strlen(cues[i]);
-        const char *close = strchr(arg, ')');
-        return close ? arena_strndup(a, arg, (size_t)(close - arg)) : NULL;
-    }
-    return NULL;
+    struct ddi_irql irql;
+    ddi_irql_from_sal(sal, &irql);
+    const char *level = irql.exact[0] ? irql.exact : irql.max;
+    return level[0] ? arena_strdup(a, level) : NULL;
 }
 
 static struct ddi_role *make_role(struct ddi_side *d, const struct ddi_model_functype *ft)

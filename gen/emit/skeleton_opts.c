@@ -4,6 +4,7 @@
 #include "skeleton_opts.h"
 #include "view.h"
 
+#include "../model/irql.h"
 #include "../model/specxml.h"
 #include "../model/vset.h"
 
@@ -427,46 +428,14 @@ static void member_condition(const struct ddi_versions *vl, ddi_vset member, con
     ddi_vset_condition(vl, in, sb);
 }
 
-/* The spellings of IRQL in the kit headers' SAL, one table: the cue and
- * its length are one thing. dispmprt.h wraps _IRQL_requires_ in its own
- * _IRQL_requires_DXGK_ (empty outside code analysis). */
-enum irql_bound { IRQL_EXACT, IRQL_MAX, IRQL_MIN };
-static const struct {
-    const char *cue;
-    size_t len;
-    enum irql_bound bound;
-} irql_cues[] = {
-#define IRQL_CUE(s, b)                                                                                                 \
-    {                                                                                                                  \
-        s, sizeof s - 1, b                                                                                             \
-    }
-    IRQL_CUE("_IRQL_requires_(", IRQL_EXACT),
-    IRQL_CUE("_IRQL_requires_DXGK_(", IRQL_EXACT),
-    IRQL_CUE("_IRQL_requires_max_(", IRQL_MAX),
-    IRQL_CUE("_IRQL_requires_min_(", IRQL_MIN),
-#undef IRQL_CUE
-};
-
 /* The IRQL a function type's SAL requires, as text ("PASSIVE_LEVEL",
  * "<= DISPATCH_LEVEL", ">= PASSIVE_LEVEL", ...) into sb; 1 when that is
  * PASSIVE_LEVEL only (pageable). */
 static int sal_irql(const char *sal, struct strbuf *sb)
 {
-    char level[3][64] = {"", "", ""};
-    for (size_t i = 0; sal && i < sizeof irql_cues / sizeof irql_cues[0]; i++) {
-        const char *at = strstr(sal, irql_cues[i].cue);
-        if (!at)
-            continue;
-        at += irql_cues[i].len;
-        size_t n = strcspn(at, ")");
-        while (n && at[n - 1] == ' ')
-            n--;
-        while (n && *at == ' ')
-            at++, n--;
-        if (at[n] != '\0' && n < sizeof level[0])
-            snprintf(level[irql_cues[i].bound], sizeof level[0], "%.*s", (int)n, at);
-    }
-    const char *exact = level[IRQL_EXACT], *max = level[IRQL_MAX], *min = level[IRQL_MIN];
+    struct ddi_irql irql;
+    ddi_irql_from_sal(sal, &irql);
+    const char *exact = irql.exact, *max = irql.max, *min = irql.min;
     if (*exact)
         sb_append(sb, exact);
     else if (*min && *max)
