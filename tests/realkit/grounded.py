@@ -27,9 +27,10 @@ CHECK = re.compile(r"^\s+/\* (\S+) \*/$")
 DECL = re.compile(r"^DDI_VALIDATE_API unsigned long (ddi_validate_\w+)\(")
 
 
-def checks(out):
-    """(validator, rule id) pairs; a static body `X_` counts as X."""
-    pairs, func = set(), None
+def in_validators(out, pattern):
+    """(validator, match) for every line of a validator body that pattern
+    matches; a static body `X_` counts as X."""
+    func = None
     with open(os.path.join(out, "include", "ddi_validate.c"), encoding="utf-8") as f:
         for line in f:
             m = FUNC.match(line)
@@ -39,10 +40,14 @@ def checks(out):
             if line.startswith("}"):
                 func = None
                 continue
-            m = CHECK.match(line)
+            m = pattern.match(line)
             if m and func:
-                pairs.add((func, m.group(1)))
-    return pairs
+                yield func, m
+
+
+def checks(out):
+    """(validator, rule id) pairs."""
+    return {(func, m.group(1)) for func, m in in_validators(out, CHECK)}
 
 
 def validators(out):
@@ -118,25 +123,12 @@ CALL = re.compile(r"^\s+unsigned long k = (ddi_validate_\w+)\(&a->([\w.]+),")
 
 def calls(out):
     """(validator, callee, field) of every descent into an embedded record."""
-    found, func = set(), None
-    with open(os.path.join(out, "include", "ddi_validate.c"), encoding="utf-8") as f:
-        for line in f:
-            m = FUNC.match(line)
-            if m:
-                func = m.group(1)
-                continue
-            if line.startswith("}"):
-                func = None
-                continue
-            m = CALL.match(line)
-            if m and func:
-                found.add((func, m.group(1), m.group(2)))
-    return found
+    return {(func, m.group(1), m.group(2)) for func, m in in_validators(out, CALL)}
 
 
-def descends(out_dir_holder, validator, callee, field, why, expect=True):
-    def case(_pairs, _decls):
-        got = any(v == validator and c == callee and f == field for v, c, f in calls(out_dir_holder[0]))
+def descends(validator, callee, field, why, expect=True):
+    def case(_pairs, _decls, out):
+        got = (validator, callee, field) in calls(out)
         if got == expect:
             return None
         return (f"{validator} does not call {callee} on {field}, but {why}" if expect
@@ -144,7 +136,6 @@ def descends(out_dir_holder, validator, callee, field, why, expect=True):
     return case
 
 
-OUT = [None]  # the folder main() checks, for the descent cases
 
 CASES = {
     # 1. reserved-zero only where no named field shares the bits
@@ -250,16 +241,16 @@ CASES = {
                "the OS returns the interface through DxgkCbQueryMonitorInterface's out pointer"),
     # 7. depth: a validator calls the validators of the records it embeds, in the path's direction
     "present_flags_descended_on_in":
-        descends(OUT, "ddi_validate_DXGKARG_PRESENT_in", "ddi_validate_DXGK_PRESENTFLAGS_in", "Flags",
+        descends("ddi_validate_DXGKARG_PRESENT_in", "ddi_validate_DXGK_PRESENTFLAGS_in", "Flags",
                  "DXGKARG_PRESENT.Flags (DXGK_PRESENTFLAGS, [in]) has rules of its own page"),
     "submitcommand_flags_descended_on_in":
-        descends(OUT, "ddi_validate_DXGKARG_SUBMITCOMMAND_in", "ddi_validate_DXGK_SUBMITCOMMANDFLAGS_in", "Flags",
+        descends("ddi_validate_DXGKARG_SUBMITCOMMAND_in", "ddi_validate_DXGK_SUBMITCOMMANDFLAGS_in", "Flags",
                  "the embedded flag union is never looked at otherwise"),
     "buildpagingbuffer_transfer_flags_descended":
-        descends(OUT, "ddi_validate_DXGKARG_BUILDPAGINGBUFFER__Transfer_in", "ddi_validate_DXGK_TRANSFERFLAGS_in",
+        descends("ddi_validate_DXGKARG_BUILDPAGINGBUFFER__Transfer_in", "ddi_validate_DXGK_TRANSFERFLAGS_in",
                  "Transfer.Flags", "Operation selecting Transfer must check Transfer.Flags.Reserved"),
     "buildpagingbuffer_fill_does_not_check_transfer_flags":
-        descends(OUT, "ddi_validate_DXGKARG_BUILDPAGINGBUFFER__Fill_in", "ddi_validate_DXGK_TRANSFERFLAGS_in",
+        descends("ddi_validate_DXGKARG_BUILDPAGINGBUFFER__Fill_in", "ddi_validate_DXGK_TRANSFERFLAGS_in",
                  "Transfer.Flags", "another Operation selects another member", expect=False),
 }
 
@@ -298,7 +289,6 @@ def main(argv):
     if len(argv) != 4 or argv[1] != "check" or (argv[3] not in CASES and argv[3] not in REVIEWED_CASES):
         print(__doc__, file=sys.stderr)
         return 2
-    OUT[0] = argv[2]
     wrong = run(argv[3], argv[2])
     if wrong:
         print(f"FAIL {argv[3]}: {wrong}")
