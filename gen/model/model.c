@@ -431,6 +431,30 @@ static size_t walk_docs_rules(struct loader *ld, xmlNodePtr root, struct ddi_mod
     return n;
 }
 
+/* The <text> of every <docs> field at any depth under n (a page's members
+ * nest), by field ID, the first of each: one walk, where each reader of a
+ * field's text once searched the whole <docs> part. */
+static void index_docs_fields(struct ddi_model *m, xmlNodePtr n)
+{
+    for (xmlNodePtr c = n->children; c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE || sx_is(c, "rules") || sx_is(c, "text"))
+            continue;
+        const char *id = sx_is(c, "field") ? sx_get(c, "id") : NULL;
+        if (id && !strmap_get(&m->docs_field_text, id))
+            for (xmlNodePtr t = c->children; t; t = t->next)
+                if (sx_is(t, "text")) {
+                    strmap_put(&m->docs_field_text, id, t);
+                    break;
+                }
+        index_docs_fields(m, c);
+    }
+}
+
+xmlNodePtr ddi_model_docs_field_text(const struct ddi_model *m, const char *id)
+{
+    return strmap_get(&m->docs_field_text, id);
+}
+
 /* Every <docs> rule, and by ID the first of each (for the merge's rules to join). */
 static void read_docs_rules(struct loader *ld, xmlNodePtr root)
 {
@@ -608,6 +632,9 @@ static void read_merge(struct loader *ld, xmlNodePtr root)
     struct strmap pend = {0};
     read_docs_rules(ld, root);
     for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
+        if (sx_is(part, "docs"))
+            index_docs_fields(ld->m, part);
+    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next)
         for (xmlNodePtr n = sx_is(part, "merge") ? part->children : NULL; n; n = n->next)
             if (sx_is(n, "review") && sx_get(n, "line") && !strmap_get(&ld->reviews, sx_get(n, "line")))
                 strmap_put(&ld->reviews, sx_get(n, "line"), n);
@@ -668,6 +695,7 @@ void ddi_model_free(struct ddi_model *m)
     strmap_free(&m->by_name), strmap_free(&m->by_tag);
     strmap_free(&m->enum_by_name), strmap_free(&m->value_by_name);
     strmap_free(&m->typedef_by_name), strmap_free(&m->functype_by_name);
+    strmap_free(&m->docs_field_text);
     struct node_map *nodes = m->nodes;
     free(nodes->slots);
     free(nodes);

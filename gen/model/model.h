@@ -252,6 +252,7 @@ struct ddi_model {
     struct strmap enum_by_name, value_by_name, typedef_by_name, functype_by_name;
     const struct ddi_model_docs_rule *docs_rules; /* every page's, document order */
     size_t ndocs_rules;
+    struct strmap docs_field_text; /* <docs> field ID -> its <text>, the first of each */
     struct arena arena;
     void *nodes; /* xmlNodePtr -> field or record (model.c) */
 };
@@ -290,6 +291,9 @@ const char *ddi_model_typedef_type(const struct ddi_model *m, const char *name);
  * followed; NULL when none. */
 const struct ddi_model_record *ddi_model_type_record(const struct ddi_model *m, const char *type);
 const struct ddi_model_enum *ddi_model_type_enum(const struct ddi_model *m, const char *type);
+/* The <text> of the first <docs> field with this ID (RECORD.path, as its
+ * page names the record), or NULL. */
+xmlNodePtr ddi_model_docs_field_text(const struct ddi_model *m, const char *id);
 /* The model's field or record for an element of the spec, or NULL. */
 const struct ddi_model_field *ddi_model_field_of(const struct ddi_model *m, xmlNodePtr node);
 const struct ddi_model_record *ddi_model_record_of(const struct ddi_model *m, xmlNodePtr node);

@@ -95,47 +95,16 @@ static int has_suffix(const char *s, const char *suffix)
     return n >= k && !strcmp(s + n - k, suffix);
 }
 
-static int is_element(xmlNodePtr n, const char *name)
-{
-    return n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
-}
-
-/* The <field> with this id at any depth under n (a page's members nest). */
-static xmlNodePtr find_field(xmlNodePtr n, const char *id)
-{
-    for (xmlNodePtr c = n->children; c; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE || is_element(c, "rules") || is_element(c, "text"))
-            continue;
-        if (is_element(c, "field")) {
-            xmlChar *fid = xmlGetProp(c, BAD_CAST "id");
-            int same = fid && !strcmp((const char *)fid, id);
-            xmlFree(fid);
-            if (same)
-                return c;
-        }
-        xmlNodePtr found = find_field(c, id);
-        if (found)
-            return found;
-    }
-    return NULL;
-}
-
 /* The page's text of the field (<docs> .../field[@id = RECORD.path]/text), or NULL. */
 static const char *page_text(const struct ddi_model *m, const char *record, const char *path, struct arena *a)
 {
-    const char *id = arena_printf(a, "%s.%s", record, path);
-    xmlNodePtr root = xmlDocGetRootElement(m->doc);
-    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next) {
-        xmlNodePtr f = is_element(part, "docs") ? find_field(part, id) : NULL;
-        for (xmlNodePtr t = f ? f->children : NULL; t; t = t->next)
-            if (is_element(t, "text")) {
-                xmlChar *s = xmlNodeGetContent(t);
-                char *copy = arena_strdup(a, (const char *)s);
-                xmlFree(s);
-                return copy;
-            }
-    }
-    return NULL;
+    xmlNodePtr t = ddi_model_docs_field_text(m, arena_printf(a, "%s.%s", record, path));
+    if (!t)
+        return NULL;
+    xmlChar *s = xmlNodeGetContent(t);
+    char *copy = arena_strdup(a, (const char *)s);
+    xmlFree(s);
+    return copy;
 }
 
 /* Words of a page that let the field hold what the enum does not list, or
