@@ -23,6 +23,7 @@ struct spec_write_behind {
     int len;
     int valid;          /* 0, or -1 (reported, held) */
     int serialize_here; /* the caller serializes (spec_write) */
+    int check;          /* against the schema (a made document may be trusted) */
     struct ddigen_diag_held held;
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -60,7 +61,8 @@ static void *check_document(void *arg)
         if (!w->text)
             ddigen_error(w->path, 0, "cannot serialize: out of memory");
     }
-    w->valid = w->doc && (w->text || w->serialize_here) ? spec_validate_generated(w->doc, w->path) : -1;
+    int made = w->doc && (w->text || w->serialize_here);
+    w->valid = made ? (w->check ? spec_validate_generated(w->doc, w->path) : 0) : -1;
     mark_released(w);
     if (w->make) {
         xmlFreeDoc(w->doc);
@@ -71,7 +73,7 @@ static void *check_document(void *arg)
 }
 
 static struct spec_write_behind *start(xmlDocPtr doc, xmlDocPtr (*make)(const void *), const void *arg,
-                                       const char *path, int serialize_here)
+                                       const char *path, int serialize_here, int check)
 {
     struct spec_write_behind *w = calloc(1, sizeof *w);
     char *copy = strdup(path);
@@ -92,6 +94,7 @@ static struct spec_write_behind *start(xmlDocPtr doc, xmlDocPtr (*make)(const vo
     w->path = copy;
     w->valid = -1;
     w->serialize_here = serialize_here;
+    w->check = check;
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->cond, NULL);
     w->threaded = pthread_create(&w->thread, NULL, check_document, w) == 0;
@@ -102,7 +105,7 @@ static struct spec_write_behind *start(xmlDocPtr doc, xmlDocPtr (*make)(const vo
 
 struct spec_write_behind *spec_write_behind_doc(xmlDocPtr doc, const char *path)
 {
-    return start(doc, NULL, NULL, path, 1);
+    return start(doc, NULL, NULL, path, 1, 1);
 }
 
 static void serialize_on_caller(struct spec_write_behind *w)
@@ -120,9 +123,10 @@ void spec_write_behind_serialize(struct spec_write_behind *w)
         serialize_on_caller(w);
 }
 
-struct spec_write_behind *spec_write_behind_make(xmlDocPtr (*make)(const void *arg), const void *arg, const char *path)
+struct spec_write_behind *spec_write_behind_make(xmlDocPtr (*make)(const void *arg), const void *arg, const char *path,
+                                                 int check)
 {
-    return start(NULL, make, arg, path, 0);
+    return start(NULL, make, arg, path, 0, check);
 }
 
 void spec_write_behind_released(struct spec_write_behind *w)
@@ -160,7 +164,7 @@ int spec_write_behind_end(struct spec_write_behind *w)
  * reads no field that serializing sets), then written when valid. */
 int spec_write(xmlDocPtr doc, const char *path)
 {
-    struct spec_write_behind *w = start(doc, NULL, NULL, path, 1);
+    struct spec_write_behind *w = start(doc, NULL, NULL, path, 1, 1);
     if (!w)
         return -1;
     serialize_on_caller(w);

@@ -18,8 +18,10 @@ struct spec_write_behind *spec_write_behind_doc(xmlDocPtr doc, const char *path)
  * thread, beside the check: before the caller changes it. */
 void spec_write_behind_serialize(struct spec_write_behind *w);
 /* Starts on a document the thread makes itself (make(arg), which must
- * only read what arg points to) and frees when it is checked. */
-struct spec_write_behind *spec_write_behind_make(xmlDocPtr (*make)(const void *arg), const void *arg, const char *path);
+ * only read what arg points to), checks it against the schema when check
+ * is set, and frees it. */
+struct spec_write_behind *spec_write_behind_make(xmlDocPtr (*make)(const void *arg), const void *arg, const char *path,
+                                                 int check);
 /* Returns once the check is done: from then on the thread no longer
  * reads a document given to spec_write_behind_doc. */
 void spec_write_behind_released(struct spec_write_behind *w);
