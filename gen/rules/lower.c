@@ -568,6 +568,26 @@ static void narrow_to_paths(struct lower *l, struct building *b, const struct re
     b->checks.len = kept;
 }
 
+/* A record no path from the DDIs reaches: each check only in the
+ * validators its field's marks name (reach_field_dir); a field of a record
+ * that marks none has no direction to check in. */
+static void narrow_unreached(struct lower *l, struct building *b)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < b->checks.len; i++) {
+        struct rules_check *c = b->checks.items[i];
+        c->dir &= reach_field_dir(l->reach, b->rec, c->subject.path ? c->subject.path : "");
+        if (c->dir)
+            b->checks.items[kept++] = c;
+        else
+            skip(l, b, c->id, c->kind,
+                 "no path from the DDI entry points reaches the record and nothing marks who writes the field",
+                 c->page, c->line)
+                ->provenance = c->provenance;
+    }
+    b->checks.len = kept;
+}
+
 /* Whether the record holds, by value, a record with documented rules: its
  * validator may have to descend into it though it has no rule of its own. */
 static int embeds_rules(const struct ddi_model_record *rec)
@@ -595,6 +615,8 @@ static int lower_record(struct lower *l, const struct ddi_model_record *rec, str
     struct reach_context ctx = reach_context_of(l->reach, rec);
     if (ctx.reached)
         narrow_to_paths(l, &b, &ctx);
+    else
+        narrow_unreached(l, &b);
     group_masks(l, &b, rec);
     int keep = b.checks.len || b.skips.len || (ctx.dirs && embeds_rules(rec));
     if (keep) {

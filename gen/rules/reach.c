@@ -27,6 +27,7 @@ struct reach {
     struct strmap functypes_done; /* function type name -> role bits done */
     struct vec queue;
     int late_phase;
+    int has_entry_points; /* the model has an initialization data record */
     struct arena a;
 };
 
@@ -280,6 +281,32 @@ static void visit_functype(struct reach *r, const struct ddi_model_functype *ft,
     }
 }
 
+/* An interface the driver hands the OS from DxgkDdiQueryInterface: the
+ * INTERFACE header (InterfaceReference, InterfaceDereference) and
+ * functions of types the driver implements (DXGK_BRIGHTNESS_INTERFACE_2,
+ * DXGK_OPM_INTERFACE), not one the OS returns to the driver (a callback's
+ * output) nor one of DXGKCB_ functions (DXGK_AGP_INTERFACE). */
+static int is_driver_interface(const struct reach_rec *rr)
+{
+    const struct ddi_model_record *rec = rr->rec;
+    if (rr->ctx.os_returned || !ddi_model_field(rec, "InterfaceReference") ||
+        !ddi_model_field(rec, "InterfaceDereference"))
+        return 0;
+    return 1;
+}
+
+/* The OS calls the functions of a driver's interface as it calls the
+ * members of the initialization data. */
+static void visit_driver_interface(struct reach *r, const struct reach_rec *rr)
+{
+    const struct ddi_model_record *rec = rr->rec;
+    for (size_t i = 0; i < rec->nall; i++) {
+        const struct ddi_model_functype *ft = functype_of(r->m, rec->all[i]->type);
+        if (ft && strncmp(ft->name, "DXGKCB_", 7))
+            visit_functype(r, ft, ROLE_OS_CALLS);
+    }
+}
+
 static void drain(struct reach *r)
 {
     while (r->queue.len) {
@@ -307,12 +334,18 @@ struct reach *reach_compute(const struct ddi_model *m)
     /* the entry points: every member of the initialization data records */
     for (size_t i = 0; i < r->n; i++) {
         const char *name = r->recs[i].rec->name;
-        if (streq(name, "DRIVER_INITIALIZATION_DATA") || streq(name, "KMDDOD_INITIALIZATION_DATA"))
+        if (streq(name, "DRIVER_INITIALIZATION_DATA") || streq(name, "KMDDOD_INITIALIZATION_DATA")) {
+            r->has_entry_points = 1;
             visit_record(r, &r->recs[i]);
+        }
     }
     for (size_t i = 0; i < m->nfunctypes; i++)
         if (m->functypes[i].name && !strncmp(m->functypes[i].name, "DXGKCB_", 7) && m->functypes[i].nparams)
             visit_functype(r, &m->functypes[i], ROLE_DRIVER_CALLS);
+    drain(r);
+    for (size_t i = 0; i < r->n; i++)
+        if (is_driver_interface(&r->recs[i]))
+            visit_driver_interface(r, &r->recs[i]);
     drain(r);
     /* Records no entry point reaches still pass their marks down to what
      * they embed (DXGK_DRIVERCAPS.GammaRampCaps is [out]: its
@@ -340,9 +373,42 @@ struct reach_context reach_context_of(const struct reach *r, const struct ddi_mo
     return rr->ctx.reached ? rr->ctx : rr->late;
 }
 
+/* A flag record: every named field a bitfield but one `Value` that holds
+ * them all (D3DDDICB_SIGNALFLAGS). Whoever sets it leaves its reserved bits
+ * clear, so its rules hold on either side of a call. */
+static int is_flags(const struct ddi_model_record *rec)
+{
+    size_t bits = 0;
+    for (size_t i = 0; i < rec->nall; i++) {
+        const struct ddi_model_field *f = rec->all[i];
+        if (f->bitfield)
+            bits += f->name && f->name[0];
+        else if (f->name && f->name[0] && !f->nested && !streq(f->name, "Value"))
+            return 0;
+    }
+    return bits > 0;
+}
+
+/* A field of a record no path reaches: its marks, or its record's default
+ * when the record marks some fields (which says whose the rest is), else 0
+ * (a structure in a byte array or behind a query by type, such as
+ * DXGKMDT_OPM_STANDARD_INFORMATION in abRequestedInformation, marks none:
+ * whether the driver or the OS writes it would be a guess; the one half
+ * leaves it unset, an output buffer on entry). A flag record keeps both,
+ * and so does every record of a spec without the entry points (headers
+ * other than a kit's, where no path can be known). */
+static unsigned unreached_dir(const struct reach *r, const struct ddi_model_record *rec, const char *path)
+{
+    const struct reach_rec *rr = find(r, rec);
+    int guess = !r->has_entry_points || (rr && (rr->marked || is_flags(rec)));
+    return marks_of(r, rec, path, guess);
+}
+
 unsigned reach_field_dir(const struct reach *r, const struct ddi_model_record *rec, const char *path)
 {
     struct reach_context c = reach_context_of(r, rec);
+    if (!c.reached)
+        return unreached_dir(r, rec, path);
     return within(&c, reach_marked_dir(r, rec, path));
 }
 

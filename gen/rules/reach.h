@@ -40,7 +40,8 @@ struct reach_context reach_context_of(const struct reach *r, const struct ddi_mo
  * reached only embedded, whose marks the embedding field overrides, the
  * context's when the two do not meet (DXGK_ALLOCATIONINFOFLAGS_WDDM2_0
  * marks its bits [in], DXGK_ALLOCATIONINFO.FlagsWddm2 that holds it is
- * [out]: the driver sets them). A record no path reaches: its marks. */
+ * [out]: the driver sets them). A record no path reaches: its marks, and
+ * its default for unmarked fields only when it marks some (none: 0). */
 unsigned reach_field_dir(const struct reach *r, const struct ddi_model_record *rec, const char *path);
 
 /* The record a type points to (typedefs followed to the first '*'), the

@@ -213,7 +213,7 @@ static void write_behind_is_spec_write(void **state)
     assert_non_null(w);
     spec_write_behind_released(w);
     assert_int_equal(spec_write_behind_end(w), 0);
-    assert_int_equal(spec_write_behind_end(spec_write_behind_make(parse_text, valid_page, made)), 0);
+    assert_int_equal(spec_write_behind_end(spec_write_behind_make(parse_text, valid_page, made, 1)), 0);
     char *want, *got;
     size_t want_len, got_len;
     assert_int_equal(ddigen_read_file(direct, &want, &want_len), 0);
@@ -227,10 +227,15 @@ static void write_behind_is_spec_write(void **state)
     free(want);
     xmlFreeDoc(doc);
     unsigned errors = ddigen_diag_global.errors;
-    assert_int_equal(spec_write_behind_end(spec_write_behind_make(parse_text, invalid_page, refused)), -1);
+    assert_int_equal(spec_write_behind_end(spec_write_behind_make(parse_text, invalid_page, refused, 1)), -1);
     assert_true(ddigen_diag_global.errors > errors);
     assert_int_equal(access(refused, F_OK), -1);
     ddigen_diag_global.errors = errors;
+    /* Unchecked (generate's layout.xml, which the spec's check covers): written as made. */
+    assert_int_equal(spec_write_behind_end(spec_write_behind_make(parse_text, invalid_page, refused, 0)), 0);
+    assert_int_equal(ddigen_diag_global.errors, errors);
+    assert_int_equal(access(refused, F_OK), 0);
+    unlink(refused);
     unlink(direct);
     rmdir(dir);
 }
