@@ -148,6 +148,22 @@ static int check_name_pattern(const char *arg)
     return -1;
 }
 
+/* --records A,B,...: record names (C identifiers) separated by commas. */
+static int check_records_option(const char *arg)
+{
+    for (const char *p = arg;; p++) {
+        size_t n = strcspn(p, ",");
+        if (!is_ident(p, n)) {
+            ddigen_error(NULL, 0, "--records '%s': expected record names (C identifiers) separated by commas",
+                         ddigen_quote(arg));
+            return -1;
+        }
+        p += n;
+        if (!*p)
+            return 0;
+    }
+}
+
 int skeleton_option(int code, const char *arg, struct vec *params, struct arena *a)
 {
     switch (code) {
@@ -179,6 +195,11 @@ int skeleton_option(int code, const char *arg, struct vec *params, struct arena 
         }
         vec_push(params, arena_printf(a, "thunks=%s", arg));
         return 0;
+    case SKELETON_OPT_RECORDS:
+        if (check_records_option(arg) != 0)
+            return 2;
+        vec_push(params, arena_printf(a, "records=%s", arg));
+        return 0;
     case SKELETON_OPT_DDI_LIST: {
         char *names = read_list(arg, a);
         if (!names)
@@ -191,7 +212,7 @@ int skeleton_option(int code, const char *arg, struct vec *params, struct arena 
 }
 
 /* The last value given for NAME, or NULL. */
-static const char *param_value(const char *const *params, const char *name)
+const char *skeleton_param(const char *const *params, const char *name)
 {
     const char *value = NULL;
     size_t n = strlen(name);
@@ -321,7 +342,7 @@ static int check_range(const struct ddi_versions *vl, const char *text, const ch
  * called by (and defined as) its own thunk. */
 static int check_pattern_vs_thunks(const char *const *params)
 {
-    const char *pattern = param_value(params, "callback-name"), *thunks = param_value(params, "thunks");
+    const char *pattern = skeleton_param(params, "callback-name"), *thunks = skeleton_param(params, "thunks");
     if (!pattern || strcmp(pattern, "Ddi%s") != 0 || (thunks && !strcmp(thunks, "none")))
         return 0;
     ddigen_error(NULL, 0,
@@ -335,11 +356,16 @@ static const char *kind_record_name(const char *kind)
     return kind && strcmp(kind, "display-only") == 0 ? "KMDDOD_INITIALIZATION_DATA" : "DRIVER_INITIALIZATION_DATA";
 }
 
+const char *skeleton_kind_record(const char *const *params)
+{
+    return kind_record_name(skeleton_param(params, "driver-kind"));
+}
+
 int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *const *params)
 {
-    const char *version = param_value(params, "ddi-version");
-    const char *kind = param_value(params, "driver-kind");
-    const char *list = param_value(params, "ddi-list");
+    const char *version = skeleton_param(params, "ddi-version");
+    const char *kind = skeleton_param(params, "driver-kind");
+    const char *list = skeleton_param(params, "ddi-list");
     if (!version && !kind && !list)
         return check_pattern_vs_thunks(params);
     int rc = 0;
@@ -392,6 +418,13 @@ static int list_entry(const char *list, const char *member, const char *role, co
         p += n + (p[n] == ' ');
     }
     return 0;
+}
+
+int skeleton_member_listed(const char *const *params, const char *member, const char *role)
+{
+    const char *list = skeleton_param(params, "ddi-list"), *driver;
+    size_t driver_len;
+    return list_entry(list ? list : "all", member, role, &driver, &driver_len);
 }
 
 static void mark(xmlNodePtr n, xmlNsPtr ns, const char *name)
@@ -577,15 +610,15 @@ void skeleton_view_add(xmlDocPtr spec, const char *const *params)
         return;
     struct ddi_versions vl;
     ddi_versions_read(&vl, layout);
-    const char *list = param_value(params, "ddi-list");
+    const char *list = skeleton_param(params, "ddi-list");
     struct skeleton_view v = {.layout = layout,
                               .docs = sx_part(spec, "docs"),
                               .ns = ns,
                               .vl = &vl,
                               .list = list ? list : "all",
-                              .pattern = param_value(params, "callback-name")};
-    xmlNodePtr rec = layout_record(layout, kind_record_name(param_value(params, "driver-kind")));
-    if (!vl.n || range_parse(&vl, param_value(params, "ddi-version"), record_versions(&vl, rec), &v.range) != RANGE_OK)
+                              .pattern = skeleton_param(params, "callback-name")};
+    xmlNodePtr rec = layout_record(layout, kind_record_name(skeleton_param(params, "driver-kind")));
+    if (!vl.n || range_parse(&vl, skeleton_param(params, "ddi-version"), record_versions(&vl, rec), &v.range) != RANGE_OK)
         return; /* skeleton_check_params refused it; the templates say so again */
     int i = 0;
     for (xmlNodePtr ver = sx_child(layout, "version"); ver; ver = sx_next(ver, "version"), i++) {
