@@ -18,8 +18,7 @@ spec=$work/gen/spec/ddi.xml
 emit() { "$ddigen" emit -q --spec "$spec" "$@"; }
 same_dirs() { diff -r "$1" "$2" >/dev/null; }
 # The records a marshaller set defines, one a line.
-marshalled() { grep -o '^bool ddi_marshal_put_[A-Za-z0-9_]*(\|ddi_marshal_put_[A-Za-z0-9_]*(' "$1/ddi_marshal.h" |
-    sed 's/.*ddi_marshal_put_//; s/($//' | sort -u; }
+marshalled() { grep -o 'ddi_marshal_put_[A-Za-z0-9_]*(' "$1/ddi_marshal.h" | sed 's/ddi_marshal_put_//; s/($//' | sort -u; }
 has() { marshalled "$1" | grep -qx "$2"; }
 
 # No list is --all, byte for byte, and nothing in the whole-kit run is scoped.
