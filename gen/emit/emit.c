@@ -123,7 +123,7 @@ int emit_check_param_conflicts(const char *const *params)
             return -1;
         }
     }
-    return 0;
+    return emit_scope_check_options(params);
 }
 
 /* The stylesheet parameters: spec-name, then the user's NAME=VALUE. They are

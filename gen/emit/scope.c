@@ -73,14 +73,13 @@ static void walk_record(struct scope_walk *w, const struct ddi_model_record *rec
         add(w, f->type_record);
         if (!is_kernel_record(rec))
             add_type(w, f->type);
-
     }
 }
 
 /* The signature a callback member of the initialization record points to,
  * and its role typedef's name (*role), or NULL. */
-static const struct ddi_model_functype *callback_signature(const struct ddi_model *m,
-                                                          const struct ddi_model_field *f, const char **role)
+static const struct ddi_model_functype *callback_signature(const struct ddi_model *m, const struct ddi_model_field *f,
+                                                           const char **role)
 {
     const struct ddi_model_functype *ptr = f->type ? ddi_model_functype(m, f->type) : NULL;
     *role = ptr ? ptr->pointer_to : NULL;
@@ -144,6 +143,16 @@ int emit_scope_wanted(const char *const *params)
     return (list && strcmp(list, "all") != 0) || skeleton_param(params, "records");
 }
 
+int emit_scope_check_options(const char *const *params)
+{
+    const char *list = skeleton_param(params, "ddi-list");
+    if (!list || strcmp(list, "all") != 0 || !skeleton_param(params, "records"))
+        return 0;
+    ddigen_error(NULL, 0,
+                 "--records with --all: --all generates for every record; give a --ddi-list or leave --all out");
+    return -1;
+}
+
 int emit_scope_compute(struct emit_scope *s, const struct ddi_model *m, const char *const *params,
                        const char *spec_path)
 {
@@ -152,11 +161,6 @@ int emit_scope_compute(struct emit_scope *s, const struct ddi_model *m, const ch
     int listed = list && strcmp(list, "all") != 0;
     if (!listed && !records)
         return 0;
-    if (list && !listed) {
-        ddigen_error(NULL, 0, "--records with --all: --all generates for every record; give a --ddi-list or "
-                              "leave --all out");
-        return -1;
-    }
     s->active = 1;
     s->total = distinct_names(m);
     struct scope_walk w = {.m = m, .s = s, .shared_names = s->total < m->nrecords};
@@ -203,8 +207,8 @@ static int check_fields(const struct emit_scope *s, xmlNodePtr n, const char *to
         xmlChar *callee = xmlGetNsProp(k, BAD_CAST "record", BAD_CAST EMIT_VIEW_NS);
         if (callee && !strmap_get(&s->names, (const char *)callee)) {
             ddigen_error(spec_path, (int)xmlGetLineNo(k),
-                         "internal: %s is in scope but %s, whose marshaller it calls for %s, is not",
-                         top, (const char *)callee, sx_get(k, "path") ? sx_get(k, "path") : "a field");
+                         "internal: %s is in scope but %s, whose marshaller it calls for %s, is not", top,
+                         (const char *)callee, sx_get(k, "path") ? sx_get(k, "path") : "a field");
             rc = -1;
         }
         xmlFree(callee);

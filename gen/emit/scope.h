@@ -24,6 +24,10 @@ struct emit_scope {
  * records): only then is a model needed. */
 int emit_scope_wanted(const char *const *params);
 
+/* --records with --all (every record): a usage error, before any work;
+ * 0 or -1 after reporting. */
+int emit_scope_check_options(const char *const *params);
+
 /* The scope the parameters (NAME=VALUE, NULL-terminated: ddi-list,
  * driver-kind, records) ask for, over the model of spec. 0 (inactive when
  * neither a list other than --all nor --records is given), or -1 after

@@ -104,8 +104,8 @@ rc=$?
     ok "generate --records NOPE: exit 1, nothing written" || { fail "generate --records NOPE: exit $rc"; cat "$work/err.txt"; }
 emit --all --records DXGK_PTE -o "$work/bad" 2>"$work/err.txt"
 rc=$?
-[ $rc = 1 ] && [ ! -e "$work/bad" ] && grep -q -- "--records with --all" "$work/err.txt" &&
-    ok "--records with --all is refused" || { fail "--records with --all: exit $rc"; cat "$work/err.txt"; }
+[ $rc = 2 ] && [ ! -e "$work/bad" ] && grep -q -- "--records with --all" "$work/err.txt" &&
+    ok "--records with --all is a usage error" || { fail "--records with --all: exit $rc"; cat "$work/err.txt"; }
 emit --records 'DXGK_PTE,,X Y' -o "$work/bad" 2>"$work/err.txt"
 rc=$?
 [ $rc = 2 ] && [ ! -e "$work/bad" ] && grep -q "expected record names" "$work/err.txt" &&
