@@ -87,6 +87,7 @@ static const char *option_of(const char *name, size_t len)
     static const struct { const char *param, *option; } options[] = {
         {"ddi-list", "--ddi-list or --all"}, {"driver-kind", "--driver-kind"}, {"ddi-version", "--ddi-version"},
         {"callback-name", "--callback-name"}, {"thunks", "--thunks"}, {"records", "--records"},
+        {"list-records", "--ddi-list"}, {"list-file", "--ddi-list"},
     };
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (strlen(options[i].param) == len && !strncmp(options[i].param, name, len))

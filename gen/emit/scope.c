@@ -98,6 +98,13 @@ static void add_listed_callbacks(struct scope_walk *w, const char *const *params
     }
 }
 
+/* A top-level record by name, else by tag, or NULL. */
+static const struct ddi_model_record *record_named(const struct ddi_model *m, const char *name)
+{
+    const struct ddi_model_record *rec = ddi_model_record(m, name);
+    return rec ? rec : ddi_model_record_by_tag(m, name);
+}
+
 /* --records NAME,...: each a record's name or tag; -1 after reporting the
  * names the spec lacks. */
 static int add_named(struct scope_walk *w, const char *records, const char *spec_path)
@@ -109,13 +116,41 @@ static int add_named(struct scope_walk *w, const char *records, const char *spec
         if (n && n < sizeof name) {
             memcpy(name, p, n);
             name[n] = '\0';
-            const struct ddi_model_record *rec = ddi_model_record(w->m, name);
-            rec = rec ? rec : ddi_model_record_by_tag(w->m, name);
+            const struct ddi_model_record *rec = record_named(w->m, name);
             if (rec) {
                 add(w, rec);
             } else {
                 ddigen_error(spec_path, 0, "--records: '%s' is not a record of the spec (a record's name or tag)",
                              ddigen_quoten(p, n));
+                rc = -1;
+            }
+        }
+        p += n + (p[n] == ',');
+    }
+    return rc;
+}
+
+/* The list's `records:` lines ("LINE:NAME,..."): an unknown name is an
+ * error at its line of the list; -1 after reporting. */
+static int add_list_records(struct scope_walk *w, const char *records, const char *list_file)
+{
+    int rc = 0;
+    for (const char *p = records; *p;) {
+        size_t n = strcspn(p, ",");
+        char *colon = memchr(p, ':', n);
+        unsigned line = (unsigned)strtoul(p, NULL, 10);
+        const char *name = colon ? colon + 1 : p;
+        size_t len = n - (size_t)(name - p);
+        char buf[256];
+        if (len && len < sizeof buf) {
+            memcpy(buf, name, len);
+            buf[len] = '\0';
+            const struct ddi_model_record *rec = record_named(w->m, buf);
+            if (rec) {
+                add(w, rec);
+            } else {
+                ddigen_error(list_file, (int)line, "records: '%s' is not a record of the spec (a record's name or tag)",
+                             ddigen_quote(buf));
                 rc = -1;
             }
         }
@@ -140,7 +175,8 @@ static size_t distinct_names(const struct ddi_model *m)
 int emit_scope_wanted(const char *const *params)
 {
     const char *list = skeleton_param(params, "ddi-list");
-    return (list && strcmp(list, "all") != 0) || skeleton_param(params, "records");
+    return (list && strcmp(list, "all") != 0) || skeleton_param(params, "records") ||
+           skeleton_param(params, "list-records");
 }
 
 int emit_scope_check_options(const char *const *params)
@@ -167,6 +203,9 @@ int emit_scope_compute(struct emit_scope *s, const struct ddi_model *m, const ch
     if (listed)
         add_listed_callbacks(&w, params);
     int rc = records ? add_named(&w, records, spec_path) : 0;
+    const char *list_records = skeleton_param(params, "list-records"), *list_file = skeleton_param(params, "list-file");
+    if (list_records && add_list_records(&w, list_records, list_file ? list_file : "the list") != 0)
+        rc = -1;
     while (w.queue.len)
         walk_record(&w, w.queue.items[--w.queue.len]);
     vec_free(&w.queue);

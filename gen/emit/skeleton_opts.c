@@ -82,32 +82,68 @@ static int list_line(const char *p, size_t n, struct strbuf *sb)
     return 0;
 }
 
+#define RECORDS_CUE "records:"
+#define NAME_SEPARATORS " \t,"
+
+/* A `records: A, B` line (the records the driver also needs, scope.h)
+ * appended to records as "LINE:NAME,...": 1; 0 when the line is not one;
+ * -1 when it names nothing or something that is not an identifier. */
+static int records_line(const char *p, size_t n, unsigned line, struct strbuf *records)
+{
+    size_t b = 0, e = n, cue = sizeof RECORDS_CUE - 1;
+    trim(p, &b, &e);
+    if (e - b < cue || strncmp(p + b, RECORDS_CUE, cue) != 0)
+        return 0;
+    int named = 0;
+    for (size_t i = b + cue; i < e;) {
+        i += strspn(p + i, NAME_SEPARATORS);
+        size_t start = i;
+        while (i < e && !strchr(NAME_SEPARATORS, p[i]))
+            i++;
+        if (start == i)
+            break;
+        if (!is_ident(p + start, i - start))
+            return -1;
+        sb_printf(records, "%s%u:%.*s", records->len ? "," : "", line, (int)(i - start), p + start);
+        named = 1;
+    }
+    return named ? 1 : -1;
+}
+
 /* One callback a line, '#' starts a comment: its name (a C identifier),
  * optionally `= DriverFunction` (the driver's name for it: an identifier or
- * Class::Name). Kept as "NAME NAME=DRIVER ...". */
-static char *read_list(const char *path, struct arena *a)
+ * Class::Name). Kept as "NAME NAME=DRIVER ...". A `records: A, B` line
+ * names records the driver also needs (into *records, "LINE:NAME,..."). */
+static char *read_list(const char *path, struct arena *a, char **records)
 {
     char *data = NULL;
     size_t len = 0;
     if (ddigen_read_file(path, &data, &len) != 0)
         return NULL;
-    struct strbuf sb = {0};
+    struct strbuf sb = {0}, rec = {0};
     int ok = 1;
     unsigned line = 1;
     for (char *p = data, *end = data + len; p < end && ok; line++) {
         char *eol = memchr(p, '\n', (size_t)(end - p));
         size_t n = eol ? (size_t)(eol - p) : (size_t)(end - p);
         char *hash = memchr(p, '#', n);
-        if (list_line(p, hash ? (size_t)(hash - p) : n, &sb) != 0) {
+        n = hash ? (size_t)(hash - p) : n;
+        int kind = records_line(p, n, line, &rec);
+        if (kind < 0) {
+            ddigen_error(path, line, "expected 'records:' and record names (C identifiers) separated by commas");
+            ok = 0;
+        } else if (kind == 0 && list_line(p, n, &sb) != 0) {
             ddigen_error(path, line,
                          "expected one callback name (a C identifier), optionally '= DriverFunction' "
-                         "(an identifier or Class::Name)");
+                         "(an identifier or Class::Name), or 'records:' and record names");
             ok = 0;
         }
         p = eol ? eol + 1 : end;
     }
     char *names = ok ? arena_strdup(a, sb_str(&sb)) : NULL;
+    *records = ok && rec.len ? arena_strdup(a, sb_str(&rec)) : NULL;
     sb_free(&sb);
+    sb_free(&rec);
     free(data);
     return names;
 }
@@ -201,10 +237,14 @@ int skeleton_option(int code, const char *arg, struct vec *params, struct arena 
         vec_push(params, arena_printf(a, "records=%s", arg));
         return 0;
     case SKELETON_OPT_DDI_LIST: {
-        char *names = read_list(arg, a);
+        char *records, *names = read_list(arg, a, &records);
         if (!names)
             return 1;
         vec_push(params, arena_printf(a, "ddi-list=%s", names));
+        if (records) { /* its records lines, and where they are for messages */
+            vec_push(params, arena_printf(a, "list-records=%s", records));
+            vec_push(params, arena_printf(a, "list-file=%s", arg));
+        }
         return 0;
     }
     default: return 2;

@@ -39,7 +39,8 @@ enum {
     "  --driver-kind K     full (DRIVER_INITIALIZATION_DATA) or display-only (KMDDOD_INITIALIZATION_DATA)\n"      \
     "  With --ddi-list, every family but the asserts covers only the records the listed callbacks'\n"             \
     "  parameters reach (through pointers, embedded records, arrays and unions), plus:\n"                        \
-    "  --records A,B       records the driver also needs (a record's name or tag)\n"
+    "  --records A,B       records the driver also needs (a record's name or tag); a line\n"                \
+    "                      'records: A, B' in the list does the same\n"
 
 /* Pushes the parameter (NAME=VALUE in a) for a skeleton option onto params;
  * 0, or -1 after reporting (an unreadable or malformed list file). */

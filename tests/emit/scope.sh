@@ -3,7 +3,8 @@
 # --ddi-list, every family but the asserts covers the records the listed
 # callbacks' parameters reach (pointers, embedded records, union members)
 # plus --records; without a list the output is --all's, byte for byte; a
-# --records name the spec lacks is refused (exit 1, nothing written).
+# --records name (or a `records:` line of the list) the spec lacks is
+# refused (exit 1, nothing written).
 #   scope.sh DDIGEN WDK DOCS WORK
 set -u
 ddigen=$1 wdk=$2 docs=$3 work=$4
@@ -80,6 +81,11 @@ if has "$work/display" DXGKARG_PRESENT_DISPLAYONLY && ! has "$work/display" DXGK
 else
     fail "display-only list or --records"
 fi
+# The same records named in the list file: one file for the driver.
+printf 'DxgkDdiPresentDisplayOnly\nrecords: DXGKARG_BUILDPAGINGBUFFER, _DXGK_PTE  # also these\n' >"$work/display-rec.list"
+emit --driver-kind display-only --ddi-list "$work/display-rec.list" -o "$work/named-list" &&
+    same_dirs "$work/named" "$work/named-list" && ok "a 'records:' line in the list is --records" ||
+    fail "a 'records:' line in the list"
 emit --driver-kind display-only --ddi-list "$work/display.list" -o "$work/display2" &&
     same_dirs "$work/display" "$work/display2" && ok "scoped output is deterministic" || fail "two scoped runs differ"
 
@@ -89,7 +95,7 @@ emit --driver-kind display-only --ddi-list "$work/display.list" -o "$work/displa
     { fail "generate --ddi-list"; head -5 "$work/err.txt"; }
 
 # Refusals: an unknown record (exit 1, nothing written), --records with --all,
-# a malformed list (usage).
+# a malformed --records (usage).
 emit --ddi-list "$work/paging.list" --records DXGK_PTE,DXGKARG_NO_SUCH_THING -o "$work/bad" 2>"$work/err.txt"
 rc=$?
 if [ $rc = 1 ] && [ ! -e "$work/bad" ] &&
@@ -98,6 +104,12 @@ if [ $rc = 1 ] && [ ! -e "$work/bad" ] &&
 else
     fail "unknown --records name: exit $rc"; cat "$work/err.txt"
 fi
+printf 'DxgkDdiBuildPagingBuffer\n\nrecords: DXGK_PTE NOPE_RECORD\n' >"$work/bad.list"
+emit --ddi-list "$work/bad.list" -o "$work/bad" 2>"$work/err.txt"
+rc=$?
+[ $rc = 1 ] && [ ! -e "$work/bad" ] && grep -q "bad.list:3: error: records: 'NOPE_RECORD' is not a record" "$work/err.txt" &&
+    ok "an unknown record of the list: exit 1, its file and line, nothing written" ||
+    { fail "unknown record in the list: exit $rc"; cat "$work/err.txt"; }
 "$ddigen" generate --wdk "$wdk" --records NOPE -q -o "$work/bad-gen" 2>"$work/err.txt"
 rc=$?
 [ $rc = 1 ] && [ ! -e "$work/bad-gen" ] && grep -q "'NOPE' is not a record" "$work/err.txt" &&
