@@ -71,7 +71,7 @@ struct emit_shared {
     int lowered;
     struct rules_plan *plan; /* NULL after lowering: it failed */
     xmlDocPtr plan_doc;      /* the plan as XML, with its guards (d:validation-plan) */
-    int lowered_failed;      /* the plan's view failed (reported once): every d:validation-plan fails */
+    int plan_refused;      /* the plan's view failed (reported once): every d:validation-plan fails */
 };
 void emit_shared_init(struct emit_shared *s, xmlDocPtr spec, const struct ddi_model *model);
 void emit_shared_free(struct emit_shared *s);
