@@ -379,7 +379,7 @@ int ddigen_cmd_generate(int argc, char **argv)
             rc = emit_check_param(optarg) == 0 ? 0 : 2;
             vec_push(&params, optarg);
         } else if (c == SKELETON_OPT_DDI_LIST || c == SKELETON_OPT_ALL || c == SKELETON_OPT_DRIVER_KIND ||
-                   c == SKELETON_OPT_CALLBACK_NAME || c == SKELETON_OPT_THUNKS)
+                   c == SKELETON_OPT_CALLBACK_NAME || c == SKELETON_OPT_THUNKS || c == SKELETON_OPT_RECORDS)
             rc = skeleton_option(c, optarg, &params, &a);
         else if (c == 'h') {
             fputs(usage, stdout);

@@ -2,9 +2,11 @@
  * themselves: they read the validated document through XSLT. */
 #include "emit.h"
 #include "families.h"
+#include "scope.h"
 #include "skeleton_opts.h"
 #include "view.h"
 
+#include "../model/model.h"
 #include "../rules/rules.h"
 #include "../spec/schema.h"
 #include "../util/arena.h"
@@ -84,7 +86,8 @@ static const char *option_of(const char *name, size_t len)
 {
     static const struct { const char *param, *option; } options[] = {
         {"ddi-list", "--ddi-list or --all"}, {"driver-kind", "--driver-kind"}, {"ddi-version", "--ddi-version"},
-        {"callback-name", "--callback-name"}, {"thunks", "--thunks"},
+        {"callback-name", "--callback-name"}, {"thunks", "--thunks"}, {"records", "--records"},
+        {"list-records", "--ddi-list"}, {"list-file", "--ddi-list"},
     };
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (strlen(options[i].param) == len && !strncmp(options[i].param, name, len))
@@ -121,7 +124,7 @@ int emit_check_param_conflicts(const char *const *params)
             return -1;
         }
     }
-    return 0;
+    return emit_scope_check_options(params);
 }
 
 /* The stylesheet parameters: spec-name, then the user's NAME=VALUE. They are
@@ -476,14 +479,27 @@ int emit_render(const struct emit_options *opt, xmlDocPtr spec)
     int rc = 0;
     if (skeleton_check_params(spec, opt->spec_path, opt->params) != 0)
         rc = 1;
+    /* The records a --ddi-list or --records narrows every family to:
+     * from the model (emit's own when the caller has none). */
+    const struct ddi_model *model = opt->model;
+    struct ddi_model *own_model = NULL;
+    struct emit_scope scope = {0};
+    if (rc == 0 && !model && emit_scope_wanted(opt->params) && !(model = own_model = ddi_model_load(spec))) {
+        ddigen_error(opt->spec_path, 0, "out of memory");
+        rc = 1;
+    }
+    if (rc == 0 && model && emit_scope_compute(&scope, model, opt->params, opt->spec_path) != 0)
+        rc = 1;
     if (rc == 0 && !opt->check && ddigen_make_dirs(opt->out_dir) != 0)
         rc = 1;
     struct emit_shared shared;
-    emit_shared_init(&shared, spec, opt->model);
+    emit_shared_init(&shared, spec, model);
     if (rc == 0 && (opt->stats || opt->checks)) {
         const struct rules_plan *plan = emit_shared_plan(&shared);
         if (plan && opt->stats)
             rules_print_stats(plan, stdout);
+        if (plan && opt->stats)
+            emit_scope_print_stats(&scope, stdout);
         if (plan && opt->checks)
             rules_print_checks(plan, stdout);
     }
@@ -509,6 +525,10 @@ int emit_render(const struct emit_options *opt, xmlDocPtr spec)
         rc = 1;
     if (compiled && rc == 0)
         skeleton_view_add(spec, opt->params);
+    if (compiled && rc == 0)
+        emit_scope_mark(&scope, spec);
+    if (compiled && rc == 0 && emit_scope_check_marshal(&scope, spec, opt->spec_path) != 0)
+        rc = 1;
     if (ddigen_diag_global.verbose)
         ddigen_progress("time: view %.3f s CPU", thread_cpu_seconds() - view_start);
     if (run.jobs) {
@@ -520,6 +540,8 @@ int emit_render(const struct emit_options *opt, xmlDocPtr spec)
     arena_free(&a);
     emit_view_remove(spec);
     emit_shared_free(&shared);
+    emit_scope_free(&scope);
+    ddi_model_free(own_model);
     for (size_t i = 0; i < names.len; i++)
         free(names.items[i]);
     vec_free(&names);
@@ -597,7 +619,8 @@ int ddigen_cmd_emit(int argc, char **argv)
         case SKELETON_OPT_ALL:
         case SKELETON_OPT_DRIVER_KIND:
         case SKELETON_OPT_CALLBACK_NAME:
-        case SKELETON_OPT_THUNKS: rc = skeleton_option(c, optarg, &params, &a); break;
+        case SKELETON_OPT_THUNKS:
+        case SKELETON_OPT_RECORDS: rc = skeleton_option(c, optarg, &params, &a); break;
         default: rc = 2; break;
         }
     }

@@ -42,7 +42,7 @@ int emit_check_outputs(const char *templates_dir, const char *outputs);
 int emit_check_param(const char *param);
 
 /* An error naming the options when two set one template parameter
- * (--ddi-list F --all, --driver-kind twice); 0 or -1. */
+ * (--ddi-list F --all, --driver-kind twice), or --records with --all; 0 or -1. */
 int emit_check_param_conflicts(const char *const *params);
 
 /* 0 ok; 1 errors (reported); 3 with check: outputs are stale. */
@@ -71,6 +71,7 @@ struct emit_shared {
     int lowered;
     struct rules_plan *plan; /* NULL after lowering: it failed */
     xmlDocPtr plan_doc;      /* the plan as XML, with its guards (d:validation-plan) */
+    int plan_refused;      /* the plan's view failed (reported once): every d:validation-plan fails */
 };
 void emit_shared_init(struct emit_shared *s, xmlDocPtr spec, const struct ddi_model *model);
 void emit_shared_free(struct emit_shared *s);

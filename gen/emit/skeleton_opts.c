@@ -82,32 +82,68 @@ static int list_line(const char *p, size_t n, struct strbuf *sb)
     return 0;
 }
 
+#define RECORDS_CUE "records:"
+#define NAME_SEPARATORS " \t,"
+
+/* A `records: A, B` line (the records the driver also needs, scope.h)
+ * appended to records as "LINE:NAME,...": 1; 0 when the line is not one;
+ * -1 when it names nothing or something that is not an identifier. */
+static int records_line(const char *p, size_t n, unsigned line, struct strbuf *records)
+{
+    size_t b = 0, e = n, cue = sizeof RECORDS_CUE - 1;
+    trim(p, &b, &e);
+    if (e - b < cue || strncmp(p + b, RECORDS_CUE, cue) != 0)
+        return 0;
+    int named = 0;
+    for (size_t i = b + cue; i < e;) {
+        i += strspn(p + i, NAME_SEPARATORS);
+        size_t start = i;
+        while (i < e && !strchr(NAME_SEPARATORS, p[i]))
+            i++;
+        if (start == i)
+            break;
+        if (!is_ident(p + start, i - start))
+            return -1;
+        sb_printf(records, "%s%u:%.*s", records->len ? "," : "", line, (int)(i - start), p + start);
+        named = 1;
+    }
+    return named ? 1 : -1;
+}
+
 /* One callback a line, '#' starts a comment: its name (a C identifier),
  * optionally `= DriverFunction` (the driver's name for it: an identifier or
- * Class::Name). Kept as "NAME NAME=DRIVER ...". */
-static char *read_list(const char *path, struct arena *a)
+ * Class::Name). Kept as "NAME NAME=DRIVER ...". A `records: A, B` line
+ * names records the driver also needs (into *records, "LINE:NAME,..."). */
+static char *read_list(const char *path, struct arena *a, char **records)
 {
     char *data = NULL;
     size_t len = 0;
     if (ddigen_read_file(path, &data, &len) != 0)
         return NULL;
-    struct strbuf sb = {0};
+    struct strbuf sb = {0}, rec = {0};
     int ok = 1;
     unsigned line = 1;
     for (char *p = data, *end = data + len; p < end && ok; line++) {
         char *eol = memchr(p, '\n', (size_t)(end - p));
         size_t n = eol ? (size_t)(eol - p) : (size_t)(end - p);
         char *hash = memchr(p, '#', n);
-        if (list_line(p, hash ? (size_t)(hash - p) : n, &sb) != 0) {
+        n = hash ? (size_t)(hash - p) : n;
+        int kind = records_line(p, n, line, &rec);
+        if (kind < 0) {
+            ddigen_error(path, line, "expected 'records:' and record names (C identifiers) separated by commas");
+            ok = 0;
+        } else if (kind == 0 && list_line(p, n, &sb) != 0) {
             ddigen_error(path, line,
                          "expected one callback name (a C identifier), optionally '= DriverFunction' "
-                         "(an identifier or Class::Name)");
+                         "(an identifier or Class::Name), or 'records:' and record names");
             ok = 0;
         }
         p = eol ? eol + 1 : end;
     }
     char *names = ok ? arena_strdup(a, sb_str(&sb)) : NULL;
+    *records = ok && rec.len ? arena_strdup(a, sb_str(&rec)) : NULL;
     sb_free(&sb);
+    sb_free(&rec);
     free(data);
     return names;
 }
@@ -148,6 +184,22 @@ static int check_name_pattern(const char *arg)
     return -1;
 }
 
+/* --records A,B,...: record names (C identifiers) separated by commas. */
+static int check_records_option(const char *arg)
+{
+    for (const char *p = arg;; p++) {
+        size_t n = strcspn(p, ",");
+        if (!is_ident(p, n)) {
+            ddigen_error(NULL, 0, "--records '%s': expected record names (C identifiers) separated by commas",
+                         ddigen_quote(arg));
+            return -1;
+        }
+        p += n;
+        if (!*p)
+            return 0;
+    }
+}
+
 int skeleton_option(int code, const char *arg, struct vec *params, struct arena *a)
 {
     switch (code) {
@@ -179,11 +231,20 @@ int skeleton_option(int code, const char *arg, struct vec *params, struct arena 
         }
         vec_push(params, arena_printf(a, "thunks=%s", arg));
         return 0;
+    case SKELETON_OPT_RECORDS:
+        if (check_records_option(arg) != 0)
+            return 2;
+        vec_push(params, arena_printf(a, "records=%s", arg));
+        return 0;
     case SKELETON_OPT_DDI_LIST: {
-        char *names = read_list(arg, a);
+        char *records, *names = read_list(arg, a, &records);
         if (!names)
             return 1;
         vec_push(params, arena_printf(a, "ddi-list=%s", names));
+        if (records) { /* its records lines, and where they are for messages */
+            vec_push(params, arena_printf(a, "list-records=%s", records));
+            vec_push(params, arena_printf(a, "list-file=%s", arg));
+        }
         return 0;
     }
     default: return 2;
@@ -191,7 +252,7 @@ int skeleton_option(int code, const char *arg, struct vec *params, struct arena 
 }
 
 /* The last value given for NAME, or NULL. */
-static const char *param_value(const char *const *params, const char *name)
+const char *skeleton_param(const char *const *params, const char *name)
 {
     const char *value = NULL;
     size_t n = strlen(name);
@@ -321,7 +382,7 @@ static int check_range(const struct ddi_versions *vl, const char *text, const ch
  * called by (and defined as) its own thunk. */
 static int check_pattern_vs_thunks(const char *const *params)
 {
-    const char *pattern = param_value(params, "callback-name"), *thunks = param_value(params, "thunks");
+    const char *pattern = skeleton_param(params, "callback-name"), *thunks = skeleton_param(params, "thunks");
     if (!pattern || strcmp(pattern, "Ddi%s") != 0 || (thunks && !strcmp(thunks, "none")))
         return 0;
     ddigen_error(NULL, 0,
@@ -335,11 +396,16 @@ static const char *kind_record_name(const char *kind)
     return kind && strcmp(kind, "display-only") == 0 ? "KMDDOD_INITIALIZATION_DATA" : "DRIVER_INITIALIZATION_DATA";
 }
 
+const char *skeleton_kind_record(const char *const *params)
+{
+    return kind_record_name(skeleton_param(params, "driver-kind"));
+}
+
 int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *const *params)
 {
-    const char *version = param_value(params, "ddi-version");
-    const char *kind = param_value(params, "driver-kind");
-    const char *list = param_value(params, "ddi-list");
+    const char *version = skeleton_param(params, "ddi-version");
+    const char *kind = skeleton_param(params, "driver-kind");
+    const char *list = skeleton_param(params, "ddi-list");
     if (!version && !kind && !list)
         return check_pattern_vs_thunks(params);
     int rc = 0;
@@ -392,6 +458,13 @@ static int list_entry(const char *list, const char *member, const char *role, co
         p += n + (p[n] == ' ');
     }
     return 0;
+}
+
+int skeleton_member_listed(const char *const *params, const char *member, const char *role)
+{
+    const char *list = skeleton_param(params, "ddi-list"), *driver;
+    size_t driver_len;
+    return list_entry(list ? list : "all", member, role, &driver, &driver_len);
 }
 
 static void mark(xmlNodePtr n, xmlNsPtr ns, const char *name)
@@ -577,15 +650,15 @@ void skeleton_view_add(xmlDocPtr spec, const char *const *params)
         return;
     struct ddi_versions vl;
     ddi_versions_read(&vl, layout);
-    const char *list = param_value(params, "ddi-list");
+    const char *list = skeleton_param(params, "ddi-list");
     struct skeleton_view v = {.layout = layout,
                               .docs = sx_part(spec, "docs"),
                               .ns = ns,
                               .vl = &vl,
                               .list = list ? list : "all",
-                              .pattern = param_value(params, "callback-name")};
-    xmlNodePtr rec = layout_record(layout, kind_record_name(param_value(params, "driver-kind")));
-    if (!vl.n || range_parse(&vl, param_value(params, "ddi-version"), record_versions(&vl, rec), &v.range) != RANGE_OK)
+                              .pattern = skeleton_param(params, "callback-name")};
+    xmlNodePtr rec = layout_record(layout, kind_record_name(skeleton_param(params, "driver-kind")));
+    if (!vl.n || range_parse(&vl, skeleton_param(params, "ddi-version"), record_versions(&vl, rec), &v.range) != RANGE_OK)
         return; /* skeleton_check_params refused it; the templates say so again */
     int i = 0;
     for (xmlNodePtr ver = sx_child(layout, "version"); ver; ver = sx_next(ver, "version"), i++) {

@@ -15,13 +15,15 @@ enum {
     SKELETON_OPT_ALL,
     SKELETON_OPT_DRIVER_KIND,
     SKELETON_OPT_CALLBACK_NAME,
-    SKELETON_OPT_THUNKS
+    SKELETON_OPT_THUNKS,
+    SKELETON_OPT_RECORDS
 };
 
 #define SKELETON_LONG_OPTIONS                                                                                          \
     {"ddi-list", required_argument, NULL, SKELETON_OPT_DDI_LIST}, {"all", no_argument, NULL, SKELETON_OPT_ALL},        \
         {"driver-kind", required_argument, NULL, SKELETON_OPT_DRIVER_KIND},                                            \
         {"callback-name", required_argument, NULL, SKELETON_OPT_CALLBACK_NAME},                                        \
+        {"records", required_argument, NULL, SKELETON_OPT_RECORDS},                                                    \
     {                                                                                                                  \
         "thunks", required_argument, NULL, SKELETON_OPT_THUNKS                                                         \
     }
@@ -33,8 +35,12 @@ enum {
     "                      MyDriver::%s for static members; default drv_%s)\n"                                         \
     "  --thunks all|none   none: the fill puts the driver's functions in the table (no thunks, no\n"                   \
     "                      validation on the way in)\n"                                                                \
-    "  --all               skeleton of every callback of the structure (the default)\n"                                \
-    "  --driver-kind K     full (DRIVER_INITIALIZATION_DATA) or display-only (KMDDOD_INITIALIZATION_DATA)\n"
+    "  --all               skeleton of every callback, every family for every record (the default)\n"                \
+    "  --driver-kind K     full (DRIVER_INITIALIZATION_DATA) or display-only (KMDDOD_INITIALIZATION_DATA)\n"      \
+    "  With --ddi-list, every family but the asserts covers only the records the listed callbacks'\n"             \
+    "  parameters reach (through pointers, embedded records, arrays and unions), plus:\n"                        \
+    "  --records A,B       records the driver also needs (a record's name or tag); a line\n"                \
+    "                      'records: A, B' in the list does the same\n"
 
 /* Pushes the parameter (NAME=VALUE in a) for a skeleton option onto params;
  * 0, or -1 after reporting (an unreadable or malformed list file). */
@@ -50,5 +56,14 @@ int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *con
  * function types, initialization records and callback members that exist
  * at it, dv:listed on the callback members the ddi-list names. */
 void skeleton_view_add(xmlDocPtr spec, const char *const *params);
+
+/* The last value params (NULL-terminated NAME=VALUE) give NAME, or NULL. */
+const char *skeleton_param(const char *const *params, const char *name);
+/* The initialization record --driver-kind names. */
+const char *skeleton_kind_record(const char *const *params);
+/* Whether the --ddi-list names a callback member (by its name, its role
+ * typedef or its name without DxgkDdi); every member without a list or
+ * with --all. */
+int skeleton_member_listed(const char *const *params, const char *member, const char *role);
 
 #endif

@@ -346,6 +346,29 @@ static void type_spelling(struct view *v, xmlNodePtr plan_rec, const struct strm
     sb_free(&c_spelling);
 }
 
+/* A planned record outside the scope (its <layout> record carries
+ * dv:out-of-scope, scope.c) carries it too; one in scope may descend only
+ * into records in scope: the closure guarantees it, checked here on the
+ * plan the validators print. */
+static void scope_plan_record(struct view *v, xmlNodePtr plan_rec, const struct strmap *layout_records)
+{
+    const char *name = sx_get(plan_rec, "name");
+    xmlNodePtr rec = name ? strmap_get(layout_records, name) : NULL;
+    if (rec && xmlHasNsProp(rec, BAD_CAST "out-of-scope", BAD_CAST EMIT_VIEW_NS)) {
+        set(v, plan_rec, "out-of-scope", "yes");
+        return;
+    }
+    for (xmlNodePtr d = sx_child(plan_rec, "descend"); d; d = sx_next(d, "descend")) {
+        const char *callee = sx_get(d, "record");
+        xmlNodePtr target = callee ? strmap_get(layout_records, callee) : NULL;
+        if (target && xmlHasNsProp(target, BAD_CAST "out-of-scope", BAD_CAST EMIT_VIEW_NS)) {
+            ddigen_error(v->spec_name, 0, "internal: %s is in scope but %s, whose validator it calls for %s, is not",
+                         name, callee, sx_get(d, "field") ? sx_get(d, "field") : "a field");
+            v->errors++;
+        }
+    }
+}
+
 int emit_view_guard_plan(xmlDocPtr spec, xmlNodePtr plan_root)
 {
     xmlNodePtr layout = sx_part(spec, "layout");
@@ -360,8 +383,10 @@ int emit_view_guard_plan(xmlDocPtr spec, xmlNodePtr plan_root)
     v.ns = xmlNewNs(plan_root, BAD_CAST EMIT_VIEW_NS, BAD_CAST "dv");
     guard_plan_nodes(&v, plan_root);
     for (xmlNodePtr r = plan_root->children; r; r = r->next)
-        if (is_elem(r, "record"))
+        if (is_elem(r, "record")) {
             type_spelling(&v, r, &records);
+            scope_plan_record(&v, r, &records);
+        }
     strmap_free(&records);
     return v.errors ? -1 : 0;
 }

@@ -20,12 +20,17 @@ static xmlNodePtr shared_plan_root(struct emit_shared *s)
 {
     const struct rules_plan *plan = emit_shared_plan(s);
     pthread_mutex_lock(&s->lock);
-    if (plan && !s->plan_doc) {
+    if (plan && !s->plan_doc && !s->plan_refused) {
         s->plan_doc = xmlNewDoc(BAD_CAST "1.0");
         xmlNodePtr root = rules_plan_xml(plan, s->plan_doc);
         xmlDocSetRootElement(s->plan_doc, root);
-        emit_view_guard_plan(s->spec, root);
-        xmlXPathOrderDocElems(s->plan_doc);
+        if (emit_view_guard_plan(s->spec, root) != 0) {
+            xmlFreeDoc(s->plan_doc); /* reported: no validator from a plan that breaks the scope */
+            s->plan_doc = NULL;
+            s->plan_refused = 1;
+        } else {
+            xmlXPathOrderDocElems(s->plan_doc);
+        }
     }
     xmlNodePtr root = s->plan_doc ? xmlDocGetRootElement(s->plan_doc) : NULL;
     pthread_mutex_unlock(&s->lock);
@@ -99,6 +104,7 @@ void emit_shared_init(struct emit_shared *s, xmlDocPtr spec, const struct ddi_mo
     s->lowered = 0;
     s->plan = NULL;
     s->plan_doc = NULL;
+    s->plan_refused = 0;
     pthread_mutex_init(&s->lock, NULL);
 }
 

@@ -13,7 +13,7 @@
        (C++ spelling differs) is spelled through DDI_VALIDATE_TYPE_<name>,
        which ddi_validate.h defines for C and for C++. -->
   <xsl:variable name="plan" select="d:validation-plan()"/>
-  <xsl:variable name="vrecords" select="$plan/record[not(@never)]"/>
+  <xsl:variable name="vrecords" select="$plan/record[not(@never) and not(@dv:out-of-scope)]"/>
 
   <!-- "#if COND\n" for a gated plan node (its versions and architectures,
        decided in gen/emit/view.c), else nothing. -->

@@ -21,8 +21,9 @@
                 xmlns:dv="urn:ddigen:view"
                 exclude-result-prefixes="d dv">
 
-  <!-- The records that get marshallers: the DDI's own, not the kernel's. -->
-  <xsl:variable name="m-records" select="/ddi-spec/layout/record[not(@referenced = 'true') and @id]"/>
+  <!-- The records that get marshallers: the DDI's own, not the kernel's,
+       within the driver's scope (dv:out-of-scope, gen/emit/scope.c). -->
+  <xsl:variable name="m-records" select="/ddi-spec/layout/record[not(@referenced = 'true') and @id and not(@dv:out-of-scope)]"/>
   <xsl:key name="m-discriminator" match="/ddi-spec/merge/discriminator" use="@union"/>
 
   <!-- The C spelling of a top-level record's type. -->

@@ -17,8 +17,9 @@
        take the out-of-range path. -->
   <xsl:variable name="max-table-value" select="1023"/>
   <!-- Every discriminator whose record the layout has (every enum field
-       the spec found selecting a member of a union). -->
-  <xsl:variable name="discriminators" select="/ddi-spec/merge/discriminator[key('top-record', @record)]"/>
+       the spec found selecting a member of a union), within the driver's
+       scope (dv:out-of-scope, gen/emit/scope.c). -->
+  <xsl:variable name="discriminators" select="/ddi-spec/merge/discriminator[key('top-record', @record)[not(@dv:out-of-scope)]]"/>
 
   <!-- ddi_<RECORD>_<selector>: the prefix of a table's names. -->
   <xsl:template name="prefix">

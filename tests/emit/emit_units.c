@@ -1,7 +1,10 @@
 /* Unit tests of the emit stage: the XSLT extension functions (through a
- * real stylesheet run by libxslt) and the derived view's conditions. */
+ * real stylesheet run by libxslt), the derived view's conditions and the
+ * scope a callback list gives. */
 #include "emit/emit.h"
+#include "emit/scope.h"
 #include "emit/view.h"
+#include "model/model.h"
 
 #include <libexslt/exslt.h>
 #include <libxml/parser.h>
@@ -150,6 +153,82 @@ static void version_ranges_become_conditions(void **state)
     xmlFreeDoc(doc);
 }
 
+/* A callback whose argument record embeds one record, holds an array of
+ * another, points (through a typedef) to a third and has a union member of
+ * a fourth; another callback's record, and a record nothing reaches. */
+static const char scope_spec[] =
+    "<ddi-spec version='1'><layout>"
+    "<version name='DXGKDDI_INTERFACE_VERSION_A' short='A' value='0x1'/>"
+    "<record name='DRIVER_INITIALIZATION_DATA' kind='struct'>"
+    "<field name='Version' path='Version' type='ULONG'/>"
+    "<field name='DxgkDdiPaging' path='DxgkDdiPaging' type='PDXGKDDI_PAGING'/>"
+    "<field name='DxgkDdiOther' path='DxgkDdiOther' type='PDXGKDDI_OTHER'/></record>"
+    "<record name='ARGS' kind='struct'>"
+    "<field name='Embedded' path='Embedded' type='EMB'/>"
+    "<field name='Items' path='Items' type='ITEM' array='4'/>"
+    "<field name='pTarget' path='pTarget' type='PTARGET'/>"
+    "<field path='u'><record kind='union'><field name='Member' path='Member' type='MEMBER'/></record></field>"
+    "</record>"
+    "<record name='EMB' kind='struct'/><record name='ITEM' kind='struct'/><record name='TARGET' kind='struct'/>"
+    "<record name='MEMBER' kind='struct'/><record name='OTHER_ARGS' kind='struct'/>"
+    "<record name='NAMED' tag='_NAMED' kind='struct'/>"
+    "<typedef name='PTARGET' type='TARGET *'/>"
+    "<function-type name='PDXGKDDI_PAGING' pointer-to='DXGKDDI_PAGING'/>"
+    "<function-type name='DXGKDDI_PAGING'><param name='h' type='HANDLE'/><param name='a' type='ARGS *'/>"
+    "</function-type>"
+    "<function-type name='PDXGKDDI_OTHER' pointer-to='DXGKDDI_OTHER'/>"
+    "<function-type name='DXGKDDI_OTHER'><param name='a' type='const OTHER_ARGS *'/></function-type>"
+    "</layout></ddi-spec>";
+
+static int scoped(const struct emit_scope *s, const char *name)
+{
+    return strmap_get(&s->names, name) != NULL;
+}
+
+static void callbacks_scope_their_records(void **state)
+{
+    (void)state;
+    xmlDocPtr doc = xmlReadMemory(scope_spec, (int)strlen(scope_spec), "s.xml", NULL, 0);
+    struct ddi_model *m = ddi_model_load(doc);
+    assert_non_null(m);
+    struct emit_scope s;
+    const char *paging[] = {"ddi-list=Paging", NULL};
+    assert_int_equal(emit_scope_compute(&s, m, paging, "s.xml"), 0);
+    assert_true(s.active);
+    assert_int_equal(s.in_scope, 5);
+    assert_int_equal(s.total, 8);
+    const char *in[] = {"ARGS", "EMB", "ITEM", "TARGET", "MEMBER"};
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
+        assert_true(scoped(&s, in[i]));
+    assert_false(scoped(&s, "OTHER_ARGS"));
+    assert_false(scoped(&s, "NAMED"));
+    assert_false(scoped(&s, "DRIVER_INITIALIZATION_DATA"));
+    /* Marked in the view: the records outside, not those inside. */
+    assert_int_equal(emit_view_add(doc, "s.xml"), 0);
+    emit_scope_mark(&s, doc);
+    expect_view(doc, "OTHER_ARGS", "out-of-scope", "yes");
+    assert_null(xmlGetNsProp(view_record(doc, "TARGET"), BAD_CAST "out-of-scope", BAD_CAST EMIT_VIEW_NS));
+    emit_view_remove(doc);
+    emit_scope_free(&s);
+
+    /* --records by tag; --all and no list narrow nothing; an unknown name fails. */
+    const char *named[] = {"ddi-list=DXGKDDI_PAGING", "records=_NAMED", NULL};
+    assert_int_equal(emit_scope_compute(&s, m, named, "s.xml"), 0);
+    assert_true(scoped(&s, "NAMED") && scoped(&s, "TARGET"));
+    emit_scope_free(&s);
+    const char *all[] = {"ddi-list=all", NULL}, *none[] = {NULL};
+    assert_int_equal(emit_scope_compute(&s, m, all, "s.xml"), 0);
+    assert_false(s.active);
+    assert_int_equal(emit_scope_compute(&s, m, none, "s.xml"), 0);
+    assert_false(s.active);
+    const char *unknown[] = {"records=NOPE", NULL};
+    assert_int_equal(emit_scope_compute(&s, m, unknown, "s.xml"), -1);
+    emit_scope_free(&s);
+    assert_int_equal(emit_scope_check_options((const char *[]){"ddi-list=all", "records=EMB", NULL}), -1);
+    ddi_model_free(m);
+    xmlFreeDoc(doc);
+}
+
 int main(void)
 {
     exsltRegisterAll();
@@ -159,6 +238,7 @@ int main(void)
         cmocka_unit_test(validator_names_are_identifiers),
         cmocka_unit_test(hex_and_ones),
         cmocka_unit_test(version_ranges_become_conditions),
+        cmocka_unit_test(callbacks_scope_their_records),
     };
     int rc = cmocka_run_group_tests_name("emit_units", tests, NULL, NULL);
     xsltCleanupGlobals();
