@@ -11,8 +11,9 @@
 # the port (BDD_PORTED: the skeleton's declarations and fill, the thunks
 # validating) compile from the one generated source for
 # i686/x86_64/aarch64-pc-windows-msvc at WDDM1_3 and at WDDM2_0 (each with
-# its NTDDI_VERSION) with -Wall -Wextra -Werror; every driver function the
-# thunks call is defined under the same symbol (on x86 the __stdcall
+# its NTDDI_VERSION) with -Wall -Wextra -Werror, and so does the table-only
+# port (--thunks none); every driver function the thunks call or the
+# table names is defined under the same symbol (on x86 the __stdcall
 # decoration, so the calling convention too); the thunks of PASSIVE_LEVEL
 # callbacks are in PAGE, the others resident; a build above the range
 # stops at the skeleton's #error.
@@ -38,6 +39,10 @@ lo=WDDM1_3 hi=WDDM2_0
     -q -o "$work/gen" 2>"$work/gen.txt" || { cat "$work/gen.txt"; fail "generate"; finish; }
 "$ddigen" overlay --wdk "$kit" -o "$work/overlay.json" || { fail "overlay"; finish; }
 gen=$work/gen/include
+# Table-only (--thunks none) from the same spec.
+"$ddigen" emit -q --spec "$work/gen/spec/ddi.xml" --outputs skeleton --driver-kind display-only \
+    --ddi-list "$driver/bdd.list" --callback-name 'BddDdi%s' --ddi-version $lo..$hi --thunks none \
+    -o "$work/table" 2>"$work/table.txt" || { cat "$work/table.txt"; fail "emit --thunks none"; finish; }
 
 # 1. The generated fill against the hand-written table: the same members,
 #    the driver's names, Version from the build, one #if (the WDDM 2.0 member).
@@ -84,6 +89,17 @@ ported=(-DBDD_PORTED -I"$gen" -I"$src/runtime/include" -DDDIGEN_VALIDATE -DDDIGE
 nm=$(command -v llvm-nm || command -v llvm-nm-14 || echo llvm-nm)
 objdump=$(command -v llvm-objdump || command -v llvm-objdump-14 || echo llvm-objdump)
 sources="bdd_ddi.cpp bdd_adapter.cpp bdd_vidpn.cpp bdd_blt.cpp"
+# What ddi_skeleton.o references of the driver's (the driver's names,
+# x86-decorated) is what bdd_ddi.o defines, WANT of them.
+link_check() { # objdir want label
+    local p=$1 want=$2
+    "$nm" "$p/ddi_skeleton.o" 2>/dev/null | sed -n 's/^ *U \(.*BddDdi.*\)$/\1/p' | sort >"$p/called"
+    "$nm" "$p/bdd_ddi.o" 2>/dev/null | sed -n 's/^[0-9a-f]* T \(.*BddDdi.*\)$/\1/p' | sort >"$p/defined"
+    [ "$(wc -l <"$p/called")" = "$want" ] && [ -z "$(comm -23 "$p/called" "$p/defined")" ] && return 0
+    echo "  $3: $(wc -l <"$p/called") driver functions referenced (want $want); undefined:"
+    comm -23 "$p/called" "$p/defined" | head -5
+    return 1
+}
 bad_build=0 bad_link=0 n=0
 for a in i686:_X86_ x86_64:_AMD64_ aarch64:_ARM64_; do
     for v in $lo $hi; do
@@ -104,24 +120,24 @@ for a in i686:_X86_ x86_64:_AMD64_ aarch64:_ARM64_; do
                 "${ported[@]}" >"$work/log.txt" 2>&1 ||
                 { bad_build=1; echo "  generated: $cell $f:"; head -8 "$work/log.txt"; }
         done
-        # What the thunks call (the driver's names, x86-decorated) is defined by the driver.
-        p=$work/obj/$cell/port
-        "$nm" "$p/ddi_skeleton.o" 2>/dev/null | sed -n 's/^ *U \(.*BddDdi.*\)$/\1/p' | sort >"$p/called"
-        for o in "$p"/bdd_*.o; do "$nm" "$o"; done 2>/dev/null | sed -n 's/^[0-9a-f]* T \(.*BddDdi.*\)$/\1/p' |
-            sort >"$p/defined"
+        # Table-only: the fill names the driver's functions, no thunk between.
+        mkdir -p "$work/obj/$cell/table"
+        for f in "$driver/src/bdd_ddi.cpp" "$work/table/ddi_skeleton.c"; do
+            n=$((n + 1))
+            kcompile "${a%%:*}" "${a##*:}" $v "$(ntddi_of $v)" "$work/obj/$cell/table/$(basename "${f%.*}").o" "$f" \
+                -I"$work/table" "${ported[@]}" >"$work/log.txt" 2>&1 ||
+                { bad_build=1; echo "  table-only: $cell $(basename "$f"):"; head -8 "$work/log.txt"; }
+        done
         want=30
         [ $v = $lo ] && want=29
-        if [ "$(wc -l <"$p/called")" != $want ] || [ -n "$(comm -23 "$p/called" "$p/defined")" ]; then
-            bad_link=1
-            echo "  $cell: $(wc -l <"$p/called") driver functions called by the thunks (want $want); undefined:"
-            comm -23 "$p/called" "$p/defined" | head -5
-        fi
+        link_check "$work/obj/$cell/port" $want "$cell thunks" || bad_link=1
+        link_check "$work/obj/$cell/table" $want "$cell table-only" || bad_link=1
     done
 done
-[ $bad_build = 0 ] && ok "$n compiles, -Wall -Wextra -Werror: the driver as written and ported, 3 targets x $lo and $hi from one generated source" ||
+[ $bad_build = 0 ] && ok "$n compiles, -Wall -Wextra -Werror: the driver as written, ported and table-only, 3 targets x $lo and $hi from one generated source" ||
     fail "the driver does not compile"
-[ $bad_link = 0 ] && ok "every driver function the thunks call is defined under the same symbol (x86: the same __stdcall decoration); 29 at $lo, 30 at $hi" ||
-    fail "thunks call what the driver does not define"
+[ $bad_link = 0 ] && ok "every driver function the thunks call or the table-only fill names is defined under the same symbol (x86: the same __stdcall decoration); 29 at $lo, 30 at $hi" ||
+    fail "the skeleton references what the driver does not define"
 grep -q '_BddDdiPresentDisplayOnly@8' "$work/obj/i686-$hi/port/called" &&
     ok "on x86 the thunk calls _BddDdiPresentDisplayOnly@8: the driver's definition is __stdcall" ||
     fail "no __stdcall BddDdiPresentDisplayOnly on x86"
