@@ -65,6 +65,7 @@ if sys.argv[3] and os.path.exists(sys.argv[3]):
         jsonschema = None
     if jsonschema:
         jsonschema.validate(log, json.load(open(sys.argv[3])))
+        print("  valid against", sys.argv[3])
 run = log["runs"][0]
 assert log["version"] == "2.1.0"
 rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
