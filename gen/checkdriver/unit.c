@@ -202,11 +202,14 @@ static enum CXChildVisitResult visit_expr(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Recurse;
 }
 
-/* The first child of a function declaration: the typedef it was declared
+/* The first child of a function declaration after its attributes
+ * (__declspec(code_seg("PAGE")) comes first): the typedef it was declared
  * through (a TypeRef to a TypedefDecl of a function type), else null. */
 static enum CXChildVisitResult first_typedef_ref(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
+    if (c.kind >= CXCursor_FirstAttr && c.kind <= CXCursor_LastAttr)
+        return CXChildVisit_Continue;
     if (c.kind == CXCursor_TypeRef) {
         CXCursor decl = clang_getCursorReferenced(c);
         CXType under = decl.kind == CXCursor_TypedefDecl
