@@ -57,6 +57,17 @@ enum irql_class irql_classify(const char *text)
     for (; text[n] && n + 1 < sizeof upper; n++)
         upper[n] = (char)toupper((unsigned char)text[n]);
     upper[n] = '\0';
+    /* "< DISPATCH_LEVEL" (the pages' spelling for RecommendMonitorModes and
+     * two others) is strictly below the level it names: at most APC_LEVEL,
+     * where paged code may run, not DISPATCH_LEVEL. */
+    const char *t = upper + strspn(upper, " ");
+    if (t[0] == '<' && t[1] != '=') {
+        t += 1 + strspn(t + 1, " ");
+        if (strncmp(t, "DISPATCH", sizeof "DISPATCH" - 1) == 0)
+            return IRQL_APC;
+        if (strncmp(t, "APC", sizeof "APC" - 1) == 0)
+            return IRQL_PASSIVE;
+    }
     /* The highest level a text allows decides: "PASSIVE_LEVEL or
      * DISPATCH_LEVEL" allows DISPATCH_LEVEL. */
     static const char *const raised[] = {"DISPATCH", "DIRQL", "HIGH_LEVEL", "PROFILE", "INTERRUPT", "CLOCK", "IPI"};

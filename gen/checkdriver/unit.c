@@ -202,15 +202,45 @@ static enum CXChildVisitResult visit_expr(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Recurse;
 }
 
-/* DXGKDDI_PATCH HwPatch; : a declaration through the role typedef. */
+/* The first child of a function declaration after its attributes
+ * (__declspec(code_seg("PAGE")) comes first): the typedef it was declared
+ * through (a TypeRef to a TypedefDecl of a function type), else null. */
+static enum CXChildVisitResult first_typedef_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (c.kind >= CXCursor_FirstAttr && c.kind <= CXCursor_LastAttr)
+        return CXChildVisit_Continue;
+    if (c.kind == CXCursor_TypeRef) {
+        CXCursor decl = clang_getCursorReferenced(c);
+        CXType under = decl.kind == CXCursor_TypedefDecl
+                           ? clang_getCanonicalType(clang_getTypedefDeclUnderlyingType(decl))
+                           : (CXType){.kind = CXType_Invalid};
+        if (under.kind == CXType_FunctionProto || under.kind == CXType_FunctionNoProto)
+            *(CXCursor *)data = decl;
+    }
+    return CXChildVisit_Break;
+}
+
+/* DXGKDDI_PATCH HwPatch; : a declaration through the role typedef. The
+ * declaration's type is the typedef, except where libclang gives the
+ * rebuilt prototype without the sugar: d3dkmddi.h's APIENTRY typedefs
+ * (`DXGKDDI_QUERYADAPTERINFO F;` on x86 and x64 alike, where dispmprt.h's
+ * keep theirs), so a driver that declares its callbacks only that way,
+ * as ddi_skeleton_driver.h does, had them unchecked. The typedef is then
+ * the spelled type name, the declaration's first child. */
 static void note_role_declaration(struct scan *s, CXCursor c)
 {
     CXType t = clang_getCursorType(c);
     if (t.kind == CXType_Elaborated)
         t = clang_Type_getNamedType(t);
-    if (t.kind != CXType_Typedef)
+    CXCursor typedef_decl = clang_getNullCursor();
+    if (t.kind == CXType_Typedef)
+        typedef_decl = clang_getTypeDeclaration(t);
+    else
+        clang_visitChildren(c, first_typedef_ref, &typedef_decl);
+    if (clang_Cursor_isNull(typedef_decl))
         return;
-    CXString name = clang_getCursorSpelling(clang_getTypeDeclaration(t));
+    CXString name = clang_getCursorSpelling(typedef_decl);
     const struct ddi_role *role = ddi_side_role(s->ddi, clang_getCString(name));
     clang_disposeString(name);
     if (role)

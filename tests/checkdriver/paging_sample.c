@@ -1,6 +1,6 @@
 /*
  * A small display miniport in C for check-driver's paging cases: callbacks
- * bound by a designated initialiser and by a role typedef, placed by
+ * bound by a designated initialiser and by role typedefs, placed by
  * #pragma code_seg(push/pop) and __declspec(code_seg). A line that ends in
  * "expect: KIND" is where check-driver must report KIND; nothing else may be
  * reported.
@@ -39,6 +39,18 @@ __declspec(code_seg("PAGE")) VOID SampleUnload(VOID)
 {
     PAGED_CODE();
     SampleHelper();
+}
+
+/* Declared only through its role typedef (d3dkmddi.h's, APIENTRY: libclang
+ * gives the declaration the prototype, not the typedef), after an
+ * attribute, and in no table: still a callback. */
+__declspec(code_seg("PAGE")) DXGKDDI_QUERYADAPTERINFO SampleQueryAdapterInfo;
+__declspec(code_seg("PAGE")) NTSTATUS APIENTRY SampleQueryAdapterInfo( /* expect: paged-code-missing */
+    const HANDLE hAdapter, const DXGKARG_QUERYADAPTERINFO* pQueryAdapterInfo)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pQueryAdapterInfo);
+    return STATUS_NOT_SUPPORTED;
 }
 
 /* Resident again after the pop. */
