@@ -29,11 +29,19 @@
     <xsl:text>#endif
 #include "ddi_validate.h"
 
+/* The helpers below are unused where every check is compiled out (a scope
+ * or a DDI version with none): no unused-function warning then. */
+#if defined(__GNUC__) || defined(__clang__)
+#define DDI_VALIDATE_UNUSED_ __attribute__((unused))
+#else
+#define DDI_VALIDATE_UNUSED_
+#endif
+
 /* A broken rule: keeps the first, or-es the flags of all (whether any was
  * reviewed); returns the count with this one. */
-static __inline unsigned long ddi_validate_report_(ddi_violation *first, unsigned long n, const char *id,
-                                                   const char *field, unsigned long long observed,
-                                                   unsigned long rule_flags)
+static __inline DDI_VALIDATE_UNUSED_ unsigned long ddi_validate_report_(ddi_violation *first, unsigned long n, const char *id,
+                                                                        const char *field, unsigned long long observed,
+                                                                        unsigned long rule_flags)
 {
     if (first) {
         if (n == 0) {
@@ -56,8 +64,8 @@ static __inline unsigned long ddi_validate_report_(ddi_violation *first, unsigne
 /* The validator of an embedded record ran at field `via` and found k
  * broken rules, the first in *inner: it becomes the call's first when none
  * broke before, with via in front of its path; returns the count with them. */
-static __inline unsigned long ddi_validate_descend_(ddi_violation *first, unsigned long n, unsigned long k,
-                                                    const ddi_violation *inner, const char *via)
+static __inline DDI_VALIDATE_UNUSED_ unsigned long ddi_validate_descend_(ddi_violation *first, unsigned long n, unsigned long k,
+                                                                         const ddi_violation *inner, const char *via)
 {
     unsigned i;
     if (!first || k == 0)
