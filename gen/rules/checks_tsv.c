@@ -44,7 +44,7 @@ static void common_operands(struct strbuf *sb, const struct rules_check *c)
     const char *name = c->how->operand;
     int shown = c->how->operand_partners ? c->how->operand_partners : c->npartners;
     for (int i = 0; name && c->kind_id != DDI_RULE_EXCLUSIVE && i < shown && i < c->npartners; i++)
-        add_operand(sb, name, c->partner[i].path);
+        add_operand(sb, name, rules_field_shown(&c->partner[i]));
     rules_cond_operands(sb, c);
 }
 
@@ -61,7 +61,7 @@ static void print_line(FILE *out, const struct listing *at, const struct rules_c
                        const char *dir)
 {
     fprintf(out, "%s\t%ld\t%s\t%s%s\t%s\t%s\t%s\t%s\t%s\n", c->page ? c->page : "", c->line, at->top->name,
-            at->prefix, c->subject.path ? c->subject.path : "", c->kind, operands, dir, c->id,
+            at->prefix, c->subject.path ? rules_field_shown(&c->subject) : "", c->kind, operands, dir, c->id,
             c->provenance == DDI_PROVENANCE_REVIEWED ? "reviewed" : "extracted");
 }
 
@@ -83,7 +83,7 @@ static void print_check(FILE *out, const struct listing *at, const struct rules_
         for (int i = 0; i < c->npartners; i++) {
             one.len = 0;
             sb_append(&one, sb_str(&common));
-            add_operand(&one, "with", c->partner[i].path);
+            add_operand(&one, "with", rules_field_shown(&c->partner[i]));
             print_line(out, at, c, sb_str(&one), dirs[d].name);
         }
     }

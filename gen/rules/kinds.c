@@ -372,7 +372,7 @@ static const char *segment_ids(struct rules_lowering *lw, struct rules_check *c,
         return "the subject holds no segment ids (SegmentId0..n)";
     if (rules_field(lw, arena_printf(a, "%s.Value", subject), NULL, &c->subject) != 0)
         c->subject = c->partner[1];
-    c->subject.path = subject;
+    c->subject.path = c->subject.shown = subject;
     return NULL;
 }
 

@@ -11,6 +11,7 @@
 
 #include "../util/arena.h"
 #include "../util/diag.h"
+#include "../util/strbuf.h"
 #include "../util/strmap.h"
 
 #include <stdlib.h>
@@ -53,13 +54,36 @@ static int scalar_width(const struct ddi_model_field *field, size_t arch, int *p
     return (int)f.bytes;
 }
 
+/* The designator as the header wrote it: each field of the chain whose
+ * name a macro made (`#define DXGK_ALLOC_RESERVED15 Reserved15`) under the
+ * macro's name, which the page and the driver's source use; path itself
+ * when none was, or when the chain does not spell path segment by segment. */
+static const char *spelled_path(struct lower *l, const char *path, const struct ddi_model_chain *chain)
+{
+    struct strbuf real = {0}, shown = {0};
+    int spelled = 0;
+    for (int i = 0; i < chain->depth; i++) {
+        const struct ddi_model_field *f = chain->field[i];
+        if (!f->path || !f->name)
+            break;
+        size_t keep = strlen(f->path) - strlen(f->name);
+        const char *name = f->spelled && *f->name ? f->spelled : f->name;
+        spelled |= name != f->name;
+        sb_printf(&real, "%s%s", i ? "." : "", f->path);
+        sb_printf(&shown, "%s%.*s%s", i ? "." : "", (int)keep, f->path, name);
+    }
+    const char *out = spelled && streq(sb_str(&real), path) ? arena_strdup(l->a, sb_str(&shown)) : path;
+    sb_free(&real), sb_free(&shown);
+    return out;
+}
+
 /* A designator the model resolved (chain) as a value a check reads: 0, or
  * -1 when it named no field or a field that is not a scalar. */
 static int scalar_field(struct lower *l, const char *path, const struct ddi_model_chain *chain,
                         struct rules_field *f)
 {
     memset(f, 0, sizeof *f);
-    f->path = path;
+    f->path = f->shown = path;
     f->versions = all_versions(l->plan);
     f->archs = ddi_archset_all(&l->plan->where);
     if (!chain->depth)
@@ -69,6 +93,7 @@ static int scalar_field(struct lower *l, const char *path, const struct ddi_mode
         f->versions &= chain->field[i]->eff_versions;
         f->archs &= chain->field[i]->eff_archs;
     }
+    f->shown = spelled_path(l, path, chain);
     const struct ddi_model_field *last = f->chain[f->depth - 1];
     int quad = 0;
     f->bits = last->bits;
