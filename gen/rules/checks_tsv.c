@@ -60,8 +60,11 @@ struct listing {
 static void print_line(FILE *out, const struct listing *at, const struct rules_check *c, const char *operands,
                        const char *dir)
 {
+    /* a selector's known-value check is a range over its enum's values
+     * (enum=TYPE), the labels' kind for it; the plan keeps its own kind */
+    const char *kind = c->kind_id == DDI_RULE_DISCRIMINATOR ? "range" : c->kind;
     fprintf(out, "%s\t%ld\t%s\t%s%s\t%s\t%s\t%s\t%s\t%s\n", c->page ? c->page : "", c->line, at->top->name,
-            at->prefix, c->subject.path ? rules_field_shown(&c->subject) : "", c->kind, operands, dir, c->id,
+            at->prefix, c->subject.path ? rules_field_shown(&c->subject) : "", kind, operands, dir, c->id,
             c->provenance == DDI_PROVENANCE_REVIEWED ? "reviewed" : "extracted");
 }
 

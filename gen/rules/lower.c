@@ -468,7 +468,11 @@ static void lower_discriminator(struct lower *l, struct building *b, const struc
             vec_push(&b->members, (void *)rc->member);
         }
     }
-    c.page = NULL;
+    /* generated from the header, as an enum field's values are: the
+     * selector's declaration is where the rule comes from */
+    c.page = rec->file;
+    c.line = (long)c.subject.chain[0]->line;
+    c.enum_name = b->disc->enum_name;
     c.sentence = arena_printf(l->a, "%s selects the member of the union; its value must be a known %s.",
                               selector, b->disc->enum_name);
     c.dir = dir_of(l, b, selector);
