@@ -5,7 +5,8 @@
  * Operands are `k=v` joined by ';', named as the labels name them: align,
  * min, max, with (exclusive: one line per partner), requires (implies),
  * ref (at-least, in-set), when (the condition field of null-when, zero-when,
- * nonnull-iff; and each condition of a check: F, F!=0, F==0, F==X). A
+ * nonnull-iff; and each condition of a check: F, F!=0, F==0, F==X; an
+ * at-least that exempts a zero subject: when=S!=0). A
  * record's validators also run the checks of the records they descend
  * into: those are listed again under it, with the subject's path from it
  * (`Flags.Reserved`) and the direction of that path. */
@@ -46,6 +47,10 @@ static void common_operands(struct strbuf *sb, const struct rules_check *c)
     for (int i = 0; name && c->kind_id != DDI_RULE_EXCLUSIVE && i < shown && i < c->npartners; i++)
         add_operand(sb, name, rules_field_shown(&c->partner[i]));
     rules_cond_operands(sb, c);
+    /* at-least's zero exemption ("if ... a nonzero value") is a condition
+     * on the subject: written as the conditions are */
+    if (c->kind_id == DDI_RULE_AT_LEAST && c->value)
+        sb_printf(sb, "%swhen=%s!=0", sb->len ? ";" : "", rules_field_shown(&c->subject));
 }
 
 /* Where a check is listed: the top record whose validator runs it, the
