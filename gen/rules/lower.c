@@ -679,6 +679,50 @@ static const struct rules_record *planned(const struct rules_plan *plan, const c
     return NULL;
 }
 
+/* The versions an availability rule of the page gives a field of rec
+ * ("earlier than WDDM 2.0 should use Flags": before-ddi; ">= WDDM 2.0
+ * should use FlagsWddm2": ddi), or every version. */
+static uint64_t page_versions(struct lower *l, const struct ddi_model_record *rec, const char *path)
+{
+    uint64_t all = all_versions(l->plan);
+    for (size_t i = 0; i < rec->nrules; i++) {
+        const struct ddi_model_rule *r = rec->rules[i];
+        if (!streq(r->kind_name, "availability") || !streq(r->subject, path) || r->review == DDI_REVIEW_DROP)
+            continue;
+        const char *from = ddi_model_docs_operand(r, "ddi"), *until = ddi_model_docs_operand(r, "before-ddi");
+        const char *name = from ? from : until;
+        int v = name ? ddi_version_find(&l->plan->where, name, strlen(name)) : -1;
+        if (v < 0)
+            continue;
+        uint64_t below = ((uint64_t)1 << v) - 1;
+        return all & (from ? ~below : below);
+    }
+    return all;
+}
+
+/* Two members of one union whose records both have checks read the same
+ * bits (DXGK_ALLOCATIONINFO.Flags and FlagsWddm2): each is checked only at
+ * the versions its page says a driver uses it, so no bit is checked twice
+ * where the page gives both a range. */
+static void one_path_per_version(struct lower *l, const struct ddi_model_record *rec, struct vec *v)
+{
+    for (size_t i = 0; i < v->len; i++) {
+        struct rules_descent *d = v->items[i];
+        int shared = 0;
+        for (size_t k = 0; k < v->len && !shared; k++) {
+            const struct rules_descent *o = v->items[k];
+            shared = k != i && d->field->owner->is_union && o->field->owner == d->field->owner;
+        }
+        if (shared)
+            d->versions &= page_versions(l, rec, d->path);
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < v->len; i++)
+        if (((struct rules_descent *)v->items[i])->versions)
+            v->items[kept++] = v->items[i];
+    v->len = kept;
+}
+
 /* Every by-value embedding of a planned record, in the directions both
  * the embedding field (its record's marks) and the callee allow. */
 static void collect_descents(struct lower *l, struct rules_record *r)
@@ -700,6 +744,7 @@ static void collect_descents(struct lower *l, struct rules_record *r)
         if (d->versions && d->archs)
             vec_push(&v, d);
     }
+    one_path_per_version(l, rec, &v);
     r->ndescents = v.len;
     r->descents = vec_copy(l, &v, sizeof *r->descents);
     vec_free(&v);
