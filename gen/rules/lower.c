@@ -439,6 +439,31 @@ static void lower_enum_values(struct lower *l, struct building *b, const struct 
     }
 }
 
+/* Pointers the header sizes in SAL against their size (sal_sizes.c); the
+ * caller's values only, as enum values are. */
+static void lower_sal_sizes(struct lower *l, struct building *b, const struct ddi_model_record *rec)
+{
+    struct rules_lowering lw = {l, NULL, 1};
+    for (size_t i = 0; i < rec->nall; i++) {
+        const struct ddi_model_field *f = rec->all[i];
+        if (!f->path || !f->sal)
+            continue;
+        struct rules_check c = {.versions = all_versions(l->plan), .archs = ddi_archset_all(&l->plan->where)};
+        const char *why = NULL;
+        unsigned dir = reach_explicit_dir(l->reach, rec, f->path);
+        if (!dir && ground_read_only(l->m, rec))
+            dir = RULES_DIR_IN; /* passed const: every field is the caller's */
+        if (!rules_lower_sal_size(&lw, rec, f, member_of(b, f->path) != NULL, dir, &c, &why))
+            continue;
+        if (why) {
+            skip(l, b, c.id, c.kind, why, c.page, c.line);
+            continue;
+        }
+        add_check(l, b, &c, NULL);
+        ((struct rules_check *)b->checks.items[b->checks.len - 1])->dir = RULES_DIR_IN;
+    }
+}
+
 static void lower_discriminator(struct lower *l, struct building *b, const struct ddi_model_record *rec)
 {
     const char *selector = b->disc->selector;
@@ -618,6 +643,7 @@ static int lower_record(struct lower *l, const struct ddi_model_record *rec, str
         lower_discriminator(l, &b, rec);
     lower_rules(l, &b, rec);
     lower_enum_values(l, &b, rec);
+    lower_sal_sizes(l, &b, rec);
     int read_only = ground_read_only(l->m, rec);
     if (read_only)
         drop_out(l, &b);
