@@ -62,15 +62,22 @@ struct listing {
     unsigned dir;
 };
 
-static void print_line(FILE *out, const struct listing *at, const struct rules_check *c, const char *operands,
-                       const char *dir)
+/* One line with the given field as its subject (a pair of a mutual exclusion). */
+static void print_pair(FILE *out, const struct listing *at, const struct rules_check *c,
+                       const struct rules_field *subject, const char *operands, const char *dir)
 {
     /* a selector's known-value check is a range over its enum's values
      * (enum=TYPE), the labels' kind for it; the plan keeps its own kind */
     const char *kind = c->kind_id == DDI_RULE_DISCRIMINATOR ? "range" : c->kind;
     fprintf(out, "%s\t%ld\t%s\t%s%s\t%s\t%s\t%s\t%s\t%s\n", c->page ? c->page : "", c->line, at->top->name,
-            at->prefix, c->subject.path ? rules_field_shown(&c->subject) : "", kind, operands, dir, c->id,
+            at->prefix, subject->path ? rules_field_shown(subject) : "", kind, operands, dir, c->id,
             c->provenance == DDI_PROVENANCE_REVIEWED ? "reviewed" : "extracted");
+}
+
+static void print_line(FILE *out, const struct listing *at, const struct rules_check *c, const char *operands,
+                       const char *dir)
+{
+    print_pair(out, at, c, &c->subject, operands, dir);
 }
 
 static void print_check(FILE *out, const struct listing *at, const struct rules_check *c)
@@ -94,6 +101,14 @@ static void print_check(FILE *out, const struct listing *at, const struct rules_
             add_operand(&one, "with", rules_field_shown(&c->partner[i]));
             print_line(out, at, c, sb_str(&one), dirs[d].name);
         }
+        /* mutually exclusive: every pair, the partners' among them */
+        for (int i = 0; c->mutual && i < c->npartners; i++)
+            for (int j = i + 1; j < c->npartners; j++) {
+                one.len = 0;
+                sb_append(&one, sb_str(&common));
+                add_operand(&one, "with", rules_field_shown(&c->partner[j]));
+                print_pair(out, at, c, &c->partner[i], sb_str(&one), dirs[d].name);
+            }
     }
     sb_free(&common);
     sb_free(&one);

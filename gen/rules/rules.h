@@ -83,6 +83,7 @@ struct rules_check {
     int nwhen;
     unsigned long long value, min, max; /* align bytes; range bounds */
     int has_min, has_max;
+    int mutual; /* exclusive: "A, B and C are mutually exclusive" (at most one set), not "A not with B or C" */
     struct rules_case *cases; /* a discriminator's known values; an enum field's values */
     size_t ncases;
     const char *enum_name; /* an enum field's type (emit --checks: enum=TYPE), or NULL */
