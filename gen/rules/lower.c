@@ -278,6 +278,22 @@ static int meaningful_only_if(const struct ddi_model_rule *rule)
 }
 
 /* Fills c from one rule; returns NULL, or why it is not a check. */
+/* The versions a rule's page dates it to: "earlier than WDDM 2.1"
+ * (before-ddi), "starting with WDDM 2.0" (ddi); every version when
+ * undated or when the kit lacks the version named. */
+static uint64_t dated_versions(struct lower *l, const struct ddi_model_rule *r)
+{
+    uint64_t all = all_versions(l->plan), out = all;
+    const char *from = ddi_model_docs_operand(r, "ddi"), *until = ddi_model_docs_operand(r, "before-ddi");
+    int v = from ? ddi_version_find(&l->plan->where, from, strlen(from)) : -1;
+    if (v >= 0)
+        out &= ~(((uint64_t)1 << v) - 1);
+    v = until ? ddi_version_find(&l->plan->where, until, strlen(until)) : -1;
+    if (v >= 0)
+        out &= ((uint64_t)1 << v) - 1;
+    return out & all;
+}
+
 static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule, struct rules_check *c)
 {
     const char *field = rule->subject;
@@ -331,6 +347,9 @@ static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule
         return why;
     if (!c->versions || !c->archs)
         return "its fields never exist together";
+    c->versions &= dated_versions(l, rule);
+    if (!c->versions)
+        return "the page dates it to versions this spec does not have";
     return NULL;
 }
 
@@ -715,13 +734,9 @@ static uint64_t page_versions(struct lower *l, const struct ddi_model_record *re
         const struct ddi_model_rule *r = rec->rules[i];
         if (!streq(r->kind_name, "availability") || !streq(r->subject, path) || r->review == DDI_REVIEW_DROP)
             continue;
-        const char *from = ddi_model_docs_operand(r, "ddi"), *until = ddi_model_docs_operand(r, "before-ddi");
-        const char *name = from ? from : until;
-        int v = name ? ddi_version_find(&l->plan->where, name, strlen(name)) : -1;
-        if (v < 0)
-            continue;
-        uint64_t below = ((uint64_t)1 << v) - 1;
-        return all & (from ? ~below : below);
+        uint64_t dated = dated_versions(l, r);
+        if (dated != all)
+            return dated;
     }
     return all;
 }
