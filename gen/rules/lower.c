@@ -411,6 +411,21 @@ static void drop_out(struct lower *l, struct building *b)
     b->checks.len = kept;
 }
 
+/* A rule's ID as the validators name it: the docs stage prefixes it with
+ * the page's name, which is the typedef on some pages and the tag on
+ * others (`_D3DDDI_RESOURCEFLAGS.Dynamic:exclusive:HintStatic`); the record's
+ * name in the layout is the one prefix (issue 26, one naming). The spec
+ * keeps the docs stage's ID (its <rule id>, <review rule>). */
+static const char *typedef_id(struct lower *l, const struct ddi_model_record *rec, const char *id)
+{
+    size_t n = strcspn(id, ".:"), name = strlen(rec->name);
+    if (!id[n] || (n == name && !strncmp(id, rec->name, n)))
+        return id;
+    int tag = rec->tag && strlen(rec->tag) == n && !strncmp(id, rec->tag, n);
+    int underscored = id[0] == '_' && n == name + 1 && !strncmp(id + 1, rec->name, name);
+    return tag || underscored ? arena_printf(l->a, "%s%s", rec->name, id + n) : id;
+}
+
 static void lower_rules(struct lower *l, struct building *b, const struct ddi_model_record *rec)
 {
     for (size_t i = 0; i < rec->nrules; i++) {
@@ -421,13 +436,14 @@ static void lower_rules(struct lower *l, struct building *b, const struct ddi_mo
             skip(l, b, "(unprintable ID)", r->kind_name, "the ID cannot be written in a C string", r->page, 0);
             continue;
         }
-        struct rules_check c = {.id = r->id, .kind = r->kind_name, .page = r->page, .line = r->line,
+        const char *id = typedef_id(l, rec, r->id);
+        struct rules_check c = {.id = id, .kind = r->kind_name, .page = r->page, .line = r->line,
                                 .provenance = r->provenance};
         c.versions = all_versions(l->plan);
         c.archs = ddi_archset_all(&l->plan->where);
         const char *why = lower_rule(l, r, &c);
         if (why)
-            skip(l, b, r->id, r->kind_name, why, r->page, c.line)->provenance = r->provenance;
+            skip(l, b, id, r->kind_name, why, r->page, c.line)->provenance = r->provenance;
         else
             add_check(l, b, &c, r);
     }
