@@ -369,8 +369,6 @@ static void check_availability(struct linter *l, xmlNodePtr page, xmlNodePtr mru
         int doc = wddm10_of_doc(before);
         if (doc < 0 || hdr_last < 0 || hdr_last < doc)
             return;
-        if (!versions)
-            return; /* declared unconditionally: the header does not date it (as for "from" above) */
         add(l, K_AVAILABILITY, id, source, line, hfile, hline,
             "%s: the page says only before WDDM %s, the header declares it up to %s (%s)", id, before,
             l->m->where.short_name[last], versions_text(versions));
