@@ -2,7 +2,7 @@
  * _Field_size_(N) or _Field_size_bytes_(N) points to N elements (bytes), so
  * it is not NULL when N is nonzero (a nonnull-when check, when=N!=0). Only
  * the plain annotations (an _opt_ one allows NULL) naming one sibling field,
- * and only a pointer the caller sets, as the header's enum types are read
+ * and only a pointer the caller alone sets, as the header's enum types are read
  * in enum_values.c: every doubt leaves the field out, with the reason. */
 #include "kinds.h"
 
@@ -65,6 +65,11 @@ int rules_lower_sal_size(struct rules_lowering *lw, const struct ddi_model_recor
         *reason = "neither the page nor the header marks it [in]: who sets it is a guess";
     if (!*reason && !(dir & RULES_DIR_IN))
         *reason = "the driver writes it: what it leaves NULL on return is not checked";
+    /* in/out (pDmaBuffer, which the driver advances): the pair may be
+     * reset by protocol ("pDmaBuffer is set to NULL" for page-table
+     * initialisation), which the annotation does not say */
+    if (!*reason && dir != RULES_DIR_IN)
+        *reason = "the driver writes it too (in/out): the annotation does not say which state it sizes";
     if (!*reason && (resolve_field(lw, rec, f->path, &c->subject) != 0 || !c->subject.pointer))
         *reason = "not a pointer field";
     struct rules_cond *k = &c->when[0];
