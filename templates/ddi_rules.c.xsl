@@ -17,8 +17,9 @@
  *
  * Optional: where each rule the validators check comes from. Link it into
  * a debug build and call ddi_rule_source(v.rule_id); a release driver
- * links without it. page is 0 for rules the generator adds (a selector's
- * known values), which have no sentence on a page.
+ * links without it. Rules the generator adds from the header (a selector's
+ * or an enum field's known values) name the header and the declaration's
+ * line; page is 0 only where a rule has no source.
  */
 #ifndef DDI_VALIDATE_NO_WDK_INCLUDES
 </xsl:text>
@@ -28,7 +29,7 @@
 
 static const ddi_rule_info ddi_rule_table[] = {
 </xsl:text>
-    <!-- a generated rule (a selector's known values) has no page: 0 -->
+    <!-- a rule without a source has no page: 0 -->
     <xsl:for-each select="$vrecords/check | $vrecords/selector">
       <xsl:variable name="page">
         <xsl:choose>

@@ -918,6 +918,37 @@ static bool act_capability(struct sentence *s, const struct match *m, const stru
     return made;
 }
 
+/* Whether one of phrases occurs starting in tokens [from, to). */
+static bool has_any_in(const struct sentence *s, size_t from, size_t to, const char *const *phrases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        long at = phrase_from(s, from, phrases[i]);
+        if (at >= 0 && (size_t)at < to)
+            return true;
+    }
+    return false;
+}
+
+/* The clause (tokens between semicolons) that alone names the subject:
+ * "earlier than WDDM 2.0 should use Flags; >= WDDM 2.0 should use
+ * FlagsWddm2" dates Flags by the first clause and FlagsWddm2 by the
+ * second. False when no clause or more than one names it. */
+static bool subject_clause(const struct sentence *s, size_t *from, size_t *to)
+{
+    size_t start = 0, found = 0;
+    for (size_t i = 0; i <= s->nt; i++) {
+        if (i < s->nt && !(s->t[i].kind == TOK_PUNCT && !strcmp(s->t[i].text, ";")))
+            continue;
+        for (size_t k = start; k < i; k++)
+            if (s->t[k].kind == TOK_NAME && !strcmp(s->t[k].text, s->subject)) {
+                found++, *from = start, *to = i;
+                break;
+            }
+        start = i + 1;
+    }
+    return found == 1;
+}
+
 static bool act_availability(struct sentence *s, const struct match *m, const struct rule_pattern *rp)
 {
     (void)m, (void)rp;
@@ -944,6 +975,14 @@ static bool act_availability(struct sentence *s, const struct match *m, const st
     }
     bool is_since = has_any(s, since, sizeof since / sizeof since[0]);
     bool is_before = has_any(s, before, 3);
+    size_t from, to;
+    if (is_since && is_before && subject_clause(s, &from, &to)) {
+        /* both dates in one sentence: the one of the subject's own clause */
+        bool since_here = has_any_in(s, from, to, since, sizeof since / sizeof since[0]);
+        bool before_here = has_any_in(s, from, to, before, 3);
+        if (since_here != before_here)
+            is_since = since_here, is_before = before_here;
+    }
     if ((!is_since && !is_before) || !docs_normalize_version(s->text, &w, &ddi, &basis))
         return false;
     struct docs_rule *r;

@@ -5,7 +5,8 @@
  * Operands are `k=v` joined by ';', named as the labels name them: align,
  * min, max, with (exclusive: one line per partner), requires (implies),
  * ref (at-least, in-set), when (the condition field of null-when, zero-when,
- * nonnull-iff; and each condition of a check: F, F!=0, F==0, F==X). A
+ * nonnull-iff; and each condition of a check: F, F!=0, F==0, F==X; an
+ * at-least that exempts a zero subject: when=S!=0). A
  * record's validators also run the checks of the records they descend
  * into: those are listed again under it, with the subject's path from it
  * (`Flags.Reserved`) and the direction of that path. */
@@ -44,8 +45,12 @@ static void common_operands(struct strbuf *sb, const struct rules_check *c)
     const char *name = c->how->operand;
     int shown = c->how->operand_partners ? c->how->operand_partners : c->npartners;
     for (int i = 0; name && c->kind_id != DDI_RULE_EXCLUSIVE && i < shown && i < c->npartners; i++)
-        add_operand(sb, name, c->partner[i].path);
+        add_operand(sb, name, rules_field_shown(&c->partner[i]));
     rules_cond_operands(sb, c);
+    /* at-least's zero exemption ("if ... a nonzero value") is a condition
+     * on the subject: written as the conditions are */
+    if (c->kind_id == DDI_RULE_AT_LEAST && c->value)
+        sb_printf(sb, "%swhen=%s!=0", sb->len ? ";" : "", rules_field_shown(&c->subject));
 }
 
 /* Where a check is listed: the top record whose validator runs it, the
@@ -57,12 +62,22 @@ struct listing {
     unsigned dir;
 };
 
+/* One line with the given field as its subject (a pair of a mutual exclusion). */
+static void print_pair(FILE *out, const struct listing *at, const struct rules_check *c,
+                       const struct rules_field *subject, const char *operands, const char *dir)
+{
+    /* a selector's known-value check is a range over its enum's values
+     * (enum=TYPE), the labels' kind for it; the plan keeps its own kind */
+    const char *kind = c->kind_id == DDI_RULE_DISCRIMINATOR ? "range" : c->kind;
+    fprintf(out, "%s\t%ld\t%s\t%s%s\t%s\t%s\t%s\t%s\t%s\n", c->page ? c->page : "", c->line, at->top->name,
+            at->prefix, subject->path ? rules_field_shown(subject) : "", kind, operands, dir, c->id,
+            c->provenance == DDI_PROVENANCE_REVIEWED ? "reviewed" : "extracted");
+}
+
 static void print_line(FILE *out, const struct listing *at, const struct rules_check *c, const char *operands,
                        const char *dir)
 {
-    fprintf(out, "%s\t%ld\t%s\t%s%s\t%s\t%s\t%s\t%s\t%s\n", c->page ? c->page : "", c->line, at->top->name,
-            at->prefix, c->subject.path ? c->subject.path : "", c->kind, operands, dir, c->id,
-            c->provenance == DDI_PROVENANCE_REVIEWED ? "reviewed" : "extracted");
+    print_pair(out, at, c, &c->subject, operands, dir);
 }
 
 static void print_check(FILE *out, const struct listing *at, const struct rules_check *c)
@@ -83,9 +98,17 @@ static void print_check(FILE *out, const struct listing *at, const struct rules_
         for (int i = 0; i < c->npartners; i++) {
             one.len = 0;
             sb_append(&one, sb_str(&common));
-            add_operand(&one, "with", c->partner[i].path);
+            add_operand(&one, "with", rules_field_shown(&c->partner[i]));
             print_line(out, at, c, sb_str(&one), dirs[d].name);
         }
+        /* mutually exclusive: every pair, the partners' among them */
+        for (int i = 0; c->mutual && i < c->npartners; i++)
+            for (int j = i + 1; j < c->npartners; j++) {
+                one.len = 0;
+                sb_append(&one, sb_str(&common));
+                add_operand(&one, "with", rules_field_shown(&c->partner[j]));
+                print_pair(out, at, c, &c->partner[i], sb_str(&one), dirs[d].name);
+            }
     }
     sb_free(&common);
     sb_free(&one);

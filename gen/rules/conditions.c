@@ -164,7 +164,7 @@ void rules_cond_operands(struct strbuf *sb, const struct rules_check *c)
 {
     for (int i = 0; i < c->nwhen; i++) {
         const struct rules_cond *k = &c->when[i];
-        sb_printf(sb, "%swhen=%s", sb->len ? ";" : "", k->field.path);
+        sb_printf(sb, "%swhen=%s", sb->len ? ";" : "", rules_field_shown(&k->field));
         if (k->op == RULES_WHEN_EQUALS)
             sb_printf(sb, "==%s", k->enumerator);
         else if (k->op == RULES_WHEN_CLEAR)

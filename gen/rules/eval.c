@@ -100,7 +100,7 @@ static int eval_check(struct reader *r, const struct rules_check *c, struct tall
     if (missing)
         return 0;
     int bad = rules_broken(c, &v);
-    return bad ? report(t, c->id, c->subject.path, v.subject,
+    return bad ? report(t, c->id, rules_field_shown(&c->subject), v.subject,
                         c->provenance == DDI_PROVENANCE_REVIEWED ? DDI_VIOLATION_REVIEWED : 0ul)
                : 0;
 }

@@ -170,25 +170,31 @@ static const char *lower_exclusive(struct rules_lowering *lw, struct rules_check
             return "fewer than two resolved fields";
         c->subject = c->partner[0];
         memmove(c->partner, c->partner + 1, (size_t)--c->npartners * sizeof *c->partner);
+        c->mutual = 1;
     } else if (!c->npartners) {
         return "no partner field";
     }
     return NULL;
 }
 
+/* Mutually exclusive fields: at most one set. "A cannot be set with B or
+ * C" says nothing of B with C: A set and any of them set. */
 static int broken_exclusive(const struct rules_check *c, const struct rules_values *v)
 {
-    (void)c;
-    return count_set(v) > 1;
+    if (c->mutual || c->npartners < 2)
+        return count_set(v) > 1;
+    return v->subject != 0 && any_partner(v);
 }
 
 static void render_exclusive(struct strbuf *sb, const struct rules_check *c)
 {
+    int pairwise = !c->mutual && c->npartners >= 2;
     sb_append(sb, "((");
     rules_render_set(sb, &c->subject);
+    sb_append(sb, pairwise ? " && (" : "");
     for (int i = 0; i < c->npartners; i++)
-        sb_append(sb, " + "), rules_render_set(sb, &c->partner[i]);
-    sb_append(sb, ") > 1)");
+        sb_append(sb, i || !pairwise ? " + " : ""), rules_render_set(sb, &c->partner[i]);
+    sb_append(sb, pairwise ? ") > 0))" : ") > 1)");
 }
 
 static const char *lower_implies(struct rules_lowering *lw, struct rules_check *c)
@@ -372,7 +378,7 @@ static const char *segment_ids(struct rules_lowering *lw, struct rules_check *c,
         return "the subject holds no segment ids (SegmentId0..n)";
     if (rules_field(lw, arena_printf(a, "%s.Value", subject), NULL, &c->subject) != 0)
         c->subject = c->partner[1];
-    c->subject.path = subject;
+    c->subject.path = c->subject.shown = subject;
     return NULL;
 }
 

@@ -95,6 +95,12 @@ void rules_render_set(struct strbuf *sb, const struct rules_field *f);
 int rules_lower_enum_value(struct rules_lowering *lw, const struct ddi_model_record *rec,
                            const struct ddi_model_field *f, int in_selected_member, unsigned dir,
                            struct rules_check *c, const char **reason);
+/* A pointer field the header sizes in SAL (_Field_size_(N)): non-NULL when
+ * N is nonzero (sal_sizes.c). 0 when f has no such annotation; else 1,
+ * with *reason set when it is no check. */
+int rules_lower_sal_size(struct rules_lowering *lw, const struct ddi_model_record *rec,
+                         const struct ddi_model_field *f, int in_selected_member, unsigned dir,
+                         struct rules_check *c, const char **reason);
 
 /* ---- conditions (conditions.c) ---- */
 /* The rule's <when>s onto c (gating c off where an enumerator does not

@@ -11,6 +11,7 @@
 
 #include "../util/arena.h"
 #include "../util/diag.h"
+#include "../util/strbuf.h"
 #include "../util/strmap.h"
 
 #include <stdlib.h>
@@ -53,13 +54,36 @@ static int scalar_width(const struct ddi_model_field *field, size_t arch, int *p
     return (int)f.bytes;
 }
 
+/* The designator as the header wrote it: each field of the chain whose
+ * name a macro made (`#define DXGK_ALLOC_RESERVED15 Reserved15`) under the
+ * macro's name, which the page and the driver's source use; path itself
+ * when none was, or when the chain does not spell path segment by segment. */
+static const char *spelled_path(struct lower *l, const char *path, const struct ddi_model_chain *chain)
+{
+    struct strbuf real = {0}, shown = {0};
+    int spelled = 0;
+    for (int i = 0; i < chain->depth; i++) {
+        const struct ddi_model_field *f = chain->field[i];
+        if (!f->path || !f->name)
+            break;
+        size_t keep = strlen(f->path) - strlen(f->name);
+        const char *name = f->spelled && *f->name ? f->spelled : f->name;
+        spelled |= name != f->name;
+        sb_printf(&real, "%s%s", i ? "." : "", f->path);
+        sb_printf(&shown, "%s%.*s%s", i ? "." : "", (int)keep, f->path, name);
+    }
+    const char *out = spelled && streq(sb_str(&real), path) ? arena_strdup(l->a, sb_str(&shown)) : path;
+    sb_free(&real), sb_free(&shown);
+    return out;
+}
+
 /* A designator the model resolved (chain) as a value a check reads: 0, or
  * -1 when it named no field or a field that is not a scalar. */
 static int scalar_field(struct lower *l, const char *path, const struct ddi_model_chain *chain,
                         struct rules_field *f)
 {
     memset(f, 0, sizeof *f);
-    f->path = path;
+    f->path = f->shown = path;
     f->versions = all_versions(l->plan);
     f->archs = ddi_archset_all(&l->plan->where);
     if (!chain->depth)
@@ -69,6 +93,7 @@ static int scalar_field(struct lower *l, const char *path, const struct ddi_mode
         f->versions &= chain->field[i]->eff_versions;
         f->archs &= chain->field[i]->eff_archs;
     }
+    f->shown = spelled_path(l, path, chain);
     const struct ddi_model_field *last = f->chain[f->depth - 1];
     int quad = 0;
     f->bits = last->bits;
@@ -253,6 +278,22 @@ static int meaningful_only_if(const struct ddi_model_rule *rule)
 }
 
 /* Fills c from one rule; returns NULL, or why it is not a check. */
+/* The versions a rule's page dates it to: "earlier than WDDM 2.1"
+ * (before-ddi), "starting with WDDM 2.0" (ddi); every version when
+ * undated or when the kit lacks the version named. */
+static uint64_t dated_versions(struct lower *l, const struct ddi_model_rule *r)
+{
+    uint64_t all = all_versions(l->plan), out = all;
+    const char *from = ddi_model_docs_operand(r, "ddi"), *until = ddi_model_docs_operand(r, "before-ddi");
+    int v = from ? ddi_version_find(&l->plan->where, from, strlen(from)) : -1;
+    if (v >= 0)
+        out &= ~(((uint64_t)1 << v) - 1);
+    v = until ? ddi_version_find(&l->plan->where, until, strlen(until)) : -1;
+    if (v >= 0)
+        out &= ((uint64_t)1 << v) - 1;
+    return out & all;
+}
+
 static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule, struct rules_check *c)
 {
     const char *field = rule->subject;
@@ -306,6 +347,9 @@ static const char *lower_rule(struct lower *l, const struct ddi_model_rule *rule
         return why;
     if (!c->versions || !c->archs)
         return "its fields never exist together";
+    c->versions &= dated_versions(l, rule);
+    if (!c->versions)
+        return "the page dates it to versions this spec does not have";
     return NULL;
 }
 
@@ -367,6 +411,21 @@ static void drop_out(struct lower *l, struct building *b)
     b->checks.len = kept;
 }
 
+/* A rule's ID as the validators name it: the docs stage prefixes it with
+ * the page's name, which is the typedef on some pages and the tag on
+ * others (`_D3DDDI_RESOURCEFLAGS.Dynamic:exclusive:HintStatic`); the record's
+ * name in the layout is the one prefix (issue 26, one naming). The spec
+ * keeps the docs stage's ID (its <rule id>, <review rule>). */
+static const char *typedef_id(struct lower *l, const struct ddi_model_record *rec, const char *id)
+{
+    size_t n = strcspn(id, ".:"), name = strlen(rec->name);
+    if (!id[n] || (n == name && !strncmp(id, rec->name, n)))
+        return id;
+    int tag = rec->tag && strlen(rec->tag) == n && !strncmp(id, rec->tag, n);
+    int underscored = id[0] == '_' && n == name + 1 && !strncmp(id + 1, rec->name, name);
+    return tag || underscored ? arena_printf(l->a, "%s%s", rec->name, id + n) : id;
+}
+
 static void lower_rules(struct lower *l, struct building *b, const struct ddi_model_record *rec)
 {
     for (size_t i = 0; i < rec->nrules; i++) {
@@ -377,13 +436,14 @@ static void lower_rules(struct lower *l, struct building *b, const struct ddi_mo
             skip(l, b, "(unprintable ID)", r->kind_name, "the ID cannot be written in a C string", r->page, 0);
             continue;
         }
-        struct rules_check c = {.id = r->id, .kind = r->kind_name, .page = r->page, .line = r->line,
+        const char *id = typedef_id(l, rec, r->id);
+        struct rules_check c = {.id = id, .kind = r->kind_name, .page = r->page, .line = r->line,
                                 .provenance = r->provenance};
         c.versions = all_versions(l->plan);
         c.archs = ddi_archset_all(&l->plan->where);
         const char *why = lower_rule(l, r, &c);
         if (why)
-            skip(l, b, r->id, r->kind_name, why, r->page, c.line)->provenance = r->provenance;
+            skip(l, b, id, r->kind_name, why, r->page, c.line)->provenance = r->provenance;
         else
             add_check(l, b, &c, r);
     }
@@ -404,6 +464,31 @@ static void lower_enum_values(struct lower *l, struct building *b, const struct 
          * _In_: unmarked, the default direction is a guess */
         unsigned dir = reach_explicit_dir(l->reach, rec, f->path);
         if (!rules_lower_enum_value(&lw, rec, f, member_of(b, f->path) != NULL, dir, &c, &why))
+            continue;
+        if (why) {
+            skip(l, b, c.id, c.kind, why, c.page, c.line);
+            continue;
+        }
+        add_check(l, b, &c, NULL);
+        ((struct rules_check *)b->checks.items[b->checks.len - 1])->dir = RULES_DIR_IN;
+    }
+}
+
+/* Pointers the header sizes in SAL against their size (sal_sizes.c); the
+ * caller's values only, as enum values are. */
+static void lower_sal_sizes(struct lower *l, struct building *b, const struct ddi_model_record *rec)
+{
+    struct rules_lowering lw = {l, NULL, 1};
+    for (size_t i = 0; i < rec->nall; i++) {
+        const struct ddi_model_field *f = rec->all[i];
+        if (!f->path || !f->sal)
+            continue;
+        struct rules_check c = {.versions = all_versions(l->plan), .archs = ddi_archset_all(&l->plan->where)};
+        const char *why = NULL;
+        unsigned dir = reach_explicit_dir(l->reach, rec, f->path);
+        if (!dir && ground_read_only(l->m, rec))
+            dir = RULES_DIR_IN; /* passed const: every field is the caller's */
+        if (!rules_lower_sal_size(&lw, rec, f, member_of(b, f->path) != NULL, dir, &c, &why))
             continue;
         if (why) {
             skip(l, b, c.id, c.kind, why, c.page, c.line);
@@ -443,7 +528,11 @@ static void lower_discriminator(struct lower *l, struct building *b, const struc
             vec_push(&b->members, (void *)rc->member);
         }
     }
-    c.page = NULL;
+    /* generated from the header, as an enum field's values are: the
+     * selector's declaration is where the rule comes from */
+    c.page = rec->file;
+    c.line = (long)c.subject.chain[0]->line;
+    c.enum_name = b->disc->enum_name;
     c.sentence = arena_printf(l->a, "%s selects the member of the union; its value must be a known %s.",
                               selector, b->disc->enum_name);
     c.dir = dir_of(l, b, selector);
@@ -609,6 +698,7 @@ static int lower_record(struct lower *l, const struct ddi_model_record *rec, str
         lower_discriminator(l, &b, rec);
     lower_rules(l, &b, rec);
     lower_enum_values(l, &b, rec);
+    lower_sal_sizes(l, &b, rec);
     int read_only = ground_read_only(l->m, rec);
     if (read_only)
         drop_out(l, &b);
@@ -672,6 +762,46 @@ static const struct rules_record *planned(const struct rules_plan *plan, const c
     return NULL;
 }
 
+/* The versions an availability rule of the page gives a field of rec
+ * ("earlier than WDDM 2.0 should use Flags": before-ddi; ">= WDDM 2.0
+ * should use FlagsWddm2": ddi), or every version. */
+static uint64_t page_versions(struct lower *l, const struct ddi_model_record *rec, const char *path)
+{
+    uint64_t all = all_versions(l->plan);
+    for (size_t i = 0; i < rec->nrules; i++) {
+        const struct ddi_model_rule *r = rec->rules[i];
+        if (!streq(r->kind_name, "availability") || !streq(r->subject, path) || r->review == DDI_REVIEW_DROP)
+            continue;
+        uint64_t dated = dated_versions(l, r);
+        if (dated != all)
+            return dated;
+    }
+    return all;
+}
+
+/* Two members of one union whose records both have checks read the same
+ * bits (DXGK_ALLOCATIONINFO.Flags and FlagsWddm2): each is checked only at
+ * the versions its page says a driver uses it, so no bit is checked twice
+ * where the page gives both a range. */
+static void one_path_per_version(struct lower *l, const struct ddi_model_record *rec, struct vec *v)
+{
+    for (size_t i = 0; i < v->len; i++) {
+        struct rules_descent *d = v->items[i];
+        int shared = 0;
+        for (size_t k = 0; k < v->len && !shared; k++) {
+            const struct rules_descent *o = v->items[k];
+            shared = k != i && d->field->owner->is_union && o->field->owner == d->field->owner;
+        }
+        if (shared)
+            d->versions &= page_versions(l, rec, d->path);
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < v->len; i++)
+        if (((struct rules_descent *)v->items[i])->versions)
+            v->items[kept++] = v->items[i];
+    v->len = kept;
+}
+
 /* Every by-value embedding of a planned record, in the directions both
  * the embedding field (its record's marks) and the callee allow. */
 static void collect_descents(struct lower *l, struct rules_record *r)
@@ -693,6 +823,7 @@ static void collect_descents(struct lower *l, struct rules_record *r)
         if (d->versions && d->archs)
             vec_push(&v, d);
     }
+    one_path_per_version(l, rec, &v);
     r->ndescents = v.len;
     r->descents = vec_copy(l, &v, sizeof *r->descents);
     vec_free(&v);

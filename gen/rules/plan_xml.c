@@ -39,7 +39,7 @@ static void gating(const struct rules_plan *plan, xmlNodePtr n, uint64_t version
 static void field_props(xmlNodePtr n, const struct rules_field *f)
 {
     struct strbuf sb = {0};
-    xmlNewProp(n, BAD_CAST "field", BAD_CAST f->path);
+    xmlNewProp(n, BAD_CAST "field", BAD_CAST rules_field_shown(f));
     rules_render_value(&sb, f);
     xmlNewProp(n, BAD_CAST "observed", BAD_CAST sb_str(&sb));
     sb_free(&sb);

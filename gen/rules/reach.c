@@ -114,9 +114,31 @@ unsigned reach_marked_dir(const struct reach *r, const struct ddi_model_record *
     return marks_of(r, rec, path, 1);
 }
 
+/* The explicit mark of a field; a union member the record's
+ * discriminator selects, unmarked, is marked as its selector is (the
+ * member describes the operation the selector names). */
+static unsigned own_explicit(const struct reach *r, const struct ddi_model_record *rec, const char *path)
+{
+    unsigned d = marks_of(r, rec, path, 0);
+    const struct ddi_model_discriminator *disc = rec->discriminator;
+    size_t n = strcspn(path, ".");
+    for (size_t i = 0; !d && disc && i < disc->ncases; i++) {
+        const char *m = disc->cases[i].member;
+        if (m && strlen(m) == n && !strncmp(m, path, n))
+            d = marks_of(r, rec, disc->selector, 0);
+    }
+    return d;
+}
+
+static const struct reach_context *context_of(const struct reach *r, const struct ddi_model_record *rec);
+
 unsigned reach_explicit_dir(const struct reach *r, const struct ddi_model_record *rec, const char *path)
 {
-    return marks_of(r, rec, path, 0);
+    unsigned d = own_explicit(r, rec, path);
+    const struct reach_context *c = d ? NULL : context_of(r, rec);
+    if (c && c->reached && !c->direct && !c->guessed)
+        d = c->marked_dirs;
+    return d;
 }
 
 /* ---- types ------------------------------------------------------------- */
@@ -159,7 +181,7 @@ static struct reach_context *ctx_of(struct reach *r, struct reach_rec *rr)
 
 /* Adds a path's facts to the record; queued again when they grew. */
 static void reach_add(struct reach *r, const struct ddi_model_record *rec, unsigned dirs, int os_returned,
-                      int called_back, int direct)
+                      int called_back, int direct, unsigned marked)
 {
     struct reach_rec *rr = find(r, rec);
     if (!rr || (r->late_phase && rr->ctx.reached))
@@ -170,6 +192,8 @@ static void reach_add(struct reach *r, const struct ddi_model_record *rec, unsig
     c->os_returned |= os_returned;
     c->called_back |= called_back;
     c->direct |= direct;
+    c->marked_dirs |= marked;
+    c->guessed |= !direct && !marked;
     if (memcmp(&before, c, sizeof before) && !rr->queued) {
         rr->queued = 1;
         vec_push(&r->queue, rr);
@@ -209,6 +233,17 @@ static unsigned member_role(const struct reach_rec *rr, const struct ddi_model_f
     return 0;
 }
 
+/* The explicit direction of an embedding field: its own mark, else, in a
+ * record itself reached only embedded through marked fields, theirs. */
+static unsigned explicit_within(const struct reach *r, const struct ddi_model_record *rec,
+                                const struct reach_context *c, const char *path)
+{
+    unsigned d = own_explicit(r, rec, path);
+    if (!d && c->reached && !c->direct && !c->guessed)
+        d = c->marked_dirs;
+    return d;
+}
+
 /* A record's fields: embedded records inherit the direction of the field
  * (within what reaches the record); pointed-to records are written as
  * their own marks say (only read when the pointer is to const). */
@@ -221,7 +256,8 @@ static void visit_record(struct reach *r, struct reach_rec *rr)
         const struct ddi_model_record *e = f->type_record;
         int stars = 0, is_const = 0;
         if (e && !f->bitfield && !(f->type && strchr(f->type, '*')) && !(f->canonical && strchr(f->canonical, '*'))) {
-            reach_add(r, e, within(&c, reach_marked_dir(r, rec, f->path)), c.os_returned, c.called_back, 0);
+            reach_add(r, e, within(&c, reach_marked_dir(r, rec, f->path)), c.os_returned, c.called_back, 0,
+                      explicit_within(r, rec, &c, f->path));
             continue;
         }
         if (r->late_phase)
@@ -237,7 +273,7 @@ static void visit_record(struct reach *r, struct reach_rec *rr)
         if (!e || stars != 1 || (!c.dirs && !c.os_returned))
             continue;
         if (c.called_back || !c.dirs) {
-            reach_add(r, e, c.called_back ? RULES_DIR_IN : 0, !c.dirs, c.called_back, 1);
+            reach_add(r, e, c.called_back ? RULES_DIR_IN : 0, !c.dirs, c.called_back, 1, 0);
             continue;
         }
         /* The pointee is the driver's to write where its own page marks
@@ -248,7 +284,7 @@ static void visit_record(struct reach *r, struct reach_rec *rr)
         unsigned d = is_const                                ? RULES_DIR_IN
                      : pe && (pe->marked & RULES_DIR_OUT) ? RULES_DIR_BOTH
                                                           : within(&c, reach_marked_dir(r, rec, f->path));
-        reach_add(r, e, d, 0, 0, 1);
+        reach_add(r, e, d, 0, 0, 1, 0);
     }
 }
 
@@ -271,13 +307,13 @@ static void visit_functype(struct reach *r, const struct ddi_model_functype *ft,
             continue;
         if (role == ROLE_DRIVER_CALLS) {
             if (sal_out || stars > 1)
-                reach_add(r, e, 0, 1, 0, 1);
+                reach_add(r, e, 0, 1, 0, 1, 0);
             else
-                reach_add(r, e, RULES_DIR_IN, 0, 1, 1);
+                reach_add(r, e, RULES_DIR_IN, 0, 1, 1, 0);
             continue;
         }
         if (stars == 1)
-            reach_add(r, e, is_const ? RULES_DIR_IN : sal_out ? RULES_DIR_OUT : RULES_DIR_BOTH, 0, 0, 1);
+            reach_add(r, e, is_const ? RULES_DIR_IN : sal_out ? RULES_DIR_OUT : RULES_DIR_BOTH, 0, 0, 1, 0);
     }
 }
 
@@ -362,6 +398,12 @@ struct reach *reach_compute(const struct ddi_model *m)
             drain(r);
         }
     return r;
+}
+
+static const struct reach_context *context_of(const struct reach *r, const struct ddi_model_record *rec)
+{
+    const struct reach_rec *rr = find(r, rec);
+    return !rr ? NULL : rr->ctx.reached ? &rr->ctx : &rr->late;
 }
 
 struct reach_context reach_context_of(const struct reach *r, const struct ddi_model_record *rec)

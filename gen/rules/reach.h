@@ -22,7 +22,11 @@ void reach_free(struct reach *r);
  * [in]/[out] (inherited from the nearest marked parent), its SAL, a
  * `writes` override, else the record's default for unmarked fields. */
 unsigned reach_marked_dir(const struct reach *r, const struct ddi_model_record *rec, const char *path);
-/* The same, but 0 where nothing marks the field (no default). */
+/* The same, but 0 where nothing marks the field (no default). A field of a
+ * record reached only embedded, through fields each marked (or a union
+ * member its record's discriminator selects, marked as the selector is),
+ * takes their direction: DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE.UpdateMode
+ * is the caller's as the [in] Operation that selects UpdatePageTable is. */
 unsigned reach_explicit_dir(const struct reach *r, const struct ddi_model_record *rec, const char *path);
 
 /* How the DDIs reach a record. */
@@ -32,6 +36,8 @@ struct reach_context {
     int os_returned; /* some path is a callback's output: the OS fills it for the driver */
     int called_back; /* some path is an argument of a call the driver makes */
     int direct;      /* some path reaches it as a parameter or through a pointer, not only embedded */
+    unsigned marked_dirs; /* the explicit marks of the embedding fields on the paths (reach_explicit_dir) */
+    int guessed;     /* some embedding field on a path is marked by no page, SAL or override */
 };
 struct reach_context reach_context_of(const struct reach *r, const struct ddi_model_record *rec);
 

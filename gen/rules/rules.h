@@ -30,6 +30,8 @@
 struct rules_field {
     const char *path;   /* C designator from the record: "Protection.NoAccess" */
     const char *access; /* what the generated code reads: path, or path.QuadPart */
+    const char *shown;  /* the path as the header spells it (DXGK_ALLOC_RESERVED15 where that macro made
+                           Reserved15): what messages, comments and emit --checks name */
     const struct ddi_model_field *chain[RULES_MAX_CHAIN];
     int depth;
     int bits;        /* bitfield width, 0 when not a bitfield */
@@ -39,6 +41,12 @@ struct rules_field {
     uint64_t versions; /* DDI versions where the field exists (bit per version index) */
     unsigned archs;    /* architectures where it exists (bit per arch index) */
 };
+
+/* The name a message gives the field: as the header spells it. */
+static inline const char *rules_field_shown(const struct rules_field *f)
+{
+    return f->shown ? f->shown : f->path;
+}
 
 struct rules_case {
     long long number;
@@ -75,6 +83,7 @@ struct rules_check {
     int nwhen;
     unsigned long long value, min, max; /* align bytes; range bounds */
     int has_min, has_max;
+    int mutual; /* exclusive: "A, B and C are mutually exclusive" (at most one set), not "A not with B or C" */
     struct rules_case *cases; /* a discriminator's known values; an enum field's values */
     size_t ncases;
     const char *enum_name; /* an enum field's type (emit --checks: enum=TYPE), or NULL */

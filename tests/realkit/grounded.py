@@ -118,6 +118,55 @@ def conditional(rule, direction, text, why):
 
 
 
+def one_naming(why):
+    """Every rule ID the validators check starts with a record's typedef
+    name, none with its tag (`_DXGK_TRANSFERFLAGS.`)."""
+    def case(pairs, _decls):
+        tagged = sorted({r for _, r in pairs if r.startswith("_")})
+        return f"{len(tagged)} rule IDs start with a tag ({', '.join(tagged[:3])}), but {why}" if tagged else None
+    return case
+
+
+REPORT = re.compile(r'^\s+n = ddi_validate_report_\(first, n, "([^"]+)", "([^"]*)",')
+
+
+def reported_field(out, rule):
+    """The field name the generated code reports for rule, or None."""
+    for _, m in in_validators(out, REPORT):
+        if m.group(1) == rule:
+            return m.group(2)
+    return None
+
+
+def reports_field(rule, field, why):
+    def case(_pairs, _decls, out):
+        got = reported_field(out, rule)
+        return None if got == field else f"{rule} reports the field as {got!r}, not {field!r}, but {why}"
+    return case
+
+
+def guarded_descent(validator, field, text, why):
+    """The descent of validator into field sits under a #if that reads text."""
+    def case(_pairs, _decls, out):
+        func, guard = None, []
+        with open(os.path.join(out, "include", "ddi_validate.c"), encoding="utf-8") as f:
+            for line in f:
+                m = FUNC.match(line)
+                if m:
+                    func, guard = m.group(1), []
+                    continue
+                if line.startswith("#if "):
+                    guard.append(line.strip())
+                elif line.startswith("#endif") and guard:
+                    guard.pop()
+                m = CALL.match(line)
+                if func == validator and m and m.group(2) == field:
+                    return None if any(text in g for g in guard) else \
+                        f"{validator} descends into {field} under {guard!r}, not `{text}`, but {why}"
+        return f"{validator} does not descend into {field}, but {why}"
+    return case
+
+
 CALL = re.compile(r"^\s+unsigned long k = (ddi_validate_\w+)\(&a->([\w.]+),")
 
 
@@ -140,7 +189,7 @@ def descends(validator, callee, field, why, expect=True):
 CASES = {
     # 1. reserved-zero only where no named field shares the bits
     "notifyresidency_reserved_shares_resident":
-        absent("_DXGK_BUILDPAGINGBUFFER_NOTIFYRESIDENCY.Reserved:reserved-zero",
+        absent("DXGK_BUILDPAGINGBUFFER_NOTIFYRESIDENCY.Reserved:reserved-zero",
                "Reserved:31 and Resident:1 sit directly in one union: Reserved includes the Resident bit"),
     "reservegpuva_reserved0_aliases_reservationtype":
         absent("D3DDDI_RESERVEGPUVIRTUALADDRESS.Reserved0:reserved-zero",
@@ -157,7 +206,7 @@ CASES = {
                 "Reserved shares its bits only with the flag word Value"),
     # 2. alignment on addresses, sizes and offsets only; 3. "might" is no requirement
     "mapcpuhostaperture_adapterindex_not_aligned":
-        absent("_DXGKARG_MAPCPUHOSTAPERTURE.PhysicalAdapterIndex:align",
+        absent("DXGKARG_MAPCPUHOSTAPERTURE.PhysicalAdapterIndex:align",
                "an adapter index is no address, and the sentence says 'might be aligned'"),
     # 3. what the OS does, and misattributed subjects
     "allocationinfo_size_expanded_by_os":
@@ -167,14 +216,14 @@ CASES = {
         absent("D3DDDICB_SIGNALFLAGS.EnqueueCpuEvent:reserved-zero",
                "'ObjectCount must be zero' is about another structure's ObjectCount"),
     "updategpuva_map_baseaddress_state":
-        absent("_D3DDDI_UPDATEGPUVIRTUALADDRESS_OPERATION.Map.BaseAddress:reserved-zero",
+        absent("D3DDDI_UPDATEGPUVIRTUALADDRESS_OPERATION.Map.BaseAddress:reserved-zero",
                "'must be in the reserved (zero) or mapped state' is about the range, not the value"),
     "updategpuva_mapprotect_baseaddress_state":
-        absent("_D3DDDI_UPDATEGPUVIRTUALADDRESS_OPERATION.MapProtect.BaseAddress:reserved-zero",
+        absent("D3DDDI_UPDATEGPUVIRTUALADDRESS_OPERATION.MapProtect.BaseAddress:reserved-zero",
                "'must be in the reserved (zero) or mapped state' is about the range, not the value"),
     # 3. a condition that cannot be resolved drops the rule, never widens it
     "powerruntimestate_zero_for_f0_only":
-        absent("_DXGK_POWER_RUNTIME_STATE.TransitionLatency:reserved-zero",
+        absent("DXGK_POWER_RUNTIME_STATE.TransitionLatency:reserved-zero",
                "'This value should be zero for the F0 state' holds for the F0 state only"),
     "syncobjectflags_topofpipeline_allowed_for_monitored_fences":
         absent("D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS.TopOfPipeline:reserved-zero",
@@ -190,13 +239,13 @@ CASES = {
                "'If the current context was executing an operation that used a paging buffer' is not resolved"),
     # 4. direction
     "render_dmabuffer_not_aligned_on_out":
-        not_on("_DXGKARG_RENDER.pDmaBuffer:align", "out",
+        not_on("DXGKARG_RENDER.pDmaBuffer:align", "out",
                "the driver advances pDmaBuffer to the next empty byte before it returns"),
     "present_dmabuffer_not_aligned_on_out":
         not_on("DXGKARG_PRESENT.pDmaBuffer:align", "out",
                "the driver advances pDmaBuffer to the next empty byte before it returns"),
     "render_dmabuffer_aligned_on_in":
-        present("_DXGKARG_RENDER.pDmaBuffer:align", "in",
+        present("DXGKARG_RENDER.pDmaBuffer:align", "in",
                 "the OS passes the start of the DMA buffer, aligned on 4 KB"),
     "submitcommand_no_out_validator":
         no_validator("ddi_validate_DXGKARG_SUBMITCOMMAND_out",
@@ -220,21 +269,21 @@ CASES = {
                "the OS fills DmaBufferVirtualAddress; it is never the driver's to set"),
     # 6. direction by the path from the DDIs (depth helper): the embedding field decides
     "createallocationflags_reserved_not_on_out":
-        not_on("_DXGK_CREATEALLOCATIONFLAGS.Reserved:reserved-zero", "out",
+        not_on("DXGK_CREATEALLOCATIONFLAGS.Reserved:reserved-zero", "out",
                "DXGKARG_CREATEALLOCATION.Flags is [in]: the OS sets the flags, the driver does not write them"),
     "updatepagetableflags_reserved_not_on_out":
-        not_on("_DXGK_UPDATEPAGETABLEFLAGS.Reserved:reserved-zero", "out",
+        not_on("DXGK_UPDATEPAGETABLEFLAGS.Reserved:reserved-zero", "out",
                "the flags reach the driver in BUILDPAGINGBUFFER's [in] UpdatePageTable member only"),
     "escapeflags_reserved_not_on_out":
-        not_on("_D3DDDI_ESCAPEFLAGS.Reserved:reserved-zero", "out", "DXGKARG_ESCAPE.Flags is set by the caller"),
+        not_on("D3DDDI_ESCAPEFLAGS.Reserved:reserved-zero", "out", "DXGKARG_ESCAPE.Flags is set by the caller"),
     "gammarampcaps_reserved_not_on_in":
-        not_on("_DXGK_GAMMARAMPCAPS.Reserved:reserved-zero", "in",
+        not_on("DXGK_GAMMARAMPCAPS.Reserved:reserved-zero", "in",
                "DXGK_DRIVERCAPS.GammaRampCaps is [out]: the driver fills it, unset on entry"),
     "vidmmcaps_reserved_not_on_in":
         not_on("DXGK_VIDMMCAPS.PagingEngineCanSwizzle:reserved-zero", "in",
                "DXGK_DRIVERCAPS.MemoryManagementCaps is [out]: the driver fills it"),
     "enginestatus_reserved_not_on_in":
-        not_on("_DXGK_ENGINESTATUS.Reserved:reserved-zero", "in",
+        not_on("DXGK_ENGINESTATUS.Reserved:reserved-zero", "in",
                "DXGKARG_QUERYENGINESTATUS.EngineStatus is [out]: the driver fills it"),
     "monitor_interface_version_not_drivers":
         absent("DXGK_MONITOR_INTERFACE.Version:range",
@@ -260,6 +309,27 @@ CASES = {
     "buildpagingbuffer_transfer_flags_descended":
         descends("ddi_validate_DXGKARG_BUILDPAGINGBUFFER__Transfer_in", "ddi_validate_DXGK_TRANSFERFLAGS_in",
                  "Transfer.Flags", "Operation selecting Transfer must check Transfer.Flags.Reserved"),
+    # 8. readable output: one naming of rule IDs, fields as the header spells them,
+    # no bits checked twice through two members of one union
+    "rule_ids_named_by_typedef":
+        one_naming("a rule ID names its record by the typedef, as the layout does"),
+    "allocationinfo_flags_below_wddm2_only":
+        guarded_descent("ddi_validate_DXGK_ALLOCATIONINFO_out", "Flags",
+                        "DXGKDDI_INTERFACE_VERSION < DXGKDDI_INTERFACE_VERSION_WDDM2_0",
+                        "Flags and FlagsWddm2 share their bits; the page: drivers before WDDM 2.0 use Flags"),
+    "allocationinfo_flagswddm2_from_wddm2_only":
+        guarded_descent("ddi_validate_DXGK_ALLOCATIONINFO_out", "FlagsWddm2",
+                        "DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_0",
+                        "the page: drivers from WDDM 2.0 on use FlagsWddm2"),
+    # 9. an enum field of the member a caller-set selector picks is the caller's
+    "updatepagetable_updatemode_enum_on_in":
+        present("DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE.UpdateMode:enum", "in",
+                "Operation [in] selects UpdatePageTable: the OS describes the update"),
+    # 10. the header's SAL: a sized buffer is not NULL when its size is nonzero
+    "setvidpnsourceaddress_private_data_sized":
+        conditional("DXGKARG_SETVIDPNSOURCEADDRESS.pDriverPrivateData:nonnull-when:sal", "in",
+                    "(unsigned long long)a->DriverPrivateDataSize != 0",
+                    "_Field_size_bytes_(DriverPrivateDataSize) PVOID pDriverPrivateData (d3dkmddi.h:4158)"),
     "buildpagingbuffer_fill_does_not_check_transfer_flags":
         descends("ddi_validate_DXGKARG_BUILDPAGINGBUFFER__Fill_in", "ddi_validate_DXGK_TRANSFERFLAGS_in",
                  "Transfer.Flags", "another Operation selects another member", expect=False),
@@ -278,6 +348,20 @@ REVIEWED_CASES = {
         conditional("DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA.pCreateVirtualGpuSurfaceData:nonnull-when:reviewed", "in",
                     "(unsigned long long)a->StandardAllocationType == 5ull",
                     "the page requires the pointer only if StandardAllocationType is D3DKMDT_STANDARDALLOCATION_VGPU (= 5)"),
+    # fields as the header spells them where a macro made the name
+    "reviewed_allocationinfo_reserved_spelled":
+        reports_field("DXGK_ALLOCATIONINFOFLAGS_WDDM2_0.DXGK_ALLOC_RESERVED15:reserved-zero", "DXGK_ALLOC_RESERVED15",
+                      "the header declares DXGK_ALLOC_RESERVED15 (a macro makes it Reserved15): the page and the driver use that name"),
+    # the header: FlagsWddm2 is "out: Except the reserved fields"; the page marks them [in]
+    "reviewed_allocationinfo_reserved_on_in":
+        present("DXGK_ALLOCATIONINFOFLAGS_WDDM2_0.DXGK_ALLOC_RESERVED15:reserved-zero", "in",
+                "the reserved bits are the caller's ([in] on the page, 'out: Except the reserved fields' in the header)"),
+    "reviewed_allocationinfo_reserved_not_on_out":
+        not_on("DXGK_ALLOCATIONINFOFLAGS_WDDM2_0.DXGK_ALLOC_RESERVED15:reserved-zero", "out",
+               "the driver does not write the reserved bits"),
+    "reviewed_allocationinfo_named_flags_on_out":
+        present("DXGK_ALLOCATIONINFOFLAGS_WDDM2_0.Protected:exclusive:PermanentSysMem", "out",
+                "the driver sets the named flags"),
 }
 
 

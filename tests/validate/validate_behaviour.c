@@ -332,6 +332,10 @@ static DXGKARG_QUERYADAPTERINFO good_query(void)
     q.Type = DXGKQAITYPE_QUERYSEGMENT;
     q.InputDataSize = 16;
     q.OutputDataSize = 64;
+    /* the header sizes both buffers (_Field_size_bytes_): a size without a
+     * buffer is no valid call */
+    q.pInputData = (VOID *)(ULONG_PTR)0x1000;
+    q.pOutputData = (VOID *)(ULONG_PTR)0x2000;
     return q;
 }
 
@@ -344,6 +348,13 @@ static void query_adapter_info(void)
         "DXGKARG_QUERYADAPTERINFO.InputDataSize:nonzero");
     q.Type = DXGKQAITYPE_DRIVERCAPS;
     RUN("QUERYADAPTERINFO DRIVERCAPS without input (Type != X)", NULL, DXGKARG_QUERYADAPTERINFO, in, q, NULL);
+    q = good_query();
+    q.pInputData = NULL;
+    RUN("QUERYADAPTERINFO input size without a buffer", "nonnull-when", DXGKARG_QUERYADAPTERINFO, in, q,
+        "DXGKARG_QUERYADAPTERINFO.pInputData:nonnull-when:sal");
+    q.InputDataSize = 0;
+    q.Type = DXGKQAITYPE_DRIVERCAPS;
+    RUN("QUERYADAPTERINFO no input buffer, no input size", NULL, DXGKARG_QUERYADAPTERINFO, in, q, NULL);
     q = good_query();
     q.OutputDataSize = 0;
     RUN("QUERYADAPTERINFO no output, VirtualMachineData clear", "nonzero", DXGKARG_QUERYADAPTERINFO, in, q,
