@@ -289,7 +289,7 @@ CASES = {
         absent("DXGK_MONITOR_INTERFACE.Version:range",
                "the OS returns the interface through DxgkCbQueryMonitorInterface's out pointer"),
     "brightness_caps_reserved_not_on_in":
-        not_on("_DXGK_BRIGHTNESS_CAPS.Reserved:reserved-zero", "in",
+        not_on("DXGK_BRIGHTNESS_CAPS.Reserved:reserved-zero", "in",
                "DxgkDdiGetBrightnessCaps, a function of the interface the driver hands the OS (dispmprt.h), takes "
                "_Out_ DXGK_BRIGHTNESS_CAPS*: on entry it is the OS's unfilled buffer"),
     "opm_standard_information_reserved_not_checked":
@@ -297,7 +297,7 @@ CASES = {
                "the structure travels in the byte array abRequestedInformation: no path says who writes it, and "
                "on entry it is the OS's output buffer"),
     "page_table_level_desc_not_checked":
-        absent("_DXGK_PAGE_TABLE_LEVEL_DESC.PageTableSizeInBytes:align:size",
+        absent("DXGK_PAGE_TABLE_LEVEL_DESC.PageTableSizeInBytes:align:size",
                "the structure is returned behind QueryAdapterInfo's PVOID pOutputData and marks no direction"),
     # 7. depth: a validator calls the validators of the records it embeds, in the path's direction
     "present_flags_descended_on_in":
