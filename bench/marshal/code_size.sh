@@ -24,9 +24,13 @@ bytes() {
     size "$1" | awk 'NR == 2 { print $1 + $2 }'
 }
 
-# compile SRC OBJ: -O2 with the flags above.
+# compile SRC OBJ: -O2 with the flags above; OBJ.cpu gets the compiler's
+# user + system seconds.
 compile() {
-    "$cc" "${flags[@]}" "$1" -o "$2" || { echo "code_size.sh: cannot compile $1" >&2; exit 1; }
+    local TIMEFORMAT='%U %S' t
+    t=$({ time "$cc" "${flags[@]}" "$1" -o "$2" 2>"$2.log"; } 2>&1) ||
+        { cat "$2.log" >&2; echo "code_size.sh: cannot compile $1" >&2; exit 1; }
+    awk '{ printf "%.2f", $1 + $2 }' <<<"$t" >"$2.cpu"
 }
 
 # keep OBJ OUT SYMBOL...: what the symbols reach, the rest collected.
@@ -107,14 +111,18 @@ pbc=$(bytes "$work/pbc_kept.o") pbc_all=$(bytes "$work/pbc.o")
 np=$(bytes "$work/np_kept.o") np_all=$(bytes "$work/np.o")
 pb_glue_b=$(($(bytes "$work/pb_glue_kept.o") - 8 * ${#pb_glue[@]}))
 np_glue_b=$(($(bytes "$work/np_glue_kept.o") - 8 * ${#np_glue[@]}))
+cpu() { cat "$work/$1.o.cpu"; }
 echo "code size for ${records[*]}: text + data bytes, $("$cc" --version | head -1) -O2, x86_64 host"
-printf '%-11s %10s %10s %10s %10s   %s\n' peer generated glue runtime total "(generated file whole)"
-printf '%-11s %10d %10s %10d %10d   %d\n' ours "$ours" - "$ours_rt" $((ours + ours_rt)) "$ours_all"
-printf '%-11s %10d %10d %10s %10s   %d\n' protobuf-c "$pbc" "$pb_glue_b" "$pbc_lib" \
-    "$([ "$pbc_lib" = "?" ] && echo "?" || echo $((pbc + pb_glue_b + pbc_lib)))" "$pbc_all"
-printf '%-11s %10d %10d %10s %10s   %d\n' nanopb "$np" "$np_glue_b" "$np_lib" \
-    "$([ "$np_lib" = "?" ] && echo "?" || echo $((np + np_glue_b + np_lib)))" "$np_all"
+printf '%-11s %10s %10s %10s %10s   %-24s %s\n' peer generated glue runtime total "(generated file whole)" \
+    "compile cpu s: generated, glue"
+printf '%-11s %10d %10s %10d %10d   %-24d %s\n' ours "$ours" - "$ours_rt" $((ours + ours_rt)) "$ours_all" \
+    "$(cpu ours), -"
+printf '%-11s %10d %10d %10s %10s   %-24d %s\n' protobuf-c "$pbc" "$pb_glue_b" "$pbc_lib" \
+    "$([ "$pbc_lib" = "?" ] && echo "?" || echo $((pbc + pb_glue_b + pbc_lib)))" "$pbc_all" "$(cpu pbc), $(cpu pb_glue)"
+printf '%-11s %10d %10d %10s %10s   %-24d %s\n' nanopb "$np" "$np_glue_b" "$np_lib" \
+    "$([ "$np_lib" = "?" ] && echo "?" || echo $((np + np_glue_b + np_lib)))" "$np_all" "$(cpu np), $(cpu np_glue)"
 echo "generated: what the records' entry points reach (ours: enc + dec; protobuf-c: init, pack, unpack, free;"
 echo "nanopb: the message descriptors); glue: filling and reading the messages from the C structure, written"
 echo "from the spec by gen_bench_glue.py; runtime: ddi_marshal_rt.c + ddi_cbor.c compiled here, the peers'"
-echo "libraries as Debian ships them (libprotobuf-c.so.1 whole, libprotobuf-nanopb.a)."
+echo "libraries as Debian ships them (libprotobuf-c.so.1 whole, libprotobuf-nanopb.a). Compile time: of the whole"
+echo "file (ours: every record of the fixture, not only these), one process on a shared machine."
