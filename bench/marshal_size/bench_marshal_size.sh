@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Size and compile time of the generated marshallers on a real kit (issue 27):
-# `ddigen generate --outputs marshal` with the kit's pages, then ddi_marshal.c
+# `ddigen generate --outputs marshal` with the kit's pages and the project's
+# spec/overrides.xml and spec/reviewed.xml, then ddi_marshal.c
 # compiled as a driver builds it (clang -O2, x86_64-pc-windows-msvc, kernel C,
 # the kit's km, km/crt, shared and um folders, the flags of
 # tests/realkit/kit_matrix.sh), beside the driver's own largest source
@@ -34,6 +35,10 @@ work=${WORK:-$(mktemp -d /tmp/bench_marshal_size.XXXXXX)}
 mkdir -p "$work"
 docs_arg=()
 if [ -d "$docs" ]; then docs_arg=(--docs "$docs"); else echo "note: no DDI pages at $docs, generating without"; fi
+# The project's corrections, as the issue-27 measurements in ARCHITECTURE.md.
+for f in overrides reviewed; do
+    if [ -r "$src/spec/$f.xml" ]; then docs_arg+=(--"$f" "$src/spec/$f.xml"); fi
+done
 
 "$ddigen" overlay --wdk "$kit" -o "$work/overlay.json"
 kernel=(-target x86_64-pc-windows-msvc -fms-extensions -fms-compatibility -fms-compatibility-version=19.38
