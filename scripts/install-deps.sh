@@ -7,7 +7,7 @@ packages=(
   clang libclang-dev libclang-rt-14-dev llvm
   libxml2-dev libxml2-utils libxslt1-dev xsltproc
   libcmark-gfm-dev libcmark-gfm-extensions-dev cmark-gfm libyaml-dev
-  libcmocka-dev libcbor-dev libprotobuf-c-dev protobuf-c-compiler
+  libcmocka-dev libcbor-dev libprotobuf-c-dev protobuf-c-compiler nanopb libnanopb-dev
   python3 python3-jsonschema
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 )
