@@ -449,9 +449,18 @@ static void lower_rules(struct lower *l, struct building *b, const struct ddi_mo
     }
 }
 
-/* Enum-typed fields against their enum's values (enum_values.c); the
- * caller's values only, and the selector is the discriminator's already. */
-static void lower_enum_values(struct lower *l, struct building *b, const struct ddi_model_record *rec)
+/* A reader of a field's header facts into one check (enum_values.c,
+ * sal_sizes.c): 0 when the field has none, else 1 with the check or *why. */
+typedef int field_lowerer(struct rules_lowering *lw, const struct ddi_model_record *rec,
+                          const struct ddi_model_field *f, int in_selected_member, unsigned dir,
+                          struct rules_check *c, const char **why);
+
+/* Checks the header states of each field (the selector is the
+ * discriminator's already), the caller's values only: a field's explicit
+ * direction (the page's [in] or the header's _In_; unmarked, the default is
+ * a guess), or, when const_is_caller, every field of a record passed const. */
+static void lower_header_facts(struct lower *l, struct building *b, const struct ddi_model_record *rec,
+                               field_lowerer *lower_field, int const_is_caller)
 {
     struct rules_lowering lw = {l, NULL, 1};
     for (size_t i = 0; i < rec->nall; i++) {
@@ -460,35 +469,10 @@ static void lower_enum_values(struct lower *l, struct building *b, const struct 
             continue;
         struct rules_check c = {.versions = all_versions(l->plan), .archs = ddi_archset_all(&l->plan->where)};
         const char *why = NULL;
-        /* only a value the caller sets by the page's [in] or the header's
-         * _In_: unmarked, the default direction is a guess */
         unsigned dir = reach_explicit_dir(l->reach, rec, f->path);
-        if (!rules_lower_enum_value(&lw, rec, f, member_of(b, f->path) != NULL, dir, &c, &why))
-            continue;
-        if (why) {
-            skip(l, b, c.id, c.kind, why, c.page, c.line);
-            continue;
-        }
-        add_check(l, b, &c, NULL);
-        ((struct rules_check *)b->checks.items[b->checks.len - 1])->dir = RULES_DIR_IN;
-    }
-}
-
-/* Pointers the header sizes in SAL against their size (sal_sizes.c); the
- * caller's values only, as enum values are. */
-static void lower_sal_sizes(struct lower *l, struct building *b, const struct ddi_model_record *rec)
-{
-    struct rules_lowering lw = {l, NULL, 1};
-    for (size_t i = 0; i < rec->nall; i++) {
-        const struct ddi_model_field *f = rec->all[i];
-        if (!f->path || !f->sal)
-            continue;
-        struct rules_check c = {.versions = all_versions(l->plan), .archs = ddi_archset_all(&l->plan->where)};
-        const char *why = NULL;
-        unsigned dir = reach_explicit_dir(l->reach, rec, f->path);
-        if (!dir && ground_read_only(l->m, rec))
-            dir = RULES_DIR_IN; /* passed const: every field is the caller's */
-        if (!rules_lower_sal_size(&lw, rec, f, member_of(b, f->path) != NULL, dir, &c, &why))
+        if (!dir && const_is_caller && ground_read_only(l->m, rec))
+            dir = RULES_DIR_IN;
+        if (!lower_field(&lw, rec, f, member_of(b, f->path) != NULL, dir, &c, &why))
             continue;
         if (why) {
             skip(l, b, c.id, c.kind, why, c.page, c.line);
@@ -697,8 +681,8 @@ static int lower_record(struct lower *l, const struct ddi_model_record *rec, str
     if (b.disc)
         lower_discriminator(l, &b, rec);
     lower_rules(l, &b, rec);
-    lower_enum_values(l, &b, rec);
-    lower_sal_sizes(l, &b, rec);
+    lower_header_facts(l, &b, rec, rules_lower_enum_value, 0); /* enum fields against their values */
+    lower_header_facts(l, &b, rec, rules_lower_sal_size, 1);   /* SAL-sized pointers against their sizes */
     int read_only = ground_read_only(l->m, rec);
     if (read_only)
         drop_out(l, &b);
