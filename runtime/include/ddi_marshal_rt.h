@@ -121,6 +121,72 @@ DDI_MRT_HOT int ddi_mrt_seen(ddi_marshal_ctx *c, uint64_t *seen, unsigned words,
 }
 #define DDI_MRT_HAS(seen, key) (((seen)[(key) >> 6] >> ((key)&63u)) & 1u)
 
+/* ---- the tables the generated marshallers are made of ---------------
+ * Per DDI record, ddi_marshal.c holds a constant table of rows, one per
+ * named field in the order this release writes them (rows under the same
+ * version and arch #if as the fields), and one shared interpreter below
+ * encodes and strictly decodes any record from its table. What only the C
+ * compiler knows (bit-field positions, which member a discriminator's
+ * value selects) is asked of two small generated functions per record. */
+enum ddi_mrt_kind {
+    DDI_MRT_END = 0,  /* ends a row list */
+    DDI_MRT_U,        /* unsigned integer of `size` bytes (or a bit-field) */
+    DDI_MRT_S,        /* signed integer of `size` bytes (or a bit-field) */
+    DDI_MRT_PTR,      /* an address */
+    DDI_MRT_FOLLOW,   /* a pointer with a size rule: null, address or pointee bytes */
+    DDI_MRT_RAW,      /* a byte string of the field's `size` bytes */
+    DDI_MRT_NEST,     /* a named member record: a map, its rows at `sub` */
+    DDI_MRT_REC,      /* a DDI record held by value: a map, record `sub` */
+    DDI_MRT_ARR_U,    /* an array of `size` unsigned integers of `elem` bytes */
+    DDI_MRT_ARR_S,    /* an array of `size` signed integers of `elem` bytes */
+    DDI_MRT_ARR_REC   /* an array of `size` records `sub` of `elem` bytes */
+};
+#define DDI_MRT_F_BITS 1u         /* a bit-field: `off` is its field ID for the record's bits accessors */
+#define DDI_MRT_F_IN_DISC 2u      /* a member of a union with a discriminator: never missing */
+#define DDI_MRT_F_COUNT_SIGNED 4u /* FOLLOW: the count field is signed */
+#define DDI_MRT_MAX_WORDS 8u      /* seen-key bitmap words (field IDs below 512) */
+#define DDI_MRT_MAX_DISC 8u       /* unions with a discriminator in one map */
+#define DDI_MRT_MAX_FOLLOW 8u     /* followed pointers in one map */
+
+typedef struct ddi_mrt_row {
+    const void *sub;     /* NEST: its rows; REC, ARR_REC: its ddi_mrt_record */
+    uint32_t off, size;  /* offset from the record's start, bytes (integers, pointers,
+                            RAW); arrays: element count; bit-field: off is its ID */
+    uint32_t count_off, count_size; /* FOLLOW: the count field */
+    uint32_t elem;       /* arrays: element bytes; FOLLOW: pointee element bytes */
+    uint16_t key;        /* the field ID */
+    uint8_t kind;        /* enum ddi_mrt_kind */
+    uint8_t flags;       /* DDI_MRT_F_* */
+    uint8_t disc;        /* 0, or which union with a discriminator of the record (1-based) */
+    uint8_t member;      /* with disc: which member of that union (its rows share it) */
+} ddi_mrt_row;
+/* The offset and size of member m of T, as a row's off, size. */
+#define DDI_MRT_F(T, m) (uint32_t) offsetof(T, m), (uint32_t)sizeof(((T *)0)->m)
+
+typedef struct ddi_mrt_record {
+    const ddi_mrt_row *rows; /* the top map */
+    uint32_t id;             /* record ID */
+    uint16_t words;          /* seen-key bitmap words (highest field ID / 64 + 1) */
+    /* Bit-field i of the record at a, widened (signed ones sign-extended). */
+    uint64_t (*bits_get)(const void *a, unsigned i);
+    /* Stores v in bit-field i; 0 when it does not hold v (out of range). */
+    int (*bits_set)(void *a, unsigned i, uint64_t v);
+    /* The member of union `disc` its discriminator selects: its index,
+     * -1 for a value no case names (every member, pointers not followed),
+     * -2 for a case without a member (nothing). */
+    int (*select)(const void *a, unsigned disc);
+} ddi_mrt_record;
+
+/* The interpreter: a record (or, for the generated wrappers, a record
+ * inside a trace) on a writer / from a context. Nested maps recurse at
+ * most DDI_CBOR_MAX_DEPTH deep (the decoder's own bound; the generator
+ * refuses records that nest deeper). */
+void ddi_mrt_put_record(ddi_cbor_writer *w, const ddi_mrt_record *rec, const void *a, unsigned flags);
+int ddi_mrt_get_record(ddi_marshal_ctx *c, const ddi_mrt_record *rec, void *out);
+size_t ddi_mrt_enc_record(const ddi_mrt_record *rec, const void *a, void *buffer, size_t size, unsigned flags);
+int ddi_mrt_dec_record(const ddi_mrt_record *rec, void *out, size_t out_size, const void *data, size_t size,
+                       ddi_marshal_arena *arena, ddi_marshal_result *res);
+
 /* ---- writer fast paths ------------------------------------------------ */
 
 /* A head the slow way (buffer short or already overflowed): counted by ddi_cbor. */

@@ -254,3 +254,381 @@ const uint8_t *ddi_mrt_get_follow_at(ddi_marshal_ctx *c, const uint8_t *p, uint3
         return 0;
     return c->r.pos;
 }
+
+/* --- the table interpreter (see ddi_mrt_record in the header) ---------- */
+
+/* Every target (x86, x64, arm64) and host is little-endian. Byte loads and
+ * stores composed into one integer (compilers make one access of them) keep
+ * clear of alignment (packed records) and of type-based aliasing. */
+static uint64_t mrt_load_u(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    switch (n) {
+    case 1: return p[0];
+    case 2: return (uint64_t)p[0] | (uint64_t)p[1] << 8;
+    case 4: return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+    case 8:
+        return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+               (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+    default:
+        while (n--)
+            v = v << 8 | p[n];
+        return v;
+    }
+}
+
+/* The sign bit of an n-byte integer (n <= 8) as a mask. */
+static uint64_t mrt_sign_bit(unsigned n)
+{
+    return (uint64_t)1 << (8u * n - 1u);
+}
+
+static int64_t mrt_load_s(const uint8_t *p, unsigned n)
+{
+    uint64_t m = mrt_sign_bit(n), v = mrt_load_u(p, n);
+    return (int64_t)((v ^ m) - m); /* sign-extended without shifting a negative value */
+}
+
+static void mrt_store(uint8_t *p, unsigned n, uint64_t v)
+{
+    unsigned i;
+    for (i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8u * i));
+}
+
+/* Stores v in an n-byte unsigned / signed integer: 0 when it does not fit
+ * (the decoders' TOO_LARGE, as a C assignment that changes the value). */
+static int mrt_store_u(uint8_t *p, unsigned n, uint64_t v)
+{
+    if (n < 8 && (v >> (8u * n)) != 0)
+        return 0;
+    mrt_store(p, n, v);
+    return 1;
+}
+
+static int mrt_store_s(uint8_t *p, unsigned n, int64_t v)
+{
+    uint64_t m = mrt_sign_bit(n);
+    if (n < 8 && (uint64_t)v + m >= (m << 1))
+        return 0;
+    mrt_store(p, n, (uint64_t)v);
+    return 1;
+}
+
+/* A field ID as the precomputed key bytes of the cursor writer. */
+typedef struct mrt_key {
+    unsigned n;
+    uint8_t b[3];
+} mrt_key;
+
+static mrt_key mrt_key_of(unsigned id)
+{
+    mrt_key k;
+    k.b[1] = k.b[2] = 0;
+    if (id < 24) {
+        k.n = 1;
+        k.b[0] = (uint8_t)id;
+    } else if (id < 256) {
+        k.n = 2;
+        k.b[0] = 0x18;
+        k.b[1] = (uint8_t)id;
+    } else {
+        k.n = 3;
+        k.b[0] = 0x19;
+        k.b[1] = (uint8_t)(id >> 8);
+        k.b[2] = (uint8_t)id;
+    }
+    return k;
+}
+
+#define MRT_SEL_UNASKED (-3)
+
+/* Is row r written, given the discriminators' selections (asked once per
+ * map)? -1 selects every member, pointers not followed: *fl gets that. */
+static int mrt_written(const ddi_mrt_record *rec, const uint8_t *a, int *sel, const ddi_mrt_row *r, unsigned *fl)
+{
+    int s;
+    if (!r->disc)
+        return 1;
+    if (sel[r->disc] == MRT_SEL_UNASKED)
+        sel[r->disc] = rec->select(a, r->disc);
+    s = sel[r->disc];
+    if (s == -1) {
+        *fl |= DDI_MARSHAL_NO_FOLLOW;
+        return 1;
+    }
+    return s == (int)r->member;
+}
+
+static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows, const uint8_t *a,
+                        unsigned fl, unsigned depth);
+
+/* A nested map (a member record, a record by value) at the cursor. */
+static void mrt_put_sub(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows,
+                        const uint8_t *a, unsigned fl, unsigned depth)
+{
+    ddi_mrt_wc_store(wc, w);
+    mrt_put_map(w, rec, rows, a, fl, depth);
+    ddi_mrt_wc_load(wc, w);
+}
+
+/* One row's key and value at the cursor. */
+static void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *r,
+                        const uint8_t *a, unsigned fl, unsigned depth)
+{
+    mrt_key k = mrt_key_of(r->key);
+    const uint8_t *f = a + r->off;
+    const ddi_mrt_record *sub = (const ddi_mrt_record *)r->sub;
+    uint32_t j;
+    switch (r->kind) {
+    case DDI_MRT_U:
+    case DDI_MRT_PTR:
+        ddi_mrt_wc_kh(wc, w, k.n, k.b[0], k.b[1], k.b[2], 0x00,
+                      (r->flags & DDI_MRT_F_BITS) ? rec->bits_get(a, r->off) : mrt_load_u(f, r->size));
+        break;
+    case DDI_MRT_S:
+        ddi_mrt_wc_ks(wc, w, k.n, k.b[0], k.b[1], k.b[2],
+                      (r->flags & DDI_MRT_F_BITS) ? (int64_t)rec->bits_get(a, r->off) : mrt_load_s(f, r->size));
+        break;
+    case DDI_MRT_FOLLOW: {
+        uint64_t count = (r->flags & DDI_MRT_F_COUNT_SIGNED) ? (uint64_t)mrt_load_s(a + r->count_off, r->count_size)
+                                                            : mrt_load_u(a + r->count_off, r->count_size);
+        ddi_mrt_wc_kfollow(wc, w, k.n, k.b[0], k.b[1], k.b[2], (const void *)(uintptr_t)mrt_load_u(f, r->size), count,
+                           r->elem, fl);
+        break;
+    }
+    case DDI_MRT_RAW: ddi_mrt_wc_kraw(wc, w, k.n, k.b[0], k.b[1], k.b[2], f, r->size); break;
+    case DDI_MRT_NEST:
+        ddi_mrt_wc_key(wc, w, k.n, k.b[0], k.b[1], k.b[2]);
+        mrt_put_sub(wc, w, rec, (const ddi_mrt_row *)r->sub, a, fl, depth + 1);
+        break;
+    case DDI_MRT_REC:
+        ddi_mrt_wc_key(wc, w, k.n, k.b[0], k.b[1], k.b[2]);
+        mrt_put_sub(wc, w, sub, sub->rows, f, fl, depth + 1);
+        break;
+    default: /* the arrays */
+        ddi_mrt_wc_key(wc, w, k.n, k.b[0], k.b[1], k.b[2]);
+        ddi_mrt_wc_h(wc, w, 0x80, r->size);
+        for (j = 0; j < r->size; j++, f += r->elem) {
+            if (r->kind == DDI_MRT_ARR_U)
+                ddi_mrt_wc_h(wc, w, 0x00, mrt_load_u(f, r->elem));
+            else if (r->kind == DDI_MRT_ARR_S)
+                ddi_mrt_wc_s(wc, w, mrt_load_s(f, r->elem));
+            else
+                mrt_put_sub(wc, w, sub, sub->rows, f, fl, depth + 1);
+        }
+        break;
+    }
+}
+
+/* One map: the count of the rows written, then each. Records hold other
+ * records by value, never themselves, so depth is the spec's nesting; past
+ * the decoders' bound a null stands for the map (never for the DDI's
+ * records, which nest a few levels), so recursion stays bounded. */
+static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows, const uint8_t *a,
+                        unsigned fl, unsigned depth)
+{
+    int sel[DDI_MRT_MAX_DISC + 1];
+    const ddi_mrt_row *r;
+    uint64_t n = 0;
+    unsigned d;
+    ddi_mrt_wc wc;
+    if (depth >= DDI_CBOR_MAX_DEPTH) {
+        ddi_cbor_put_null(w);
+        return;
+    }
+    for (d = 0; d <= DDI_MRT_MAX_DISC; d++)
+        sel[d] = MRT_SEL_UNASKED;
+    for (r = rows; r->kind != DDI_MRT_END; r++) {
+        unsigned rfl = fl;
+        n += (uint64_t)mrt_written(rec, a, sel, r, &rfl);
+    }
+    ddi_mrt_wc_load(&wc, w);
+    ddi_mrt_wc_h(&wc, w, 0xA0, n);
+    for (r = rows; r->kind != DDI_MRT_END; r++) {
+        unsigned rfl = fl;
+        if (mrt_written(rec, a, sel, r, &rfl))
+            mrt_put_row(&wc, w, rec, r, a, rfl, depth);
+    }
+    ddi_mrt_wc_store(&wc, w);
+}
+
+void ddi_mrt_put_record(ddi_cbor_writer *w, const ddi_mrt_record *rec, const void *a, unsigned flags)
+{
+    mrt_put_map(w, rec, rec->rows, (const uint8_t *)a, flags, 0);
+}
+
+size_t ddi_mrt_enc_record(const ddi_mrt_record *rec, const void *a, void *buffer, size_t size, unsigned flags)
+{
+    ddi_cbor_writer w;
+    ddi_cbor_writer_init(&w, buffer, size);
+    ddi_mrt_put_record(&w, rec, a, flags);
+    return w.needed;
+}
+
+static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint8_t *out);
+
+/* An integer value into an n-byte field (or bit-field i): a value the field
+ * cannot hold is TOO_LARGE at the value. */
+static int mrt_get_int(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *r, uint8_t *out, uint8_t *f,
+                       unsigned n, int is_signed)
+{
+    const uint8_t *at = c->r.pos;
+    uint64_t u;
+    int64_t s;
+    int fits;
+    if (is_signed ? !ddi_mrt_get_s(c, &s) : !ddi_mrt_get_u(c, &u))
+        return ddi_mrt_fail_read(c, rec->id, r->key);
+    if (is_signed)
+        u = (uint64_t)s;
+    if ((r->flags & DDI_MRT_F_BITS) && (r->kind == DDI_MRT_U || r->kind == DDI_MRT_S))
+        fits = rec->bits_set(out, r->off, u);
+    else
+        fits = is_signed ? mrt_store_s(f, n, s) : mrt_store_u(f, n, u);
+    if (!fits) {
+        c->r.pos = at;
+        return ddi_mrt_fail(c, DDI_CBOR_TOO_LARGE, rec->id, r->key);
+    }
+    return 1;
+}
+
+/* The sizes of the pointees a map's followed pointers brought, checked
+ * against their count fields once the whole map is read. */
+typedef struct mrt_follows {
+    unsigned n;
+    const ddi_mrt_row *row[DDI_MRT_MAX_FOLLOW];
+    size_t got[DDI_MRT_MAX_FOLLOW];
+} mrt_follows;
+
+/* One row's value, the reader at it. */
+static int mrt_get_row(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *r, uint8_t *out,
+                       mrt_follows *fb)
+{
+    size_t got = ~(size_t)0;
+    uint8_t *f = out + r->off;
+    const ddi_mrt_record *sub = (const ddi_mrt_record *)r->sub;
+    uintptr_t v = 0;
+    uint32_t j;
+    switch (r->kind) {
+    case DDI_MRT_U: return mrt_get_int(c, rec, r, out, f, r->size, 0);
+    case DDI_MRT_S: return mrt_get_int(c, rec, r, out, f, r->size, 1);
+    case DDI_MRT_PTR:
+        if (!ddi_mrt_get_ptr(c, rec->id, r->key, &v))
+            return 0;
+        mrt_store(f, r->size, (uint64_t)v);
+        return 1;
+    case DDI_MRT_FOLLOW:
+        if (!ddi_mrt_get_follow(c, rec->id, r->key, &v, &got))
+            return 0;
+        mrt_store(f, r->size, (uint64_t)v);
+        if (got != ~(size_t)0 && fb->n < DDI_MRT_MAX_FOLLOW) { /* the generator keeps a map's within the bound */
+            fb->row[fb->n] = r;
+            fb->got[fb->n++] = got;
+        }
+        return 1;
+    case DDI_MRT_RAW: return ddi_mrt_get_raw(c, rec->id, r->key, f, r->size);
+    case DDI_MRT_NEST: return mrt_get_map(c, rec, (const ddi_mrt_row *)r->sub, out);
+    case DDI_MRT_REC: return mrt_get_map(c, sub, sub->rows, f);
+    default: /* the arrays: one level of nesting, as a map */
+        if (!ddi_mrt_get_array(c, rec->id, r->key, r->size))
+            return 0;
+        for (j = 0; j < r->size; j++, f += r->elem) {
+            if (r->kind == DDI_MRT_ARR_REC ? !mrt_get_map(c, sub, sub->rows, f)
+                                           : !mrt_get_int(c, rec, r, out, f, r->elem, r->kind == DDI_MRT_ARR_S))
+                return 0;
+        }
+        ddi_mrt_leave(c);
+        return 1;
+    }
+}
+
+/* The row of a key: the one after the last found (the order this release
+ * writes), else a walk of the map's rows; 0 for a key this code does not
+ * know. */
+static const ddi_mrt_row *mrt_row_of(const ddi_mrt_row *rows, const ddi_mrt_row *next, uint64_t key)
+{
+    const ddi_mrt_row *r;
+    if (next->kind != DDI_MRT_END && next->key == key)
+        return next;
+    for (r = rows; r->kind != DDI_MRT_END; r++)
+        if (r->key == key)
+            return r;
+    return 0;
+}
+
+/* After the pairs: a followed pointee's size against its count field (the
+ * count may come after the pointer), then the known keys that were absent
+ * (a member of a union with a discriminator is never missing). */
+static int mrt_check_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *rows, const uint8_t *out,
+                         const uint64_t *seen, const mrt_follows *fb)
+{
+    const ddi_mrt_row *r;
+    unsigned j;
+    for (r = rows; r->kind != DDI_MRT_END; r++) {
+        for (j = 0; r->kind == DDI_MRT_FOLLOW && j < fb->n && fb->row[j] != r; j++)
+            ;
+        if (r->kind == DDI_MRT_FOLLOW && j < fb->n) {
+            size_t got = fb->got[j];
+            uint64_t count = (r->flags & DDI_MRT_F_COUNT_SIGNED)
+                                 ? (uint64_t)mrt_load_s(out + r->count_off, r->count_size)
+                                 : mrt_load_u(out + r->count_off, r->count_size);
+            if (got % r->elem != 0 || (uint64_t)(got / r->elem) != count)
+                return ddi_mrt_fail(c, DDI_MARSHAL_SIZE_MISMATCH, rec->id, r->key);
+        }
+        if (!(r->flags & DDI_MRT_F_IN_DISC) && !DDI_MRT_HAS(seen, r->key))
+            ddi_mrt_missing(c, rec->id, r->key);
+    }
+    return 1;
+}
+
+/* One map, strictly: every pair's key once, known keys decoded by their
+ * row, unknown ones skipped and counted; the depth bound of ddi_mrt_enter
+ * bounds the recursion. */
+static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint8_t *out)
+{
+    uint64_t seen[DDI_MRT_MAX_WORDS];
+    mrt_follows fb;
+    uint64_t n, i, key;
+    const ddi_mrt_row *next = rows, *r;
+    const uint8_t *pairs;
+    unsigned k, words = rec->words;
+    for (k = 0; k < words; k++)
+        seen[k] = 0;
+    fb.n = 0;
+    if (!ddi_mrt_enter(c, rec->id, &n))
+        return 0;
+    pairs = c->r.pos;
+    for (i = 0; i < n; i++) {
+        if (!ddi_mrt_get_u(c, &key))
+            return ddi_mrt_fail_read(c, rec->id, 0);
+        if (!ddi_mrt_seen(c, seen, words, rec->id, key))
+            return 0;
+        r = mrt_row_of(rows, next, key);
+        if (!r) {
+            if (!ddi_mrt_unknown(c, rec->id, key, pairs, i, words))
+                return 0;
+            continue;
+        }
+        if (!mrt_get_row(c, rec, r, out, &fb))
+            return 0;
+        next = r + 1;
+    }
+    ddi_mrt_leave(c);
+    return mrt_check_map(c, rec, rows, out, seen, &fb);
+}
+
+int ddi_mrt_get_record(ddi_marshal_ctx *c, const ddi_mrt_record *rec, void *out)
+{
+    return mrt_get_map(c, rec, rec->rows, (uint8_t *)out);
+}
+
+int ddi_mrt_dec_record(const ddi_mrt_record *rec, void *out, size_t out_size, const void *data, size_t size,
+                       ddi_marshal_arena *arena, ddi_marshal_result *res)
+{
+    ddi_marshal_ctx c;
+    ddi_mrt_zero(out, out_size);
+    ddi_mrt_ctx_init(&c, data, size, arena, res);
+    if (!ddi_mrt_get_record(&c, rec, out))
+        return ddi_mrt_fail_read(&c, rec->id, 0);
+    return ddi_mrt_ctx_finish(&c);
+}
