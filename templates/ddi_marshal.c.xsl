@@ -176,7 +176,7 @@ const ddi_marshal_type ddi_marshal_types[] = {
       <xsl:with-param name="name" select="concat('ddi_mrows_', $cid)"/>
       <xsl:with-param name="discs" select="$discs"/>
     </xsl:call-template>
-    <xsl:value-of select="concat('const ddi_mrt_record ddi_mrec_', $cid, ' = {ddi_mrows_', $cid, ', ', @id, 'u, ', $words, ', ')"/>
+    <xsl:value-of select="concat('const ddi_mrt_record ddi_mrec_', $cid, ' = {ddi_mrows_', $cid, ', DDI_MRT_N(ddi_mrows_', $cid, '), ', @id, 'u, ', $words, ', ')"/>
     <xsl:choose>
       <xsl:when test="$bits"><xsl:value-of select="concat('ddi_mbits_get_', $cid, ', ddi_mbits_set_', $cid, ', ')"/></xsl:when>
       <xsl:otherwise><xsl:text>0, 0, </xsl:text></xsl:otherwise>
@@ -421,7 +421,8 @@ const ddi_marshal_type ddi_marshal_types[] = {
         <xsl:value-of select="concat('    {0, ', $field, ', DDI_MRT_F(', $type, ', ', $f/@dv:size-path, '), ', $elem, $tail, 'DDI_MRT_FOLLOW, ', $signed, $end)"/>
       </xsl:when>
       <xsl:when test="$cls = 'nest'">
-        <xsl:value-of select="concat('    {ddi_mrows_', $f/@dv:cid, '__', d:c-ident($f/@path), ', 0, 0, 0, 0, 0', $tail, 'DDI_MRT_NEST, 0', $end)"/>
+        <xsl:variable name="rows" select="concat('ddi_mrows_', $f/@dv:cid, '__', d:c-ident($f/@path))"/>
+        <xsl:value-of select="concat('    {', $rows, ', 0, DDI_MRT_N(', $rows, '), 0, 0, 0', $tail, 'DDI_MRT_NEST, 0', $end)"/>
       </xsl:when>
       <xsl:when test="$cls = 'rec'">
         <xsl:value-of select="concat('    {&amp;ddi_mrec_', d:c-ident($f/@dv:record), ', ', $field, ', 0, 0, 0', $tail, 'DDI_MRT_REC, 0', $end)"/>

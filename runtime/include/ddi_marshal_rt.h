@@ -151,7 +151,8 @@ enum ddi_mrt_kind {
 typedef struct ddi_mrt_row {
     const void *sub;     /* NEST: its rows; REC, ARR_REC: its ddi_mrt_record */
     uint32_t off, size;  /* offset from the record's start, bytes (integers, pointers,
-                            RAW); arrays: element count; bit-field: off is its ID */
+                            RAW); arrays: element count; NEST: its rows (DDI_MRT_N);
+                            bit-field: off is its ID */
     uint32_t count_off, count_size; /* FOLLOW: the count field */
     uint32_t elem;       /* arrays: element bytes; FOLLOW: pointee element bytes */
     uint16_t key;        /* the field ID */
@@ -160,11 +161,14 @@ typedef struct ddi_mrt_row {
     uint8_t disc;        /* 0, or which union with a discriminator of the record (1-based) */
     uint8_t member;      /* with disc: which member of that union (its rows share it) */
 } ddi_mrt_row;
+/* The rows of a row list before its zero row. */
+#define DDI_MRT_N(rows) (uint32_t)(sizeof(rows) / sizeof((rows)[0]) - 1u)
 /* The offset and size of member m of T, as a row's off, size. */
 #define DDI_MRT_F(T, m) (uint32_t) offsetof(T, m), (uint32_t)sizeof(((T *)0)->m)
 
 typedef struct ddi_mrt_record {
     const ddi_mrt_row *rows; /* the top map */
+    uint32_t nrows;          /* its rows before the zero row (DDI_MRT_N) */
     uint32_t id;             /* record ID */
     uint16_t words;          /* seen-key bitmap words (highest field ID / 64 + 1) */
     /* Bit-field i of the record at a, widened (signed ones sign-extended). */

@@ -260,45 +260,61 @@ const uint8_t *ddi_mrt_get_follow_at(ddi_marshal_ctx *c, const uint8_t *p, uint3
 /* Every target (x86, x64, arm64) and host is little-endian. Byte loads and
  * stores composed into one integer (compilers make one access of them) keep
  * clear of alignment (packed records) and of type-based aliasing. */
-static uint64_t mrt_load_u(const uint8_t *p, unsigned n)
+DDI_MRT_HOT uint64_t mrt_load_u(const uint8_t *p, unsigned n)
 {
     uint64_t v = 0;
-    switch (n) {
-    case 1: return p[0];
-    case 2: return (uint64_t)p[0] | (uint64_t)p[1] << 8;
-    case 4: return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
-    case 8:
+    /* Tests, not a switch: a jump table's indirect branch mispredicts on
+     * every change of width from one field to the next. */
+    if (n == 4)
+        return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+    if (n == 8)
         return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
                (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-    default:
-        while (n--)
-            v = v << 8 | p[n];
-        return v;
-    }
+    while (n--)
+        v = v << 8 | p[n];
+    return v;
 }
 
 /* The sign bit of an n-byte integer (n <= 8) as a mask. */
-static uint64_t mrt_sign_bit(unsigned n)
+DDI_MRT_HOT uint64_t mrt_sign_bit(unsigned n)
 {
     return (uint64_t)1 << (8u * n - 1u);
 }
 
-static int64_t mrt_load_s(const uint8_t *p, unsigned n)
+DDI_MRT_HOT int64_t mrt_load_s(const uint8_t *p, unsigned n)
 {
     uint64_t m = mrt_sign_bit(n), v = mrt_load_u(p, n);
     return (int64_t)((v ^ m) - m); /* sign-extended without shifting a negative value */
 }
 
-static void mrt_store(uint8_t *p, unsigned n, uint64_t v)
+DDI_MRT_HOT void mrt_store(uint8_t *p, unsigned n, uint64_t v)
 {
     unsigned i;
+    if (n == 4) { /* constant widths: one store each */
+        p[0] = (uint8_t)v;
+        p[1] = (uint8_t)(v >> 8);
+        p[2] = (uint8_t)(v >> 16);
+        p[3] = (uint8_t)(v >> 24);
+        return;
+    }
+    if (n == 8) {
+        p[0] = (uint8_t)v;
+        p[1] = (uint8_t)(v >> 8);
+        p[2] = (uint8_t)(v >> 16);
+        p[3] = (uint8_t)(v >> 24);
+        p[4] = (uint8_t)(v >> 32);
+        p[5] = (uint8_t)(v >> 40);
+        p[6] = (uint8_t)(v >> 48);
+        p[7] = (uint8_t)(v >> 56);
+        return;
+    }
     for (i = 0; i < n; i++)
         p[i] = (uint8_t)(v >> (8u * i));
 }
 
 /* Stores v in an n-byte unsigned / signed integer: 0 when it does not fit
  * (the decoders' TOO_LARGE, as a C assignment that changes the value). */
-static int mrt_store_u(uint8_t *p, unsigned n, uint64_t v)
+DDI_MRT_HOT int mrt_store_u(uint8_t *p, unsigned n, uint64_t v)
 {
     if (n < 8 && (v >> (8u * n)) != 0)
         return 0;
@@ -306,7 +322,7 @@ static int mrt_store_u(uint8_t *p, unsigned n, uint64_t v)
     return 1;
 }
 
-static int mrt_store_s(uint8_t *p, unsigned n, int64_t v)
+DDI_MRT_HOT int mrt_store_s(uint8_t *p, unsigned n, int64_t v)
 {
     uint64_t m = mrt_sign_bit(n);
     if (n < 8 && (uint64_t)v + m >= (m << 1))
@@ -321,7 +337,7 @@ typedef struct mrt_key {
     uint8_t b[3];
 } mrt_key;
 
-static mrt_key mrt_key_of(unsigned id)
+DDI_MRT_HOT mrt_key mrt_key_of(unsigned id)
 {
     mrt_key k;
     k.b[1] = k.b[2] = 0;
@@ -343,16 +359,16 @@ static mrt_key mrt_key_of(unsigned id)
 
 #define MRT_SEL_UNASKED (-3)
 
-/* Is row r written, given the discriminators' selections (asked once per
- * map)? -1 selects every member, pointers not followed: *fl gets that. */
-static int mrt_written(const ddi_mrt_record *rec, const uint8_t *a, int *sel, const ddi_mrt_row *r, unsigned *fl)
+/* Is row r written, given the discriminators' selections (each asked once
+ * per map)? -1 selects every member, pointers not followed: *fl gets that. */
+DDI_MRT_HOT int mrt_written(const ddi_mrt_record *rec, const uint8_t *a, int *sel, const ddi_mrt_row *r, unsigned *fl)
 {
     int s;
     if (!r->disc)
         return 1;
-    if (sel[r->disc] == MRT_SEL_UNASKED)
-        sel[r->disc] = rec->select(a, r->disc);
     s = sel[r->disc];
+    if (s == MRT_SEL_UNASKED)
+        s = sel[r->disc] = rec->select(a, r->disc);
     if (s == -1) {
         *fl |= DDI_MARSHAL_NO_FOLLOW;
         return 1;
@@ -360,21 +376,21 @@ static int mrt_written(const ddi_mrt_record *rec, const uint8_t *a, int *sel, co
     return s == (int)r->member;
 }
 
-static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows, const uint8_t *a,
-                        unsigned fl, unsigned depth);
+static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint32_t nrows,
+                        const uint8_t *a, unsigned fl, unsigned depth);
 
 /* A nested map (a member record, a record by value) at the cursor. */
 static void mrt_put_sub(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows,
-                        const uint8_t *a, unsigned fl, unsigned depth)
+                        uint32_t nrows, const uint8_t *a, unsigned fl, unsigned depth)
 {
     ddi_mrt_wc_store(wc, w);
-    mrt_put_map(w, rec, rows, a, fl, depth);
+    mrt_put_map(w, rec, rows, nrows, a, fl, depth);
     ddi_mrt_wc_load(wc, w);
 }
 
 /* One row's key and value at the cursor. */
-static void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *r,
-                        const uint8_t *a, unsigned fl, unsigned depth)
+DDI_MRT_HOT void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *r,
+                             const uint8_t *a, unsigned fl, unsigned depth)
 {
     mrt_key k = mrt_key_of(r->key);
     const uint8_t *f = a + r->off;
@@ -400,11 +416,11 @@ static void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record
     case DDI_MRT_RAW: ddi_mrt_wc_kraw(wc, w, k.n, k.b[0], k.b[1], k.b[2], f, r->size); break;
     case DDI_MRT_NEST:
         ddi_mrt_wc_key(wc, w, k.n, k.b[0], k.b[1], k.b[2]);
-        mrt_put_sub(wc, w, rec, (const ddi_mrt_row *)r->sub, a, fl, depth + 1);
+        mrt_put_sub(wc, w, rec, (const ddi_mrt_row *)r->sub, r->size, a, fl, depth + 1);
         break;
     case DDI_MRT_REC:
         ddi_mrt_wc_key(wc, w, k.n, k.b[0], k.b[1], k.b[2]);
-        mrt_put_sub(wc, w, sub, sub->rows, f, fl, depth + 1);
+        mrt_put_sub(wc, w, sub, sub->rows, sub->nrows, f, fl, depth + 1);
         break;
     default: /* the arrays */
         ddi_mrt_wc_key(wc, w, k.n, k.b[0], k.b[1], k.b[2]);
@@ -415,7 +431,7 @@ static void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record
             else if (r->kind == DDI_MRT_ARR_S)
                 ddi_mrt_wc_s(wc, w, mrt_load_s(f, r->elem));
             else
-                mrt_put_sub(wc, w, sub, sub->rows, f, fl, depth + 1);
+                mrt_put_sub(wc, w, sub, sub->rows, sub->nrows, f, fl, depth + 1);
         }
         break;
     }
@@ -425,12 +441,12 @@ static void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record
  * records by value, never themselves, so depth is the spec's nesting; past
  * the decoders' bound a null stands for the map (never for the DDI's
  * records, which nest a few levels), so recursion stays bounded. */
-static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows, const uint8_t *a,
-                        unsigned fl, unsigned depth)
+static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint32_t nrows,
+                        const uint8_t *a, unsigned fl, unsigned depth)
 {
     int sel[DDI_MRT_MAX_DISC + 1];
     const ddi_mrt_row *r;
-    uint64_t n = 0;
+    uint64_t n;
     unsigned d;
     ddi_mrt_wc wc;
     if (depth >= DDI_CBOR_MAX_DEPTH) {
@@ -439,9 +455,10 @@ static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi
     }
     for (d = 0; d <= DDI_MRT_MAX_DISC; d++)
         sel[d] = MRT_SEL_UNASKED;
-    for (r = rows; r->kind != DDI_MRT_END; r++) {
+    n = nrows; /* every row, unless a discriminator leaves members out */
+    for (r = rows; rec->select && r->kind != DDI_MRT_END; r++) {
         unsigned rfl = fl;
-        n += (uint64_t)mrt_written(rec, a, sel, r, &rfl);
+        n -= (uint64_t)!mrt_written(rec, a, sel, r, &rfl);
     }
     ddi_mrt_wc_load(&wc, w);
     ddi_mrt_wc_h(&wc, w, 0xA0, n);
@@ -455,7 +472,7 @@ static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi
 
 void ddi_mrt_put_record(ddi_cbor_writer *w, const ddi_mrt_record *rec, const void *a, unsigned flags)
 {
-    mrt_put_map(w, rec, rec->rows, (const uint8_t *)a, flags, 0);
+    mrt_put_map(w, rec, rec->rows, rec->nrows, (const uint8_t *)a, flags, 0);
 }
 
 size_t ddi_mrt_enc_record(const ddi_mrt_record *rec, const void *a, void *buffer, size_t size, unsigned flags)
@@ -466,12 +483,13 @@ size_t ddi_mrt_enc_record(const ddi_mrt_record *rec, const void *a, void *buffer
     return w.needed;
 }
 
-static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint8_t *out);
+static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint32_t nrows,
+                       uint8_t *out);
 
 /* An integer value into an n-byte field (or bit-field i): a value the field
  * cannot hold is TOO_LARGE at the value. */
-static int mrt_get_int(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *r, uint8_t *out, uint8_t *f,
-                       unsigned n, int is_signed)
+DDI_MRT_HOT int mrt_get_int(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *r, uint8_t *out,
+                            uint8_t *f, unsigned n, int is_signed)
 {
     const uint8_t *at = c->r.pos;
     uint64_t u;
@@ -501,8 +519,8 @@ typedef struct mrt_follows {
 } mrt_follows;
 
 /* One row's value, the reader at it. */
-static int mrt_get_row(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *r, uint8_t *out,
-                       mrt_follows *fb)
+DDI_MRT_HOT int mrt_get_row(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *r, uint8_t *out,
+                            mrt_follows *fb)
 {
     size_t got = ~(size_t)0;
     uint8_t *f = out + r->off;
@@ -527,13 +545,13 @@ static int mrt_get_row(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_
         }
         return 1;
     case DDI_MRT_RAW: return ddi_mrt_get_raw(c, rec->id, r->key, f, r->size);
-    case DDI_MRT_NEST: return mrt_get_map(c, rec, (const ddi_mrt_row *)r->sub, out);
-    case DDI_MRT_REC: return mrt_get_map(c, sub, sub->rows, f);
+    case DDI_MRT_NEST: return mrt_get_map(c, rec, (const ddi_mrt_row *)r->sub, r->size, out);
+    case DDI_MRT_REC: return mrt_get_map(c, sub, sub->rows, sub->nrows, f);
     default: /* the arrays: one level of nesting, as a map */
         if (!ddi_mrt_get_array(c, rec->id, r->key, r->size))
             return 0;
         for (j = 0; j < r->size; j++, f += r->elem) {
-            if (r->kind == DDI_MRT_ARR_REC ? !mrt_get_map(c, sub, sub->rows, f)
+            if (r->kind == DDI_MRT_ARR_REC ? !mrt_get_map(c, sub, sub->rows, sub->nrows, f)
                                            : !mrt_get_int(c, rec, r, out, f, r->elem, r->kind == DDI_MRT_ARR_S))
                 return 0;
         }
@@ -542,15 +560,16 @@ static int mrt_get_row(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_
     }
 }
 
-/* The row of a key: the one after the last found (the order this release
- * writes), else a walk of the map's rows; 0 for a key this code does not
- * know. */
-static const ddi_mrt_row *mrt_row_of(const ddi_mrt_row *rows, const ddi_mrt_row *next, uint64_t key)
+/* The row of a key: from the one after the last found (the order this
+ * release writes, with a discriminator's other members passed over), then
+ * from the start; 0 for a key this code does not know. */
+DDI_MRT_HOT const ddi_mrt_row *mrt_row_of(const ddi_mrt_row *rows, const ddi_mrt_row *next, uint64_t key)
 {
     const ddi_mrt_row *r;
-    if (next->kind != DDI_MRT_END && next->key == key)
-        return next;
-    for (r = rows; r->kind != DDI_MRT_END; r++)
+    for (r = next; r->kind != DDI_MRT_END; r++) /* onwards first: the writer's order, members left out */
+        if (r->key == key)
+            return r;
+    for (r = rows; r != next; r++)
         if (r->key == key)
             return r;
     return 0;
@@ -584,8 +603,10 @@ static int mrt_check_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const dd
 /* One map, strictly: every pair's key once, known keys decoded by their
  * row, unknown ones skipped and counted; the depth bound of ddi_mrt_enter
  * bounds the recursion. */
-static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint8_t *out)
+static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint32_t nrows,
+                       uint8_t *out)
 {
+    uint32_t found = 0;
     uint64_t seen[DDI_MRT_MAX_WORDS];
     mrt_follows fb;
     uint64_t n, i, key;
@@ -612,21 +633,35 @@ static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_
         if (!mrt_get_row(c, rec, r, out, &fb))
             return 0;
         next = r + 1;
+        found++;
     }
     ddi_mrt_leave(c);
+    /* Every row there (keys are distinct) and no pointee to check: done. */
+    if (found == nrows && fb.n == 0)
+        return 1;
     return mrt_check_map(c, rec, rows, out, seen, &fb);
 }
 
 int ddi_mrt_get_record(ddi_marshal_ctx *c, const ddi_mrt_record *rec, void *out)
 {
-    return mrt_get_map(c, rec, rec->rows, (uint8_t *)out);
+    return mrt_get_map(c, rec, rec->rows, rec->nrows, (uint8_t *)out);
+}
+
+/* Zeroes a record eight bytes at a time (each group one store). */
+static void mrt_zero(uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        mrt_store(p + i, 8, 0);
+    for (; i < n; i++)
+        p[i] = 0;
 }
 
 int ddi_mrt_dec_record(const ddi_mrt_record *rec, void *out, size_t out_size, const void *data, size_t size,
                        ddi_marshal_arena *arena, ddi_marshal_result *res)
 {
     ddi_marshal_ctx c;
-    ddi_mrt_zero(out, out_size);
+    mrt_zero((uint8_t *)out, out_size);
     ddi_mrt_ctx_init(&c, data, size, arena, res);
     if (!ddi_mrt_get_record(&c, rec, out))
         return ddi_mrt_fail_read(&c, rec->id, 0);
