@@ -276,7 +276,8 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:text>    default: return -1;&#10;    }&#10;}&#10;</xsl:text>
   </xsl:template>
 
-  <!-- One map's row list, ended by a zero row. -->
+  <!-- One map's row list, ended by a zero row, after the row lists of the
+       unions with a discriminator flattened into it. -->
   <xsl:template name="level">
     <xsl:param name="rec"/>
     <xsl:param name="top"/>
@@ -288,6 +289,12 @@ const ddi_marshal_type ddi_marshal_types[] = {
         <xsl:call-template name="refuse"><xsl:with-param name="what" select="concat('more than ', $max-follow, ' followed pointers in one map')"/></xsl:call-template>
       </xsl:for-each>
     </xsl:if>
+    <xsl:call-template name="groups">
+      <xsl:with-param name="rec" select="$rec"/>
+      <xsl:with-param name="top" select="$top"/>
+      <xsl:with-param name="type" select="$type"/>
+      <xsl:with-param name="discs" select="$discs"/>
+    </xsl:call-template>
     <xsl:value-of select="concat('static const ddi_mrt_row ', $name, '[] = {&#10;')"/>
     <xsl:call-template name="rows">
       <xsl:with-param name="rec" select="$rec"/>
@@ -298,8 +305,61 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:text>    {0}&#10;};&#10;</xsl:text>
   </xsl:template>
 
-  <!-- The rows of one map level: anonymous members flattened into it; the
-       members of a union with a discriminator tagged with it. -->
+  <!-- Which of the record's unions with a discriminator (from 1) $dsc is. -->
+  <xsl:template name="disc-index">
+    <xsl:param name="discs"/>
+    <xsl:param name="dsc"/>
+    <xsl:for-each select="$discs">
+      <xsl:if test="generate-id(.) = generate-id($dsc)"><xsl:value-of select="position()"/></xsl:if>
+    </xsl:for-each>
+  </xsl:template>
+
+  <!-- The member rows of each union with a discriminator flattened into a
+       map (through anonymous members), one list per union, each row with
+       its member's position among the union's fields. -->
+  <xsl:template name="groups">
+    <xsl:param name="rec"/>
+    <xsl:param name="top"/>
+    <xsl:param name="type"/>
+    <xsl:param name="discs"/>
+    <xsl:for-each select="$rec/field[@name = '']/record">
+      <xsl:variable name="dsc" select="key('m-discriminator', @name)[1]"/>
+      <xsl:choose>
+        <xsl:when test="@kind = 'union' and $dsc">
+          <xsl:variable name="d"><xsl:call-template name="disc-index"><xsl:with-param name="discs" select="$discs"/><xsl:with-param name="dsc" select="$dsc"/></xsl:call-template></xsl:variable>
+          <xsl:variable name="u" select="."/>
+          <xsl:call-template name="m-wrap">
+            <xsl:with-param name="cond" select="string(../@dv:marshal-cond-chain)"/>
+            <xsl:with-param name="text">
+              <xsl:value-of select="concat('static const ddi_mrt_row ddi_mdisc_', d:c-ident($top/@name), '_', $d, '[] = {&#10;')"/>
+              <xsl:for-each select="field">
+                <xsl:call-template name="field-rows">
+                  <xsl:with-param name="f" select="."/>
+                  <xsl:with-param name="top" select="$top"/>
+                  <xsl:with-param name="type" select="$type"/>
+                  <xsl:with-param name="discs" select="$discs"/>
+                  <xsl:with-param name="disc" select="$d"/>
+                  <xsl:with-param name="member" select="position() - 1"/>
+                </xsl:call-template>
+              </xsl:for-each>
+              <xsl:text>    {0}&#10;};&#10;</xsl:text>
+            </xsl:with-param>
+          </xsl:call-template>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:call-template name="groups">
+            <xsl:with-param name="rec" select="."/>
+            <xsl:with-param name="top" select="$top"/>
+            <xsl:with-param name="type" select="$type"/>
+            <xsl:with-param name="discs" select="$discs"/>
+          </xsl:call-template>
+        </xsl:otherwise>
+      </xsl:choose>
+    </xsl:for-each>
+  </xsl:template>
+
+  <!-- The rows of one map level: anonymous members flattened into it; a
+       union with a discriminator as one DISC row naming its group. -->
   <xsl:template name="rows">
     <xsl:param name="rec"/>
     <xsl:param name="top"/>
@@ -307,64 +367,84 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:param name="discs"/>
     <xsl:param name="disc" select="0"/>
     <xsl:param name="member" select="0"/>
-    <xsl:variable name="dsc" select="key('m-discriminator', $rec/@name)[1]"/>
-    <xsl:variable name="is-disc" select="$rec/@kind = 'union' and $dsc"/>
-    <xsl:if test="$is-disc and $disc != 0">
-      <xsl:for-each select="$top">
-        <xsl:call-template name="refuse"><xsl:with-param name="what" select="'a union with a discriminator inside a member of another, in one map'"/></xsl:call-template>
-      </xsl:for-each>
-    </xsl:if>
     <xsl:for-each select="$rec/field">
-      <xsl:variable name="f" select="."/>
-      <xsl:variable name="d">
-        <xsl:choose>
-          <xsl:when test="$is-disc">
-            <xsl:for-each select="$discs">
-              <xsl:if test="generate-id(.) = generate-id($dsc)"><xsl:value-of select="position()"/></xsl:if>
-            </xsl:for-each>
-          </xsl:when>
-          <xsl:otherwise><xsl:value-of select="$disc"/></xsl:otherwise>
-        </xsl:choose>
-      </xsl:variable>
-      <xsl:variable name="m">
-        <xsl:choose>
-          <xsl:when test="$is-disc"><xsl:value-of select="position() - 1"/></xsl:when>
-          <xsl:otherwise><xsl:value-of select="$member"/></xsl:otherwise>
-        </xsl:choose>
-      </xsl:variable>
-      <xsl:choose>
-        <xsl:when test="@name = '' and record">
-          <xsl:call-template name="m-wrap">
-            <xsl:with-param name="cond" select="string(@dv:marshal-cond)"/>
-            <xsl:with-param name="text">
-              <xsl:call-template name="rows">
-                <xsl:with-param name="rec" select="record"/>
-                <xsl:with-param name="top" select="$top"/>
-                <xsl:with-param name="type" select="$type"/>
-                <xsl:with-param name="discs" select="$discs"/>
-                <xsl:with-param name="disc" select="$d"/>
-                <xsl:with-param name="member" select="$m"/>
-              </xsl:call-template>
-            </xsl:with-param>
-          </xsl:call-template>
-        </xsl:when>
-        <xsl:when test="@name = '' or @dv:wire = 'skip'"/>
-        <xsl:otherwise>
-          <xsl:call-template name="m-wrap">
-            <xsl:with-param name="cond" select="string(@dv:marshal-cond)"/>
-            <xsl:with-param name="text">
-              <xsl:call-template name="row">
-                <xsl:with-param name="f" select="$f"/>
-                <xsl:with-param name="top" select="$top"/>
-                <xsl:with-param name="type" select="$type"/>
-                <xsl:with-param name="disc" select="$d"/>
-                <xsl:with-param name="member" select="$m"/>
-              </xsl:call-template>
-            </xsl:with-param>
-          </xsl:call-template>
-        </xsl:otherwise>
-      </xsl:choose>
+      <xsl:call-template name="field-rows">
+        <xsl:with-param name="f" select="."/>
+        <xsl:with-param name="top" select="$top"/>
+        <xsl:with-param name="type" select="$type"/>
+        <xsl:with-param name="discs" select="$discs"/>
+        <xsl:with-param name="disc" select="$disc"/>
+        <xsl:with-param name="member" select="$member"/>
+      </xsl:call-template>
     </xsl:for-each>
+  </xsl:template>
+
+  <!-- The rows of one field, under its own #if: a named field's row, or an
+       anonymous member's rows (its DISC row if it is a union with a
+       discriminator). -->
+  <xsl:template name="field-rows">
+    <xsl:param name="f"/>
+    <xsl:param name="top"/>
+    <xsl:param name="type"/>
+    <xsl:param name="discs"/>
+    <xsl:param name="disc"/>
+    <xsl:param name="member"/>
+    <xsl:variable name="dsc" select="key('m-discriminator', $f/record/@name)[1]"/>
+    <xsl:choose>
+      <xsl:when test="$f/@name = '' and $f/record[@kind = 'union'] and $dsc">
+        <xsl:if test="$disc != 0">
+          <xsl:for-each select="$top">
+            <xsl:call-template name="refuse"><xsl:with-param name="what" select="'a union with a discriminator inside a member of another, in one map'"/></xsl:call-template>
+          </xsl:for-each>
+        </xsl:if>
+        <xsl:variable name="d"><xsl:call-template name="disc-index"><xsl:with-param name="discs" select="$discs"/><xsl:with-param name="dsc" select="$dsc"/></xsl:call-template></xsl:variable>
+        <xsl:variable name="group" select="concat('ddi_mdisc_', d:c-ident($top/@name), '_', $d)"/>
+        <xsl:call-template name="m-wrap">
+          <xsl:with-param name="cond" select="string($f/@dv:marshal-cond)"/>
+          <xsl:with-param name="text" select="concat('    {', $group, ', 0, DDI_MRT_N(', $group, '), 0, 0, 0, 0, DDI_MRT_DISC, 0, ', $d, ', 0},&#10;')"/>
+        </xsl:call-template>
+      </xsl:when>
+      <xsl:when test="$f/@name = '' and $f/record">
+        <xsl:call-template name="m-wrap">
+          <xsl:with-param name="cond" select="string($f/@dv:marshal-cond)"/>
+          <xsl:with-param name="text">
+            <xsl:call-template name="rows">
+              <xsl:with-param name="rec" select="$f/record"/>
+              <xsl:with-param name="top" select="$top"/>
+              <xsl:with-param name="type" select="$type"/>
+              <xsl:with-param name="discs" select="$discs"/>
+              <xsl:with-param name="disc" select="$disc"/>
+              <xsl:with-param name="member" select="$member"/>
+            </xsl:call-template>
+          </xsl:with-param>
+        </xsl:call-template>
+      </xsl:when>
+      <xsl:when test="$f/@name = '' or $f/@dv:wire = 'skip'"/>
+      <xsl:when test="not($f/@dv:marshal-cond)">
+        <xsl:comment/> <!-- a new text node: see m-wrap -->
+        <xsl:call-template name="row">
+          <xsl:with-param name="f" select="$f"/>
+          <xsl:with-param name="top" select="$top"/>
+          <xsl:with-param name="type" select="$type"/>
+          <xsl:with-param name="disc" select="$disc"/>
+          <xsl:with-param name="member" select="$member"/>
+        </xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:call-template name="m-wrap">
+          <xsl:with-param name="cond" select="string($f/@dv:marshal-cond)"/>
+          <xsl:with-param name="text">
+            <xsl:call-template name="row">
+              <xsl:with-param name="f" select="$f"/>
+              <xsl:with-param name="top" select="$top"/>
+              <xsl:with-param name="type" select="$type"/>
+              <xsl:with-param name="disc" select="$disc"/>
+              <xsl:with-param name="member" select="$member"/>
+            </xsl:call-template>
+          </xsl:with-param>
+        </xsl:call-template>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:template>
 
   <!-- One row: {sub, off, size, count_off, count_size, elem, key, kind,

@@ -139,7 +139,9 @@ enum ddi_mrt_kind {
     DDI_MRT_REC,      /* a DDI record held by value: a map, record `sub` */
     DDI_MRT_ARR_U,    /* an array of `size` unsigned integers of `elem` bytes */
     DDI_MRT_ARR_S,    /* an array of `size` signed integers of `elem` bytes */
-    DDI_MRT_ARR_REC   /* an array of `size` records `sub` of `elem` bytes */
+    DDI_MRT_ARR_REC,  /* an array of `size` records `sub` of `elem` bytes */
+    DDI_MRT_DISC      /* union `disc` with a discriminator: its members' `size` rows at `sub`,
+                         in this map as if they were its own */
 };
 #define DDI_MRT_F_BITS 1u         /* a bit-field: `off` is its field ID for the record's bits accessors */
 #define DDI_MRT_F_IN_DISC 2u      /* a member of a union with a discriminator: never missing */
@@ -158,8 +160,8 @@ typedef struct ddi_mrt_row {
     uint16_t key;        /* the field ID */
     uint8_t kind;        /* enum ddi_mrt_kind */
     uint8_t flags;       /* DDI_MRT_F_* */
-    uint8_t disc;        /* 0, or which union with a discriminator of the record (1-based) */
-    uint8_t member;      /* with disc: which member of that union (its rows share it) */
+    uint8_t disc;        /* DISC and its rows: which union with a discriminator of the record (from 1) */
+    uint8_t member;      /* a DISC's row: which member of that union (its rows share it) */
 } ddi_mrt_row;
 /* The rows of a row list before its zero row. */
 #define DDI_MRT_N(rows) (uint32_t)(sizeof(rows) / sizeof((rows)[0]) - 1u)

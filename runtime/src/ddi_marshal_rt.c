@@ -357,23 +357,22 @@ DDI_MRT_HOT mrt_key mrt_key_of(unsigned id)
     return k;
 }
 
-#define MRT_SEL_UNASKED (-3)
-
-/* Is row r written, given the discriminators' selections (each asked once
- * per map)? -1 selects every member, pointers not followed: *fl gets that. */
-DDI_MRT_HOT int mrt_written(const ddi_mrt_record *rec, const uint8_t *a, int *sel, const ddi_mrt_row *r, unsigned *fl)
+/* The member a DISC row's discriminator selects (see ddi_mrt_record). */
+DDI_MRT_HOT int mrt_select(const ddi_mrt_record *rec, const uint8_t *a, const ddi_mrt_row *r)
 {
-    int s;
-    if (!r->disc)
-        return 1;
-    s = sel[r->disc];
-    if (s == MRT_SEL_UNASKED)
-        s = sel[r->disc] = rec->select(a, r->disc);
-    if (s == -1) {
-        *fl |= DDI_MARSHAL_NO_FOLLOW;
-        return 1;
-    }
-    return s == (int)r->member;
+    return rec->select(a, r->disc);
+}
+
+/* How many rows of a DISC group member s writes (-1: all, -2: none). */
+static uint64_t mrt_group_count(const ddi_mrt_row *r, int s)
+{
+    const ddi_mrt_row *g = (const ddi_mrt_row *)r->sub;
+    uint64_t n = 0;
+    if (s == -1)
+        return r->size;
+    for (; g->kind != DDI_MRT_END; g++)
+        n += (uint64_t)((int)g->member == s);
+    return n;
 }
 
 static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint32_t nrows,
@@ -444,7 +443,7 @@ DDI_MRT_HOT void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_r
 static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint32_t nrows,
                         const uint8_t *a, unsigned fl, unsigned depth)
 {
-    int sel[DDI_MRT_MAX_DISC + 1];
+    int sel[DDI_MRT_MAX_DISC]; /* the selections of this map's DISC rows, in order */
     const ddi_mrt_row *r;
     uint64_t n;
     unsigned d;
@@ -453,19 +452,29 @@ static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi
         ddi_cbor_put_null(w);
         return;
     }
-    for (d = 0; d <= DDI_MRT_MAX_DISC; d++)
-        sel[d] = MRT_SEL_UNASKED;
-    n = nrows; /* every row, unless a discriminator leaves members out */
-    for (r = rows; rec->select && r->kind != DDI_MRT_END; r++) {
-        unsigned rfl = fl;
-        n -= (uint64_t)!mrt_written(rec, a, sel, r, &rfl);
+    n = nrows; /* a DISC row stands for the rows of the member it selects */
+    for (r = rows, d = 0; rec->select && r->kind != DDI_MRT_END; r++) {
+        if (r->kind != DDI_MRT_DISC)
+            continue;
+        sel[d] = mrt_select(rec, a, r);
+        n = n - 1 + mrt_group_count(r, sel[d++]);
     }
     ddi_mrt_wc_load(&wc, w);
     ddi_mrt_wc_h(&wc, w, 0xA0, n);
-    for (r = rows; r->kind != DDI_MRT_END; r++) {
-        unsigned rfl = fl;
-        if (mrt_written(rec, a, sel, r, &rfl))
-            mrt_put_row(&wc, w, rec, r, a, rfl, depth);
+    for (r = rows, d = 0; r->kind != DDI_MRT_END; r++) {
+        const ddi_mrt_row *g;
+        int s;
+        if (r->kind != DDI_MRT_DISC) {
+            mrt_put_row(&wc, w, rec, r, a, fl, depth);
+            continue;
+        }
+        s = sel[d++];
+        for (g = (const ddi_mrt_row *)r->sub; g->kind != DDI_MRT_END; g++) {
+            if (s == -1)
+                mrt_put_row(&wc, w, rec, g, a, fl | DDI_MARSHAL_NO_FOLLOW, depth);
+            else if ((int)g->member == s)
+                mrt_put_row(&wc, w, rec, g, a, fl, depth);
+        }
     }
     ddi_mrt_wc_store(&wc, w);
 }
@@ -560,33 +569,38 @@ DDI_MRT_HOT int mrt_get_row(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const
     }
 }
 
-/* The row of a key: from the one after the last found (the order this
- * release writes, with a discriminator's other members passed over), then
- * from the start; 0 for a key this code does not know. */
+/* The row of a key: the one after the last found (the order this release
+ * writes), else a walk of the map's rows and its DISC groups' rows; 0 for
+ * a key this code does not know. */
 DDI_MRT_HOT const ddi_mrt_row *mrt_row_of(const ddi_mrt_row *rows, const ddi_mrt_row *next, uint64_t key)
 {
-    const ddi_mrt_row *r;
-    for (r = next; r->kind != DDI_MRT_END; r++) /* onwards first: the writer's order, members left out */
-        if (r->key == key)
-            return r;
-    for (r = rows; r != next; r++)
-        if (r->key == key)
-            return r;
+    const ddi_mrt_row *r, *g;
+    if (next->kind != DDI_MRT_END && next->kind != DDI_MRT_DISC && next->key == key)
+        return next;
+    for (r = rows; r->kind != DDI_MRT_END; r++) {
+        if (r->kind != DDI_MRT_DISC) {
+            if (r->key == key)
+                return r;
+            continue;
+        }
+        for (g = (const ddi_mrt_row *)r->sub; g->kind != DDI_MRT_END; g++)
+            if (g->key == key)
+                return g;
+    }
     return 0;
 }
 
 /* After the pairs: a followed pointee's size against its count field (the
  * count may come after the pointer), then the known keys that were absent
  * (a member of a union with a discriminator is never missing). */
-static int mrt_check_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *rows, const uint8_t *out,
-                         const uint64_t *seen, const mrt_follows *fb)
+/* A followed pointer's pointee size against its count field (the count
+ * may come after the pointer). */
+static int mrt_check_follow(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *r, const uint8_t *out,
+                            const mrt_follows *fb)
 {
-    const ddi_mrt_row *r;
     unsigned j;
-    for (r = rows; r->kind != DDI_MRT_END; r++) {
-        for (j = 0; r->kind == DDI_MRT_FOLLOW && j < fb->n && fb->row[j] != r; j++)
-            ;
-        if (r->kind == DDI_MRT_FOLLOW && j < fb->n) {
+    for (j = 0; j < fb->n; j++) {
+        if (fb->row[j] == r) {
             size_t got = fb->got[j];
             uint64_t count = (r->flags & DDI_MRT_F_COUNT_SIGNED)
                                  ? (uint64_t)mrt_load_s(out + r->count_off, r->count_size)
@@ -594,6 +608,26 @@ static int mrt_check_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const dd
             if (got % r->elem != 0 || (uint64_t)(got / r->elem) != count)
                 return ddi_mrt_fail(c, DDI_MARSHAL_SIZE_MISMATCH, rec->id, r->key);
         }
+    }
+    return 1;
+}
+
+/* After the pairs, in row order: followed pointees' sizes, then the known
+ * keys that were absent (a member of a union with a discriminator is never
+ * missing). */
+static int mrt_check_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *rows, const uint8_t *out,
+                         const uint64_t *seen, const mrt_follows *fb)
+{
+    const ddi_mrt_row *r, *g;
+    for (r = rows; r->kind != DDI_MRT_END; r++) {
+        if (r->kind == DDI_MRT_DISC) {
+            for (g = (const ddi_mrt_row *)r->sub; fb->n && g->kind != DDI_MRT_END; g++)
+                if (g->kind == DDI_MRT_FOLLOW && !mrt_check_follow(c, rec, g, out, fb))
+                    return 0;
+            continue;
+        }
+        if (r->kind == DDI_MRT_FOLLOW && !mrt_check_follow(c, rec, r, out, fb))
+            return 0;
         if (!(r->flags & DDI_MRT_F_IN_DISC) && !DDI_MRT_HAS(seen, r->key))
             ddi_mrt_missing(c, rec->id, r->key);
     }
@@ -636,8 +670,9 @@ static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_
         found++;
     }
     ddi_mrt_leave(c);
-    /* Every row there (keys are distinct) and no pointee to check: done. */
-    if (found == nrows && fb.n == 0)
+    /* Every row there (keys are distinct; no DISC group) and no pointee to
+     * check: done. */
+    if (!rec->select && found == nrows && fb.n == 0)
         return 1;
     return mrt_check_map(c, rec, rows, out, seen, &fb);
 }
