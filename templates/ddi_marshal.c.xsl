@@ -401,7 +401,7 @@ const ddi_marshal_type ddi_marshal_types[] = {
         <xsl:variable name="group" select="concat('ddi_mdisc_', d:c-ident($top/@name), '_', $d)"/>
         <xsl:call-template name="m-wrap">
           <xsl:with-param name="cond" select="string($f/@dv:marshal-cond)"/>
-          <xsl:with-param name="text" select="concat('    {', $group, ', 0, DDI_MRT_N(', $group, '), 0, 0, 0, 0, DDI_MRT_DISC, 0, ', $d, ', 0},&#10;')"/>
+          <xsl:with-param name="text" select="concat('    {', $group, ', 0, DDI_MRT_N(', $group, '), 0, 0, 0, DDI_MRT_KEY(0u), DDI_MRT_DISC, 0, ', $d, ', 0},&#10;')"/>
         </xsl:call-template>
       </xsl:when>
       <xsl:when test="$f/@name = '' and $f/record">
@@ -447,8 +447,8 @@ const ddi_marshal_type ddi_marshal_types[] = {
     </xsl:choose>
   </xsl:template>
 
-  <!-- One row: {sub, off, size, count_off, count_size, elem, key, kind,
-       flags, disc, member}. -->
+  <!-- One row: {sub, off, size, count_off, count_size, elem, key_bytes,
+       key, key_len (DDI_MRT_KEY), kind, flags, disc, member}. -->
   <xsl:template name="row">
     <xsl:param name="f"/>
     <xsl:param name="top"/>
@@ -462,7 +462,7 @@ const ddi_marshal_type ddi_marshal_types[] = {
                                    <xsl:text> has no scalar type facts: the spec predates them; write it again with this ddigen (ddigen layout, ddigen spec)</xsl:text></xsl:message>
     </xsl:if>
     <xsl:variable name="field" select="concat('DDI_MRT_F(', $type, ', ', $f/@path, ')')"/>
-    <xsl:variable name="tail" select="concat(', ', $f/@id, ', ')"/>
+    <xsl:variable name="tail" select="concat(', DDI_MRT_KEY(', $f/@id, 'u), ')"/>
     <!-- After the row's own flags: a member of a union with a
          discriminator is never missing. -->
     <xsl:variable name="end">

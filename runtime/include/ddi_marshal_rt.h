@@ -1,8 +1,9 @@
-/* ddi_marshal_rt: the small helpers the generated marshallers (ddi_marshal.c)
- * call per field: key bytes precomputed by the generator, integers and byte
- * strings with an inline fast path, strict reads that report the key at
- * fault, the arena that holds decoded pointees. Kernel C: no CRT, no
- * allocation, no floating point, no recursion. */
+/* ddi_marshal_rt: the interpreter of the generated marshallers' tables
+ * (ddi_marshal.c holds a constant row list per DDI record; see
+ * ddi_mrt_record), the CBOR fast paths it writes and reads with, strict
+ * reads that report the key at fault, the arena that holds decoded
+ * pointees. Kernel C: no CRT, no allocation, no floating point; nesting
+ * recurses only as deep as the decoder's depth bound. */
 #ifndef DDI_MARSHAL_RT_H
 #define DDI_MARSHAL_RT_H
 
@@ -157,12 +158,18 @@ typedef struct ddi_mrt_row {
                             bit-field: off is its ID */
     uint32_t count_off, count_size; /* FOLLOW: the count field */
     uint32_t elem;       /* arrays: element bytes; FOLLOW: pointee element bytes */
+    uint32_t key_bytes;  /* the key as CBOR, little-endian (DDI_MRT_KEY) */
     uint16_t key;        /* the field ID */
+    uint8_t key_len;     /* bytes of key_bytes that are the key */
     uint8_t kind;        /* enum ddi_mrt_kind */
     uint8_t flags;       /* DDI_MRT_F_* */
     uint8_t disc;        /* DISC and its rows: which union with a discriminator of the record (from 1) */
     uint8_t member;      /* a DISC's row: which member of that union (its rows share it) */
 } ddi_mrt_row;
+/* A row's key_bytes, key, key_len from a field ID below 65536. */
+#define DDI_MRT_KEY(id)                                                                                                \
+    (uint32_t)((id) < 24u ? (id) : (id) < 256u ? 0x18u | (id) << 8 : 0x19u | ((id) >> 8) << 8 | ((id)&255u) << 16),     \
+        (uint16_t)(id), (uint8_t)((id) < 24u ? 1 : (id) < 256u ? 2 : 3)
 /* The rows of a row list before its zero row. */
 #define DDI_MRT_N(rows) (uint32_t)(sizeof(rows) / sizeof((rows)[0]) - 1u)
 /* The offset and size of member m of T, as a row's off, size. */

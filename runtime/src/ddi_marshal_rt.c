@@ -1,5 +1,6 @@
-/* ddi_marshal_rt: the out-of-line helpers of the generated marshallers (the
- * rare and the long paths); see ddi_marshal_rt.h. Kernel C: no CRT. */
+/* ddi_marshal_rt: the interpreter that encodes and strictly decodes a DDI
+ * record from its generated table, and the out-of-line helpers (the rare
+ * and the long paths); see ddi_marshal_rt.h. Kernel C: no CRT. */
 #include "ddi_marshal_rt.h"
 
 void ddi_mrt_ctx_init(ddi_marshal_ctx *c, const void *data, size_t size, ddi_marshal_arena *arena,
@@ -331,30 +332,18 @@ DDI_MRT_HOT int mrt_store_s(uint8_t *p, unsigned n, int64_t v)
     return 1;
 }
 
-/* A field ID as the precomputed key bytes of the cursor writer. */
-typedef struct mrt_key {
-    unsigned n;
-    uint8_t b[3];
-} mrt_key;
-
-DDI_MRT_HOT mrt_key mrt_key_of(unsigned id)
+/* A row's key and a head, at the cursor: the key's bytes stored as one
+ * word (the head follows at key_len, over the rest), one room check. */
+DDI_MRT_HOT void mrt_kh(ddi_mrt_wc *c, ddi_cbor_writer *w, const ddi_mrt_row *r, uint8_t major, uint64_t v)
 {
-    mrt_key k;
-    k.b[1] = k.b[2] = 0;
-    if (id < 24) {
-        k.n = 1;
-        k.b[0] = (uint8_t)id;
-    } else if (id < 256) {
-        k.n = 2;
-        k.b[0] = 0x18;
-        k.b[1] = (uint8_t)id;
-    } else {
-        k.n = 3;
-        k.b[0] = 0x19;
-        k.b[1] = (uint8_t)(id >> 8);
-        k.b[2] = (uint8_t)id;
+    if ((size_t)(c->e - c->p) >= 13) {
+        mrt_store(c->p, 4, r->key_bytes);
+        c->p = ddi_mrt_w_head(c->p + r->key_len, major, v);
+        return;
     }
-    return k;
+    ddi_mrt_wc_store(c, w);
+    ddi_mrt_put_kh_slow(w, r->key, major, v);
+    ddi_mrt_wc_load(c, w);
 }
 
 /* The member a DISC row's discriminator selects (see ddi_mrt_record). */
@@ -391,38 +380,42 @@ static void mrt_put_sub(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record
 DDI_MRT_HOT void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *r,
                              const uint8_t *a, unsigned fl, unsigned depth)
 {
-    mrt_key k = mrt_key_of(r->key);
+    uint8_t k0 = (uint8_t)r->key_bytes, k1 = (uint8_t)(r->key_bytes >> 8), k2 = (uint8_t)(r->key_bytes >> 16);
+    unsigned kn = r->key_len;
     const uint8_t *f = a + r->off;
     const ddi_mrt_record *sub = (const ddi_mrt_record *)r->sub;
     uint32_t j;
     switch (r->kind) {
     case DDI_MRT_U:
     case DDI_MRT_PTR:
-        ddi_mrt_wc_kh(wc, w, k.n, k.b[0], k.b[1], k.b[2], 0x00,
-                      (r->flags & DDI_MRT_F_BITS) ? rec->bits_get(a, r->off) : mrt_load_u(f, r->size));
+        mrt_kh(wc, w, r, 0x00, (r->flags & DDI_MRT_F_BITS) ? rec->bits_get(a, r->off) : mrt_load_u(f, r->size));
         break;
-    case DDI_MRT_S:
-        ddi_mrt_wc_ks(wc, w, k.n, k.b[0], k.b[1], k.b[2],
-                      (r->flags & DDI_MRT_F_BITS) ? (int64_t)rec->bits_get(a, r->off) : mrt_load_s(f, r->size));
+    case DDI_MRT_S: {
+        int64_t v = (r->flags & DDI_MRT_F_BITS) ? (int64_t)rec->bits_get(a, r->off) : mrt_load_s(f, r->size);
+        if (v >= 0)
+            mrt_kh(wc, w, r, 0x00, (uint64_t)v);
+        else
+            mrt_kh(wc, w, r, 0x20, ~(uint64_t)v);
         break;
+    }
     case DDI_MRT_FOLLOW: {
         uint64_t count = (r->flags & DDI_MRT_F_COUNT_SIGNED) ? (uint64_t)mrt_load_s(a + r->count_off, r->count_size)
                                                             : mrt_load_u(a + r->count_off, r->count_size);
-        ddi_mrt_wc_kfollow(wc, w, k.n, k.b[0], k.b[1], k.b[2], (const void *)(uintptr_t)mrt_load_u(f, r->size), count,
+        ddi_mrt_wc_kfollow(wc, w, kn, k0, k1, k2, (const void *)(uintptr_t)mrt_load_u(f, r->size), count,
                            r->elem, fl);
         break;
     }
-    case DDI_MRT_RAW: ddi_mrt_wc_kraw(wc, w, k.n, k.b[0], k.b[1], k.b[2], f, r->size); break;
+    case DDI_MRT_RAW: ddi_mrt_wc_kraw(wc, w, kn, k0, k1, k2, f, r->size); break;
     case DDI_MRT_NEST:
-        ddi_mrt_wc_key(wc, w, k.n, k.b[0], k.b[1], k.b[2]);
+        ddi_mrt_wc_key(wc, w, kn, k0, k1, k2);
         mrt_put_sub(wc, w, rec, (const ddi_mrt_row *)r->sub, r->size, a, fl, depth + 1);
         break;
     case DDI_MRT_REC:
-        ddi_mrt_wc_key(wc, w, k.n, k.b[0], k.b[1], k.b[2]);
+        ddi_mrt_wc_key(wc, w, kn, k0, k1, k2);
         mrt_put_sub(wc, w, sub, sub->rows, sub->nrows, f, fl, depth + 1);
         break;
     default: /* the arrays */
-        ddi_mrt_wc_key(wc, w, k.n, k.b[0], k.b[1], k.b[2]);
+        ddi_mrt_wc_key(wc, w, kn, k0, k1, k2);
         ddi_mrt_wc_h(wc, w, 0x80, r->size);
         for (j = 0; j < r->size; j++, f += r->elem) {
             if (r->kind == DDI_MRT_ARR_U)
@@ -654,11 +647,20 @@ static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_
         return 0;
     pairs = c->r.pos;
     for (i = 0; i < n; i++) {
-        if (!ddi_mrt_get_u(c, &key))
-            return ddi_mrt_fail_read(c, rec->id, 0);
+        const uint8_t *p = c->r.pos;
+        if (next->key_len == 1 && next->kind != DDI_MRT_END && next->kind != DDI_MRT_DISC && p < c->r.end &&
+            *p == (uint8_t)next->key_bytes) {
+            /* The key this release writes next, as its byte. */
+            c->r.pos = p + 1;
+            key = next->key;
+            r = next;
+        } else {
+            if (!ddi_mrt_get_u(c, &key))
+                return ddi_mrt_fail_read(c, rec->id, 0);
+            r = mrt_row_of(rows, next, key);
+        }
         if (!ddi_mrt_seen(c, seen, words, rec->id, key))
             return 0;
-        r = mrt_row_of(rows, next, key);
         if (!r) {
             if (!ddi_mrt_unknown(c, rec->id, key, pairs, i, words))
                 return 0;
