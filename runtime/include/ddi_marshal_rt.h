@@ -264,10 +264,6 @@ DDI_MRT_INLINE void ddi_mrt_put_array(ddi_cbor_writer *w, uint64_t n)
 {
     ddi_mrt_head(w, 0x80, n);
 }
-/* A pointer with a size rule: null, the pointee's bytes, or (no follow, or
- * a size that does not fit size_t) its address. */
-void ddi_mrt_put_follow(ddi_cbor_writer *w, const void *p, uint64_t count, size_t elem, unsigned flags);
-
 /* ---- reader fast paths ------------------------------------------------ */
 
 /* The argument of a head of major type `major` in its shortest form, read
@@ -412,14 +408,6 @@ DDI_MRT_HOT void ddi_mrt_wc_kh(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned kn, u
     ddi_mrt_put_kh_slow(w, DDI_MRT_KEYVAL(kn, k0, k1, k2), major, v);
     ddi_mrt_wc_load(c, w);
 }
-DDI_MRT_HOT void ddi_mrt_wc_ks(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned kn, uint8_t k0, uint8_t k1, uint8_t k2,
-                               int64_t v)
-{
-    if (v >= 0)
-        ddi_mrt_wc_kh(c, w, kn, k0, k1, k2, 0x00, (uint64_t)v);
-    else
-        ddi_mrt_wc_kh(c, w, kn, k0, k1, k2, 0x20, ~(uint64_t)v);
-}
 /* A key and a byte string of a field's object representation. */
 DDI_MRT_HOT void ddi_mrt_wc_kraw(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned kn, uint8_t k0, uint8_t k1, uint8_t k2,
                                  const void *src, size_t n)
@@ -435,7 +423,7 @@ DDI_MRT_HOT void ddi_mrt_wc_kraw(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned kn,
     ddi_mrt_put_kbytes_slow(w, DDI_MRT_KEYVAL(kn, k0, k1, k2), src, n);
     ddi_mrt_wc_load(c, w);
 }
-/* A key and a pointer with a size rule, as ddi_mrt_put_follow: null, an
+/* A key and a pointer with a size rule: null, an
  * address (no follow, or a size beyond size_t) inline; pointee bytes out of
  * line. */
 DDI_MRT_HOT void ddi_mrt_wc_kfollow(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned kn, uint8_t k0, uint8_t k1, uint8_t k2,
@@ -452,146 +440,6 @@ DDI_MRT_HOT void ddi_mrt_wc_kfollow(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned 
     ddi_mrt_wc_store(c, w);
     ddi_mrt_put_kbytes_slow(w, DDI_MRT_KEYVAL(kn, k0, k1, k2), ptr, (size_t)count * elem);
     ddi_mrt_wc_load(c, w);
-}
-
-/* ---- local-cursor reader ---------------------------------------------
- * The decoders' fast path reads at a local p bounded by e (the reader's
- * own end), starting where the reader stands with no error; it is stored
- * back to c->r.pos before any out-of-line call, return or the general
- * keyed loop. Every read checks the bytes left first. */
-typedef struct ddi_mrt_rc {
-    const uint8_t *p;
-    const uint8_t *e;
-} ddi_mrt_rc;
-
-/* The argument of a head of major type `major` in its shortest form at
- * *pp (< e), consumed; 0 (nothing consumed) for anything else, which the
- * caller leaves to ddi_cbor to accept or report. */
-DDI_MRT_HOT int ddi_mrt_arg_at(const uint8_t **pp, const uint8_t *e, unsigned major, uint64_t *v)
-{
-    const uint8_t *p = *pp;
-    size_t left = (size_t)(e - p);
-    unsigned b;
-    if (!left)
-        return 0;
-    b = (unsigned)p[0] - (major << 5); /* 0..27 for this major type, else larger (unsigned) */
-    if (b < 24) {
-        *v = b;
-        *pp = p + 1;
-        return 1;
-    }
-    if (b == 24 && left >= 2 && p[1] >= 24) {
-        *v = p[1];
-        *pp = p + 2;
-        return 1;
-    }
-    if (b == 25 && left >= 3 && p[1] != 0) {
-        *v = ((uint64_t)p[1] << 8) | p[2];
-        *pp = p + 3;
-        return 1;
-    }
-    if (b == 26 && left >= 5 && (p[1] | p[2]) != 0) {
-        *v = ((uint64_t)p[1] << 24) | ((uint64_t)p[2] << 16) | ((uint64_t)p[3] << 8) | p[4];
-        *pp = p + 5;
-        return 1;
-    }
-    if (b == 27 && left >= 9 && (p[1] | p[2] | p[3] | p[4]) != 0) {
-        *v = ((uint64_t)p[1] << 56) | ((uint64_t)p[2] << 48) | ((uint64_t)p[3] << 40) | ((uint64_t)p[4] << 32) |
-             ((uint64_t)p[5] << 24) | ((uint64_t)p[6] << 16) | ((uint64_t)p[7] << 8) | p[8];
-        *pp = p + 9;
-        return 1;
-    }
-    return 0;
-}
-
-/* The key this release writes next (its precomputed bytes), consumed; 0
- * leaves the pair to the general keyed loop. */
-DDI_MRT_HOT int ddi_mrt_rc_key(ddi_mrt_rc *r, unsigned kn, uint8_t k0, uint8_t k1, uint8_t k2)
-{
-    if ((size_t)(r->e - r->p) < kn || r->p[0] != k0 || (kn > 1 && r->p[1] != k1) || (kn > 2 && r->p[2] != k2))
-        return 0;
-    r->p += kn;
-    return 1;
-}
-
-/* Values at the cursor: the fast form inline, else the reader is moved to
- * the cursor and the general routine reads (or reports) it; these return
- * the new position, or 0 after recording the error. */
-const uint8_t *ddi_mrt_get_u_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uint64_t *v);
-const uint8_t *ddi_mrt_get_s_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, int64_t *v);
-const uint8_t *ddi_mrt_get_ptr_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uintptr_t *v);
-const uint8_t *ddi_mrt_get_raw_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, void *dst,
-                                  size_t n);
-const uint8_t *ddi_mrt_get_follow_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uintptr_t *v,
-                                     size_t *count_bytes);
-
-DDI_MRT_HOT int ddi_mrt_rc_u(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t record, uint32_t key, uint64_t *v)
-{
-    if (ddi_mrt_arg_at(&r->p, r->e, DDI_CBOR_UINT, v))
-        return 1;
-    r->p = ddi_mrt_get_u_at(c, r->p, record, key, v);
-    return r->p != 0;
-}
-DDI_MRT_HOT int ddi_mrt_rc_s(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t record, uint32_t key, int64_t *v)
-{
-    const uint8_t *p = r->p;
-    uint64_t u;
-    if (p < r->e && (p[0] >> 5) <= DDI_CBOR_NEGINT) {
-        unsigned major = p[0] >> 5;
-        if (ddi_mrt_arg_at(&p, r->e, major, &u) && u <= (uint64_t)INT64_MAX) {
-            *v = major == DDI_CBOR_NEGINT ? (int64_t)~u : (int64_t)u;
-            r->p = p;
-            return 1;
-        }
-    }
-    r->p = ddi_mrt_get_s_at(c, r->p, record, key, v);
-    return r->p != 0;
-}
-DDI_MRT_HOT int ddi_mrt_rc_ptr(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t record, uint32_t key, uintptr_t *v)
-{
-    const uint8_t *p = r->p;
-    uint64_t u;
-    if (ddi_mrt_arg_at(&p, r->e, DDI_CBOR_UINT, &u) && u == (uint64_t)(uintptr_t)u) {
-        *v = (uintptr_t)u;
-        r->p = p;
-        return 1;
-    }
-    r->p = ddi_mrt_get_ptr_at(c, r->p, record, key, v);
-    return r->p != 0;
-}
-/* A byte string of exactly n bytes copied to dst. */
-DDI_MRT_HOT int ddi_mrt_rc_raw(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t record, uint32_t key, void *dst, size_t n)
-{
-    const uint8_t *p = r->p;
-    if (n < 24 && (size_t)(r->e - p) >= 1 + n && p[0] == (uint8_t)(0x40u | n)) {
-        ddi_mrt_copy((uint8_t *)dst, p + 1, n);
-        r->p = p + 1 + n;
-        return 1;
-    }
-    r->p = ddi_mrt_get_raw_at(c, p, record, key, dst, n);
-    return r->p != 0;
-}
-/* A followed pointer, as ddi_mrt_get_follow: null and an address inline,
- * pointee bytes (into the arena) out of line. */
-DDI_MRT_HOT int ddi_mrt_rc_follow(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t record, uint32_t key, uintptr_t *v,
-                                  size_t *count_bytes)
-{
-    const uint8_t *p = r->p;
-    uint64_t u;
-    if (p < r->e && p[0] == 0xF6u) {
-        *v = 0;
-        *count_bytes = ~(size_t)0;
-        r->p = p + 1;
-        return 1;
-    }
-    if (ddi_mrt_arg_at(&p, r->e, DDI_CBOR_UINT, &u) && u == (uint64_t)(uintptr_t)u) {
-        *v = (uintptr_t)u;
-        *count_bytes = ~(size_t)0;
-        r->p = p;
-        return 1;
-    }
-    r->p = ddi_mrt_get_follow_at(c, r->p, record, key, v, count_bytes);
-    return r->p != 0;
 }
 
 /* An unsigned integer: shortest forms inline, the rest via ddi_cbor. */
@@ -611,16 +459,6 @@ DDI_MRT_HOT int ddi_mrt_get_s(ddi_marshal_ctx *c, int64_t *v)
         c->r.pos = start; /* out of range: ddi_cbor reports it */
     }
     return ddi_cbor_get_int(&c->r, v);
-}
-
-/* Zeroes a decoder's output (plain stores: the compiler may use its own
- * memset, which kernel builds have). */
-DDI_MRT_INLINE void ddi_mrt_zero(void *p, size_t n)
-{
-    unsigned char *b = (unsigned char *)p;
-    size_t i;
-    for (i = 0; i < n; i++)
-        b[i] = 0;
 }
 
 /* Enters a map of a record (depth-bounded): the count of pairs, which must

@@ -107,20 +107,6 @@ void ddi_mrt_missing(ddi_marshal_ctx *c, uint32_t record, uint32_t key)
     }
 }
 
-void ddi_mrt_put_follow(ddi_cbor_writer *w, const void *p, uint64_t count, size_t elem, unsigned flags)
-{
-    if (!p) {
-        ddi_cbor_put_null(w);
-        return;
-    }
-    /* count * elem must fit size_t (a 32-bit kernel, a wild count). */
-    if ((flags & DDI_MARSHAL_NO_FOLLOW) || (elem && count > (uint64_t)(~(size_t)0) / elem)) {
-        ddi_cbor_put_uint(w, (uint64_t)(uintptr_t)p);
-        return;
-    }
-    ddi_cbor_put_bytes(w, p, (size_t)count * elem);
-}
-
 int ddi_mrt_get_raw(ddi_marshal_ctx *c, uint32_t record, uint32_t key, void *p, size_t n)
 {
     const uint8_t *data;
@@ -208,52 +194,6 @@ void ddi_mrt_put_kbytes_slow(ddi_cbor_writer *w, uint64_t key, const void *p, si
 {
     ddi_cbor_put_uint(w, key);
     ddi_cbor_put_bytes(w, p, n);
-}
-
-const uint8_t *ddi_mrt_get_u_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uint64_t *v)
-{
-    c->r.pos = p;
-    if (!ddi_cbor_get_uint(&c->r, v)) {
-        (void)ddi_mrt_fail_read(c, record, key);
-        return 0;
-    }
-    return c->r.pos;
-}
-
-const uint8_t *ddi_mrt_get_s_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, int64_t *v)
-{
-    c->r.pos = p;
-    if (!ddi_cbor_get_int(&c->r, v)) {
-        (void)ddi_mrt_fail_read(c, record, key);
-        return 0;
-    }
-    return c->r.pos;
-}
-
-const uint8_t *ddi_mrt_get_ptr_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uintptr_t *v)
-{
-    c->r.pos = p;
-    if (!ddi_mrt_get_ptr_slow(c, record, key, v))
-        return 0;
-    return c->r.pos;
-}
-
-const uint8_t *ddi_mrt_get_raw_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, void *dst,
-                                  size_t n)
-{
-    c->r.pos = p;
-    if (!ddi_mrt_get_raw(c, record, key, dst, n))
-        return 0;
-    return c->r.pos;
-}
-
-const uint8_t *ddi_mrt_get_follow_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uintptr_t *v,
-                                     size_t *count_bytes)
-{
-    c->r.pos = p;
-    if (!ddi_mrt_get_follow(c, record, key, v, count_bytes))
-        return 0;
-    return c->r.pos;
 }
 
 /* --- the table interpreter (see ddi_mrt_record in the header) ---------- */
