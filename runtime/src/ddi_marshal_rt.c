@@ -292,16 +292,29 @@ DDI_MRT_HOT int mrt_select(const ddi_mrt_record *rec, const uint8_t *a, const dd
     return rec->select(a, r->disc);
 }
 
-/* How many rows of a DISC group member s writes (-1: all, -2: none). */
-static uint64_t mrt_group_count(const ddi_mrt_row *r, int s)
+/* The rows a DISC row's group holds for member s, from *first on, *count
+ * of them (s -1: all of them; -2: none). The generator writes a union's
+ * members in order, each member's rows together, so `member` never
+ * decreases along a group: a binary search finds the run. */
+DDI_MRT_HOT const ddi_mrt_row *mrt_member_rows(const ddi_mrt_row *r, int s, uint32_t *count)
 {
     const ddi_mrt_row *g = (const ddi_mrt_row *)r->sub;
-    uint64_t n = 0;
-    if (s == -1)
-        return r->size;
-    for (; g->kind != DDI_MRT_END; g++)
-        n += (uint64_t)((int)g->member == s);
-    return n;
+    uint32_t lo = 0, hi = r->size, end;
+    if (s < 0) {
+        *count = s == -1 ? r->size : 0;
+        return g;
+    }
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        if ((int)g[mid].member < s)
+            lo = mid + 1u;
+        else
+            hi = mid;
+    }
+    for (end = lo; end < r->size && (int)g[end].member == s; end++)
+        ;
+    *count = end - lo;
+    return g + lo;
 }
 
 static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint32_t nrows,
@@ -320,24 +333,32 @@ static void mrt_put_sub(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record
 DDI_MRT_HOT void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *r,
                              const uint8_t *a, unsigned fl, unsigned depth)
 {
-    uint8_t k0 = (uint8_t)r->key_bytes, k1 = (uint8_t)(r->key_bytes >> 8), k2 = (uint8_t)(r->key_bytes >> 16);
-    unsigned kn = r->key_len;
     const uint8_t *f = a + r->off;
-    const ddi_mrt_record *sub = (const ddi_mrt_record *)r->sub;
+    const ddi_mrt_record *sub;
+    uint8_t k0, k1, k2;
+    unsigned kn;
     uint32_t j;
-    switch (r->kind) {
+    switch (r->kind) { /* the integers first: no key bytes apart (mrt_kh writes the word) */
     case DDI_MRT_U:
     case DDI_MRT_PTR:
         mrt_kh(wc, w, r, 0x00, (r->flags & DDI_MRT_F_BITS) ? rec->bits_get(a, r->off) : mrt_load_u(f, r->size));
-        break;
+        return;
     case DDI_MRT_S: {
         int64_t v = (r->flags & DDI_MRT_F_BITS) ? (int64_t)rec->bits_get(a, r->off) : mrt_load_s(f, r->size);
         if (v >= 0)
             mrt_kh(wc, w, r, 0x00, (uint64_t)v);
         else
             mrt_kh(wc, w, r, 0x20, ~(uint64_t)v);
-        break;
+        return;
     }
+    default: break;
+    }
+    k0 = (uint8_t)r->key_bytes;
+    k1 = (uint8_t)(r->key_bytes >> 8);
+    k2 = (uint8_t)(r->key_bytes >> 16);
+    kn = r->key_len;
+    sub = (const ddi_mrt_record *)r->sub;
+    switch (r->kind) {
     case DDI_MRT_FOLLOW: {
         uint64_t count = (r->flags & DDI_MRT_F_COUNT_SIGNED) ? (uint64_t)mrt_load_s(a + r->count_off, r->count_size)
                                                             : mrt_load_u(a + r->count_off, r->count_size);
@@ -376,7 +397,9 @@ DDI_MRT_HOT void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_r
 static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint32_t nrows,
                         const uint8_t *a, unsigned fl, unsigned depth)
 {
-    int sel[DDI_MRT_MAX_DISC]; /* the selections of this map's DISC rows, in order */
+    const ddi_mrt_row *first[DDI_MRT_MAX_DISC]; /* per DISC row, in order: its selected rows */
+    uint32_t count[DDI_MRT_MAX_DISC];
+    unsigned dfl[DDI_MRT_MAX_DISC];
     const ddi_mrt_row *r;
     uint64_t n;
     unsigned d;
@@ -387,27 +410,27 @@ static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi
     }
     n = nrows; /* a DISC row stands for the rows of the member it selects */
     for (r = rows, d = 0; rec->select && r->kind != DDI_MRT_END; r++) {
+        int s;
         if (r->kind != DDI_MRT_DISC)
             continue;
-        sel[d] = mrt_select(rec, a, r);
-        n = n - 1 + mrt_group_count(r, sel[d++]);
+        s = mrt_select(rec, a, r);
+        first[d] = mrt_member_rows(r, s, &count[d]);
+        /* No case names the value: every member, pointers not followed. */
+        dfl[d] = s == -1 ? fl | DDI_MARSHAL_NO_FOLLOW : fl;
+        n = n - 1 + count[d++];
     }
     ddi_mrt_wc_load(&wc, w);
     ddi_mrt_wc_h(&wc, w, 0xA0, n);
     for (r = rows, d = 0; r->kind != DDI_MRT_END; r++) {
         const ddi_mrt_row *g;
-        int s;
+        uint32_t j;
         if (r->kind != DDI_MRT_DISC) {
             mrt_put_row(&wc, w, rec, r, a, fl, depth);
             continue;
         }
-        s = sel[d++];
-        for (g = (const ddi_mrt_row *)r->sub; g->kind != DDI_MRT_END; g++) {
-            if (s == -1)
-                mrt_put_row(&wc, w, rec, g, a, fl | DDI_MARSHAL_NO_FOLLOW, depth);
-            else if ((int)g->member == s)
-                mrt_put_row(&wc, w, rec, g, a, fl, depth);
-        }
+        for (g = first[d], j = 0; j < count[d]; j++, g++)
+            mrt_put_row(&wc, w, rec, g, a, dfl[d], depth);
+        d++;
     }
     ddi_mrt_wc_store(&wc, w);
 }
@@ -502,14 +525,13 @@ DDI_MRT_HOT int mrt_get_row(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const
     }
 }
 
-/* The row of a key: the one after the last found (the order this release
- * writes), else a walk of the map's rows and its DISC groups' rows; 0 for
- * a key this code does not know. */
-DDI_MRT_HOT const ddi_mrt_row *mrt_row_of(const ddi_mrt_row *rows, const ddi_mrt_row *next, uint64_t key)
+/* The row of a key, by a walk of the map's rows and its DISC groups' rows
+ * (*disc: the DISC row of the group it is in, else 0); 0 for a key this
+ * code does not know. */
+static const ddi_mrt_row *mrt_row_of(const ddi_mrt_row *rows, uint64_t key, const ddi_mrt_row **disc)
 {
     const ddi_mrt_row *r, *g;
-    if (next->kind != DDI_MRT_END && next->kind != DDI_MRT_DISC && next->key == key)
-        return next;
+    *disc = 0;
     for (r = rows; r->kind != DDI_MRT_END; r++) {
         if (r->kind != DDI_MRT_DISC) {
             if (r->key == key)
@@ -517,10 +539,50 @@ DDI_MRT_HOT const ddi_mrt_row *mrt_row_of(const ddi_mrt_row *rows, const ddi_mrt
             continue;
         }
         for (g = (const ddi_mrt_row *)r->sub; g->kind != DDI_MRT_END; g++)
-            if (g->key == key)
+            if (g->key == key) {
+                *disc = r;
                 return g;
+            }
     }
     return 0;
+}
+
+/* Whether the key at p (before end) is row r's, as its precomputed
+ * shortest-form bytes (so a match is a key the reader would accept). */
+DDI_MRT_HOT int mrt_key_at(const uint8_t *p, const uint8_t *end, const ddi_mrt_row *r)
+{
+    uint32_t kb = r->key_bytes;
+    unsigned n = r->key_len;
+    if ((size_t)(end - p) < n || p[0] != (uint8_t)kb)
+        return 0;
+    return n == 1 || (p[1] == (uint8_t)(kb >> 8) && (n == 2 || p[2] == (uint8_t)(kb >> 16)));
+}
+
+/* The row whose key this release writes next, from `next` (the row after
+ * the last found): a DISC row stands for the rows of the member its
+ * discriminator selects (as decoded so far: the selector comes first in
+ * what this release writes), the end of those for the row after the DISC
+ * row (*after). Only a guess, checked against the key read. */
+DDI_MRT_HOT const ddi_mrt_row *mrt_expect(const ddi_mrt_record *rec, const uint8_t *out, const ddi_mrt_row *next,
+                                          const ddi_mrt_row **after)
+{
+    for (;;) {
+        if (next->kind == DDI_MRT_END && *after) {
+            next = *after;
+            *after = 0;
+        } else if (next->kind == DDI_MRT_DISC) {
+            uint32_t n;
+            const ddi_mrt_row *g = mrt_member_rows(next, rec->select(out, next->disc), &n);
+            if (n == 0) {
+                next++;
+                continue;
+            }
+            *after = next + 1;
+            next = g;
+        } else {
+            return next;
+        }
+    }
 }
 
 /* After the pairs: a followed pointee's size against its count field (the
@@ -567,17 +629,26 @@ static int mrt_check_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const dd
     return 1;
 }
 
+/* The DISC rows of a row list. */
+static uint32_t mrt_disc_rows(const ddi_mrt_row *rows)
+{
+    uint32_t n = 0;
+    for (; rows->kind != DDI_MRT_END; rows++)
+        n += rows->kind == DDI_MRT_DISC;
+    return n;
+}
+
 /* One map, strictly: every pair's key once, known keys decoded by their
  * row, unknown ones skipped and counted; the depth bound of ddi_mrt_enter
  * bounds the recursion. */
 static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint32_t nrows,
                        uint8_t *out)
 {
-    uint32_t found = 0;
+    uint32_t found = 0; /* rows of `rows` itself found (not a DISC group's) */
     uint64_t seen[DDI_MRT_MAX_WORDS];
     mrt_follows fb;
     uint64_t n, i, key;
-    const ddi_mrt_row *next = rows, *r;
+    const ddi_mrt_row *next = rows, *after = 0, *r;
     const uint8_t *pairs;
     unsigned k, words = rec->words;
     for (k = 0; k < words; k++)
@@ -588,16 +659,19 @@ static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_
     pairs = c->r.pos;
     for (i = 0; i < n; i++) {
         const uint8_t *p = c->r.pos;
-        if (next->key_len == 1 && next->kind != DDI_MRT_END && next->kind != DDI_MRT_DISC && p < c->r.end &&
-            *p == (uint8_t)next->key_bytes) {
-            /* The key this release writes next, as its byte. */
-            c->r.pos = p + 1;
+        next = mrt_expect(rec, out, next, &after);
+        if (next->kind != DDI_MRT_END && mrt_key_at(p, c->r.end, next)) {
+            /* The key this release writes next, as its bytes. */
+            c->r.pos = p + next->key_len;
             key = next->key;
             r = next;
         } else {
+            const ddi_mrt_row *disc;
             if (!ddi_mrt_get_u(c, &key))
                 return ddi_mrt_fail_read(c, rec->id, 0);
-            r = mrt_row_of(rows, next, key);
+            r = mrt_row_of(rows, key, &disc);
+            if (r)
+                after = disc ? disc + 1 : 0;
         }
         if (!ddi_mrt_seen(c, seen, words, rec->id, key))
             return 0;
@@ -608,13 +682,18 @@ static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_
         }
         if (!mrt_get_row(c, rec, r, out, &fb))
             return 0;
+        found += after == 0;
         next = r + 1;
-        found++;
+        /* Past the selected member's rows in a group: on after its DISC row. */
+        if (after && next->kind != DDI_MRT_END && next->member != r->member) {
+            next = after;
+            after = 0;
+        }
     }
     ddi_mrt_leave(c);
-    /* Every row there (keys are distinct; no DISC group) and no pointee to
-     * check: done. */
-    if (!rec->select && found == nrows && fb.n == 0)
+    /* Every row of the map there but its DISC rows (keys are distinct; a
+     * DISC group's rows are never missing) and no pointee to check: done. */
+    if (fb.n == 0 && found + (rec->select ? mrt_disc_rows(rows) : 0) == nrows)
         return 1;
     return mrt_check_map(c, rec, rows, out, seen, &fb);
 }
@@ -628,6 +707,12 @@ int ddi_mrt_get_record(ddi_marshal_ctx *c, const ddi_mrt_record *rec, void *out)
 static void mrt_zero(uint8_t *p, size_t n)
 {
     size_t i = 0;
+    for (; i + 32 <= n; i += 32) { /* four words a turn: the loop's own test costs as much as a store */
+        mrt_store(p + i, 8, 0);
+        mrt_store(p + i + 8, 8, 0);
+        mrt_store(p + i + 16, 8, 0);
+        mrt_store(p + i + 24, 8, 0);
+    }
     for (; i + 8 <= n; i += 8)
         mrt_store(p + i, 8, 0);
     for (; i < n; i++)
