@@ -564,7 +564,7 @@ DDI_MRT_HOT int mrt_key_at(const uint8_t *p, const uint8_t *end, const ddi_mrt_r
  * what this release writes), the end of those for the row after the DISC
  * row (*after). Only a guess, checked against the key read. */
 DDI_MRT_HOT const ddi_mrt_row *mrt_expect(const ddi_mrt_record *rec, const uint8_t *out, const ddi_mrt_row *next,
-                                          const ddi_mrt_row **after)
+                                          const ddi_mrt_row **after, unsigned *discs)
 {
     for (;;) {
         if (next->kind == DDI_MRT_END && *after) {
@@ -573,6 +573,7 @@ DDI_MRT_HOT const ddi_mrt_row *mrt_expect(const ddi_mrt_record *rec, const uint8
         } else if (next->kind == DDI_MRT_DISC) {
             uint32_t n;
             const ddi_mrt_row *g = mrt_member_rows(next, rec->select(out, next->disc), &n);
+            *discs |= 1u << (next->disc & 31u); /* a map's DISC rows: distinct unions, at most 8 */
             if (n == 0) {
                 next++;
                 continue;
@@ -629,12 +630,12 @@ static int mrt_check_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const dd
     return 1;
 }
 
-/* The DISC rows of a row list. */
-static uint32_t mrt_disc_rows(const ddi_mrt_row *rows)
+/* How many bits of m are set (no compiler builtin: kernel C for MSVC too). */
+DDI_MRT_HOT unsigned mrt_bits_set(unsigned m)
 {
-    uint32_t n = 0;
-    for (; rows->kind != DDI_MRT_END; rows++)
-        n += rows->kind == DDI_MRT_DISC;
+    unsigned n = 0;
+    for (; m; m &= m - 1u)
+        n++;
     return n;
 }
 
@@ -645,6 +646,7 @@ static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_
                        uint8_t *out)
 {
     uint32_t found = 0; /* rows of `rows` itself found (not a DISC group's) */
+    unsigned discs = 0; /* the unions (disc) of the DISC rows passed in order */
     uint64_t seen[DDI_MRT_MAX_WORDS];
     mrt_follows fb;
     uint64_t n, i, key;
@@ -659,7 +661,7 @@ static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_
     pairs = c->r.pos;
     for (i = 0; i < n; i++) {
         const uint8_t *p = c->r.pos;
-        next = mrt_expect(rec, out, next, &after);
+        next = mrt_expect(rec, out, next, &after, &discs);
         if (next->kind != DDI_MRT_END && mrt_key_at(p, c->r.end, next)) {
             /* The key this release writes next, as its bytes. */
             c->r.pos = p + next->key_len;
@@ -693,7 +695,7 @@ static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_
     ddi_mrt_leave(c);
     /* Every row of the map there but its DISC rows (keys are distinct; a
      * DISC group's rows are never missing) and no pointee to check: done. */
-    if (fb.n == 0 && found + (rec->select ? mrt_disc_rows(rows) : 0) == nrows)
+    if (fb.n == 0 && found + mrt_bits_set(discs) == nrows)
         return 1;
     return mrt_check_map(c, rec, rows, out, seen, &fb);
 }
