@@ -1,8 +1,9 @@
-/* ddi_marshal_rt: the small helpers the generated marshallers (ddi_marshal.c)
- * call per field: key bytes precomputed by the generator, integers and byte
- * strings with an inline fast path, strict reads that report the key at
- * fault, the arena that holds decoded pointees. Kernel C: no CRT, no
- * allocation, no floating point, no recursion. */
+/* ddi_marshal_rt: the interpreter of the generated marshallers' tables
+ * (ddi_marshal.c holds a constant row list per DDI record; see
+ * ddi_mrt_record), the CBOR fast paths it writes and reads with, strict
+ * reads that report the key at fault, the arena that holds decoded
+ * pointees. Kernel C: no CRT, no allocation, no floating point; nesting
+ * recurses only as deep as the decoder's depth bound. */
 #ifndef DDI_MARSHAL_RT_H
 #define DDI_MARSHAL_RT_H
 
@@ -121,6 +122,84 @@ DDI_MRT_HOT int ddi_mrt_seen(ddi_marshal_ctx *c, uint64_t *seen, unsigned words,
 }
 #define DDI_MRT_HAS(seen, key) (((seen)[(key) >> 6] >> ((key)&63u)) & 1u)
 
+/* ---- the tables the generated marshallers are made of ---------------
+ * Per DDI record, ddi_marshal.c holds a constant table of rows, one per
+ * named field in the order this release writes them (rows under the same
+ * version and arch #if as the fields), and one shared interpreter below
+ * encodes and strictly decodes any record from its table. What only the C
+ * compiler knows (bit-field positions, which member a discriminator's
+ * value selects) is asked of two small generated functions per record. */
+enum ddi_mrt_kind {
+    DDI_MRT_END = 0,  /* ends a row list */
+    DDI_MRT_U,        /* unsigned integer of `size` bytes (or a bit-field) */
+    DDI_MRT_S,        /* signed integer of `size` bytes (or a bit-field) */
+    DDI_MRT_PTR,      /* an address */
+    DDI_MRT_FOLLOW,   /* a pointer with a size rule: null, address or pointee bytes */
+    DDI_MRT_RAW,      /* a byte string of the field's `size` bytes */
+    DDI_MRT_NEST,     /* a named member record: a map, its rows at `sub` */
+    DDI_MRT_REC,      /* a DDI record held by value: a map, record `sub` */
+    DDI_MRT_ARR_U,    /* an array of `size` unsigned integers of `elem` bytes */
+    DDI_MRT_ARR_S,    /* an array of `size` signed integers of `elem` bytes */
+    DDI_MRT_ARR_REC,  /* an array of `size` records `sub` of `elem` bytes */
+    DDI_MRT_DISC      /* union `disc` with a discriminator: its members' `size` rows at `sub`,
+                         in this map as if they were its own */
+};
+#define DDI_MRT_F_BITS 1u         /* a bit-field: `off` is its field ID for the record's bits accessors */
+#define DDI_MRT_F_IN_DISC 2u      /* a member of a union with a discriminator: never missing */
+#define DDI_MRT_F_COUNT_SIGNED 4u /* FOLLOW: the count field is signed */
+#define DDI_MRT_MAX_WORDS 8u      /* seen-key bitmap words (field IDs below 512) */
+#define DDI_MRT_MAX_DISC 8u       /* unions with a discriminator in one map */
+#define DDI_MRT_MAX_FOLLOW 8u     /* followed pointers in one map */
+
+typedef struct ddi_mrt_row {
+    const void *sub;     /* NEST: its rows; REC, ARR_REC: its ddi_mrt_record */
+    uint32_t off, size;  /* offset from the record's start, bytes (integers, pointers,
+                            RAW); arrays: element count; NEST: its rows (DDI_MRT_N);
+                            bit-field: off is its ID */
+    uint32_t count_off, count_size; /* FOLLOW: the count field */
+    uint32_t elem;       /* arrays: element bytes; FOLLOW: pointee element bytes */
+    uint32_t key_bytes;  /* the key as CBOR, little-endian (DDI_MRT_KEY) */
+    uint16_t key;        /* the field ID */
+    uint8_t key_len;     /* bytes of key_bytes that are the key */
+    uint8_t kind;        /* enum ddi_mrt_kind */
+    uint8_t flags;       /* DDI_MRT_F_* */
+    uint8_t disc;        /* DISC and its rows: which union with a discriminator of the record (from 1) */
+    uint8_t member;      /* a DISC's row: which member of that union (its rows share it) */
+} ddi_mrt_row;
+/* A row's key_bytes, key, key_len from a field ID below 65536. */
+#define DDI_MRT_KEY(id)                                                                                                \
+    (uint32_t)((id) < 24u ? (id) : (id) < 256u ? 0x18u | (id) << 8 : 0x19u | ((id) >> 8) << 8 | ((id)&255u) << 16),     \
+        (uint16_t)(id), (uint8_t)((id) < 24u ? 1 : (id) < 256u ? 2 : 3)
+/* The rows of a row list before its zero row. */
+#define DDI_MRT_N(rows) (uint32_t)(sizeof(rows) / sizeof((rows)[0]) - 1u)
+/* The offset and size of member m of T, as a row's off, size. */
+#define DDI_MRT_F(T, m) (uint32_t) offsetof(T, m), (uint32_t)sizeof(((T *)0)->m)
+
+typedef struct ddi_mrt_record {
+    const ddi_mrt_row *rows; /* the top map */
+    uint32_t nrows;          /* its rows before the zero row (DDI_MRT_N) */
+    uint32_t id;             /* record ID */
+    uint16_t words;          /* seen-key bitmap words (highest field ID / 64 + 1) */
+    /* Bit-field i of the record at a, widened (signed ones sign-extended). */
+    uint64_t (*bits_get)(const void *a, unsigned i);
+    /* Stores v in bit-field i; 0 when it does not hold v (out of range). */
+    int (*bits_set)(void *a, unsigned i, uint64_t v);
+    /* The member of union `disc` its discriminator selects: its index,
+     * -1 for a value no case names (every member, pointers not followed),
+     * -2 for a case without a member (nothing). */
+    int (*select)(const void *a, unsigned disc);
+} ddi_mrt_record;
+
+/* The interpreter: a record (or, for the generated wrappers, a record
+ * inside a trace) on a writer / from a context. Nested maps recurse at
+ * most DDI_CBOR_MAX_DEPTH deep (the decoder's own bound; the generator
+ * refuses records that nest deeper). */
+void ddi_mrt_put_record(ddi_cbor_writer *w, const ddi_mrt_record *rec, const void *a, unsigned flags);
+int ddi_mrt_get_record(ddi_marshal_ctx *c, const ddi_mrt_record *rec, void *out);
+size_t ddi_mrt_enc_record(const ddi_mrt_record *rec, const void *a, void *buffer, size_t size, unsigned flags);
+int ddi_mrt_dec_record(const ddi_mrt_record *rec, void *out, size_t out_size, const void *data, size_t size,
+                       ddi_marshal_arena *arena, ddi_marshal_result *res);
+
 /* ---- writer fast paths ------------------------------------------------ */
 
 /* A head the slow way (buffer short or already overflowed): counted by ddi_cbor. */
@@ -185,10 +264,6 @@ DDI_MRT_INLINE void ddi_mrt_put_array(ddi_cbor_writer *w, uint64_t n)
 {
     ddi_mrt_head(w, 0x80, n);
 }
-/* A pointer with a size rule: null, the pointee's bytes, or (no follow, or
- * a size that does not fit size_t) its address. */
-void ddi_mrt_put_follow(ddi_cbor_writer *w, const void *p, uint64_t count, size_t elem, unsigned flags);
-
 /* ---- reader fast paths ------------------------------------------------ */
 
 /* The argument of a head of major type `major` in its shortest form, read
@@ -333,14 +408,6 @@ DDI_MRT_HOT void ddi_mrt_wc_kh(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned kn, u
     ddi_mrt_put_kh_slow(w, DDI_MRT_KEYVAL(kn, k0, k1, k2), major, v);
     ddi_mrt_wc_load(c, w);
 }
-DDI_MRT_HOT void ddi_mrt_wc_ks(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned kn, uint8_t k0, uint8_t k1, uint8_t k2,
-                               int64_t v)
-{
-    if (v >= 0)
-        ddi_mrt_wc_kh(c, w, kn, k0, k1, k2, 0x00, (uint64_t)v);
-    else
-        ddi_mrt_wc_kh(c, w, kn, k0, k1, k2, 0x20, ~(uint64_t)v);
-}
 /* A key and a byte string of a field's object representation. */
 DDI_MRT_HOT void ddi_mrt_wc_kraw(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned kn, uint8_t k0, uint8_t k1, uint8_t k2,
                                  const void *src, size_t n)
@@ -356,7 +423,7 @@ DDI_MRT_HOT void ddi_mrt_wc_kraw(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned kn,
     ddi_mrt_put_kbytes_slow(w, DDI_MRT_KEYVAL(kn, k0, k1, k2), src, n);
     ddi_mrt_wc_load(c, w);
 }
-/* A key and a pointer with a size rule, as ddi_mrt_put_follow: null, an
+/* A key and a pointer with a size rule: null, an
  * address (no follow, or a size beyond size_t) inline; pointee bytes out of
  * line. */
 DDI_MRT_HOT void ddi_mrt_wc_kfollow(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned kn, uint8_t k0, uint8_t k1, uint8_t k2,
@@ -373,146 +440,6 @@ DDI_MRT_HOT void ddi_mrt_wc_kfollow(ddi_mrt_wc *c, ddi_cbor_writer *w, unsigned 
     ddi_mrt_wc_store(c, w);
     ddi_mrt_put_kbytes_slow(w, DDI_MRT_KEYVAL(kn, k0, k1, k2), ptr, (size_t)count * elem);
     ddi_mrt_wc_load(c, w);
-}
-
-/* ---- local-cursor reader ---------------------------------------------
- * The decoders' fast path reads at a local p bounded by e (the reader's
- * own end), starting where the reader stands with no error; it is stored
- * back to c->r.pos before any out-of-line call, return or the general
- * keyed loop. Every read checks the bytes left first. */
-typedef struct ddi_mrt_rc {
-    const uint8_t *p;
-    const uint8_t *e;
-} ddi_mrt_rc;
-
-/* The argument of a head of major type `major` in its shortest form at
- * *pp (< e), consumed; 0 (nothing consumed) for anything else, which the
- * caller leaves to ddi_cbor to accept or report. */
-DDI_MRT_HOT int ddi_mrt_arg_at(const uint8_t **pp, const uint8_t *e, unsigned major, uint64_t *v)
-{
-    const uint8_t *p = *pp;
-    size_t left = (size_t)(e - p);
-    unsigned b;
-    if (!left)
-        return 0;
-    b = (unsigned)p[0] - (major << 5); /* 0..27 for this major type, else larger (unsigned) */
-    if (b < 24) {
-        *v = b;
-        *pp = p + 1;
-        return 1;
-    }
-    if (b == 24 && left >= 2 && p[1] >= 24) {
-        *v = p[1];
-        *pp = p + 2;
-        return 1;
-    }
-    if (b == 25 && left >= 3 && p[1] != 0) {
-        *v = ((uint64_t)p[1] << 8) | p[2];
-        *pp = p + 3;
-        return 1;
-    }
-    if (b == 26 && left >= 5 && (p[1] | p[2]) != 0) {
-        *v = ((uint64_t)p[1] << 24) | ((uint64_t)p[2] << 16) | ((uint64_t)p[3] << 8) | p[4];
-        *pp = p + 5;
-        return 1;
-    }
-    if (b == 27 && left >= 9 && (p[1] | p[2] | p[3] | p[4]) != 0) {
-        *v = ((uint64_t)p[1] << 56) | ((uint64_t)p[2] << 48) | ((uint64_t)p[3] << 40) | ((uint64_t)p[4] << 32) |
-             ((uint64_t)p[5] << 24) | ((uint64_t)p[6] << 16) | ((uint64_t)p[7] << 8) | p[8];
-        *pp = p + 9;
-        return 1;
-    }
-    return 0;
-}
-
-/* The key this release writes next (its precomputed bytes), consumed; 0
- * leaves the pair to the general keyed loop. */
-DDI_MRT_HOT int ddi_mrt_rc_key(ddi_mrt_rc *r, unsigned kn, uint8_t k0, uint8_t k1, uint8_t k2)
-{
-    if ((size_t)(r->e - r->p) < kn || r->p[0] != k0 || (kn > 1 && r->p[1] != k1) || (kn > 2 && r->p[2] != k2))
-        return 0;
-    r->p += kn;
-    return 1;
-}
-
-/* Values at the cursor: the fast form inline, else the reader is moved to
- * the cursor and the general routine reads (or reports) it; these return
- * the new position, or 0 after recording the error. */
-const uint8_t *ddi_mrt_get_u_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uint64_t *v);
-const uint8_t *ddi_mrt_get_s_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, int64_t *v);
-const uint8_t *ddi_mrt_get_ptr_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uintptr_t *v);
-const uint8_t *ddi_mrt_get_raw_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, void *dst,
-                                  size_t n);
-const uint8_t *ddi_mrt_get_follow_at(ddi_marshal_ctx *c, const uint8_t *p, uint32_t record, uint32_t key, uintptr_t *v,
-                                     size_t *count_bytes);
-
-DDI_MRT_HOT int ddi_mrt_rc_u(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t record, uint32_t key, uint64_t *v)
-{
-    if (ddi_mrt_arg_at(&r->p, r->e, DDI_CBOR_UINT, v))
-        return 1;
-    r->p = ddi_mrt_get_u_at(c, r->p, record, key, v);
-    return r->p != 0;
-}
-DDI_MRT_HOT int ddi_mrt_rc_s(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t record, uint32_t key, int64_t *v)
-{
-    const uint8_t *p = r->p;
-    uint64_t u;
-    if (p < r->e && (p[0] >> 5) <= DDI_CBOR_NEGINT) {
-        unsigned major = p[0] >> 5;
-        if (ddi_mrt_arg_at(&p, r->e, major, &u) && u <= (uint64_t)INT64_MAX) {
-            *v = major == DDI_CBOR_NEGINT ? (int64_t)~u : (int64_t)u;
-            r->p = p;
-            return 1;
-        }
-    }
-    r->p = ddi_mrt_get_s_at(c, r->p, record, key, v);
-    return r->p != 0;
-}
-DDI_MRT_HOT int ddi_mrt_rc_ptr(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t record, uint32_t key, uintptr_t *v)
-{
-    const uint8_t *p = r->p;
-    uint64_t u;
-    if (ddi_mrt_arg_at(&p, r->e, DDI_CBOR_UINT, &u) && u == (uint64_t)(uintptr_t)u) {
-        *v = (uintptr_t)u;
-        r->p = p;
-        return 1;
-    }
-    r->p = ddi_mrt_get_ptr_at(c, r->p, record, key, v);
-    return r->p != 0;
-}
-/* A byte string of exactly n bytes copied to dst. */
-DDI_MRT_HOT int ddi_mrt_rc_raw(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t record, uint32_t key, void *dst, size_t n)
-{
-    const uint8_t *p = r->p;
-    if (n < 24 && (size_t)(r->e - p) >= 1 + n && p[0] == (uint8_t)(0x40u | n)) {
-        ddi_mrt_copy((uint8_t *)dst, p + 1, n);
-        r->p = p + 1 + n;
-        return 1;
-    }
-    r->p = ddi_mrt_get_raw_at(c, p, record, key, dst, n);
-    return r->p != 0;
-}
-/* A followed pointer, as ddi_mrt_get_follow: null and an address inline,
- * pointee bytes (into the arena) out of line. */
-DDI_MRT_HOT int ddi_mrt_rc_follow(ddi_marshal_ctx *c, ddi_mrt_rc *r, uint32_t record, uint32_t key, uintptr_t *v,
-                                  size_t *count_bytes)
-{
-    const uint8_t *p = r->p;
-    uint64_t u;
-    if (p < r->e && p[0] == 0xF6u) {
-        *v = 0;
-        *count_bytes = ~(size_t)0;
-        r->p = p + 1;
-        return 1;
-    }
-    if (ddi_mrt_arg_at(&p, r->e, DDI_CBOR_UINT, &u) && u == (uint64_t)(uintptr_t)u) {
-        *v = (uintptr_t)u;
-        *count_bytes = ~(size_t)0;
-        r->p = p;
-        return 1;
-    }
-    r->p = ddi_mrt_get_follow_at(c, r->p, record, key, v, count_bytes);
-    return r->p != 0;
 }
 
 /* An unsigned integer: shortest forms inline, the rest via ddi_cbor. */
@@ -532,16 +459,6 @@ DDI_MRT_HOT int ddi_mrt_get_s(ddi_marshal_ctx *c, int64_t *v)
         c->r.pos = start; /* out of range: ddi_cbor reports it */
     }
     return ddi_cbor_get_int(&c->r, v);
-}
-
-/* Zeroes a decoder's output (plain stores: the compiler may use its own
- * memset, which kernel builds have). */
-DDI_MRT_INLINE void ddi_mrt_zero(void *p, size_t n)
-{
-    unsigned char *b = (unsigned char *)p;
-    size_t i;
-    for (i = 0; i < n; i++)
-        b[i] = 0;
 }
 
 /* Enters a map of a record (depth-bounded): the count of pairs, which must
