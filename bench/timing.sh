@@ -23,6 +23,14 @@ time_best() {
     best="$best_wall $best_cpu"
 }
 
+# lower_of "WALL CPU" "WALL CPU": the lower wall and the lower CPU of two
+# figures (an empty first one gives the second), for interleaved rounds.
+lower_of() {
+    [ -z "$1" ] && { echo "$2"; return; }
+    awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " ");
+        printf "%d %d\n", (x[1] < y[1] ? x[1] : y[1]), (x[2] < y[2] ? x[2] : y[2]) }'
+}
+
 # row LABEL "WALL CPU"
 row() {
     local wall cpu

@@ -28,12 +28,19 @@ source "$here/../timing.sh"
 DDIGEN=$ddigen "$here/../layout/clang_matrix.sh" "$clang" "$kit" "$work/spec.xml" "$work" check
 configs=$(wc -l <"$work/matrix")
 
-time_best "$runs" "$ddigen" layout --wdk "$kit" -q -o "$work/spec.xml"; layout=$best
-time_best "$runs" "$ddigen" generate --wdk "$kit" --docs "$docs" -q -o "$work/out"; generate=$best
-time_best "$runs" "$here/../layout/clang_matrix.sh" "$clang" "$kit" "$work/spec.xml" "$work" run 1; matrix=$best
+# Rounds of the three commands, one after the other, best of each: the
+# machine's speed drifts over a minute (a shared VM), which blocks of one
+# command each turned into a drift of the ratios.
+layout="" generate="" matrix=""
+for _ in $(seq "$runs"); do
+    time_best 1 "$ddigen" layout --wdk "$kit" -q -o "$work/spec.xml"; layout=$(lower_of "$layout" "$best")
+    time_best 1 "$ddigen" generate --wdk "$kit" --docs "$docs" -q -o "$work/out"; generate=$(lower_of "$generate" "$best")
+    time_best 1 "$here/../layout/clang_matrix.sh" "$clang" "$kit" "$work/spec.xml" "$work" run 1
+    matrix=$(lower_of "$matrix" "$best")
+done
 
 echo "generate vs layout vs clang: $kit ($configs configurations), $docs"
-echo "  best of $runs runs, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%F)"
+echo "  best of $runs interleaved rounds, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%F)"
 echo "                                                wall ms   cpu ms"
 row "ddigen generate (all families, with docs)" "$generate"
 row "ddigen layout" "$layout"

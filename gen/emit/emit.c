@@ -511,6 +511,10 @@ int emit_render(const struct emit_options *opt, xmlDocPtr spec)
     int compiled = rc == 0 && compile_all(&run, opt, &names, &a) == 0;
     if (ddigen_diag_global.verbose)
         ddigen_progress("time: compile %.3f s CPU", thread_cpu_seconds() - compile_start);
+    /* The validation plan reads only the model: lowered here, it takes
+     * time the main thread would spend waiting for the spec's check. */
+    if (compiled && opt->model && opt->spec_unshared && emit_family_selected(&names, "validate"))
+        (void)emit_shared_plan(&shared);
     if (opt->spec_unshared) {
         struct timespec before, after;
         clock_gettime(CLOCK_MONOTONIC, &before);

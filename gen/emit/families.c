@@ -112,3 +112,13 @@ const char *emit_output_name(struct arena *a, const char *template_name)
     size_t n = strlen(template_name);
     return arena_strndup(a, template_name, n > 4 ? n - 4 : n);
 }
+
+int emit_family_selected(const struct vec *names, const char *family)
+{
+    const struct family *f = find_family(family, strlen(family));
+    for (size_t i = 0; f && i < names->len; i++)
+        for (const char *const *t = f->templates; *t; t++)
+            if (!strcmp(names->items[i], *t))
+                return 1;
+    return 0;
+}

@@ -13,5 +13,7 @@ int emit_select_templates(const char *templates_dir, const char *outputs, struct
 
 /* The file a template renders to: its name without ".xsl" (into a). */
 const char *emit_output_name(struct arena *a, const char *template_name);
+/* Whether names (template file names) hold a template of the family. */
+int emit_family_selected(const struct vec *names, const char *family);
 
 #endif
