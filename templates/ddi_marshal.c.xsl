@@ -302,7 +302,7 @@ const ddi_marshal_type ddi_marshal_types[] = {
       <xsl:with-param name="type" select="$type"/>
       <xsl:with-param name="discs" select="$discs"/>
     </xsl:call-template>
-    <xsl:text>    {0}&#10;};&#10;</xsl:text>
+    <xsl:text>    DDI_MRT_ZERO_ROW&#10;};&#10;</xsl:text>
   </xsl:template>
 
   <!-- Which of the record's unions with a discriminator (from 1) $dsc is. -->
@@ -342,7 +342,7 @@ const ddi_marshal_type ddi_marshal_types[] = {
                   <xsl:with-param name="member" select="position() - 1"/>
                 </xsl:call-template>
               </xsl:for-each>
-              <xsl:text>    {0}&#10;};&#10;</xsl:text>
+              <xsl:text>    DDI_MRT_ZERO_ROW&#10;};&#10;</xsl:text>
             </xsl:with-param>
           </xsl:call-template>
         </xsl:when>

@@ -170,6 +170,9 @@ typedef struct ddi_mrt_row {
 #define DDI_MRT_KEY(id)                                                                                                \
     (uint32_t)((id) < 24u ? (id) : (id) < 256u ? 0x18u | (id) << 8 : 0x19u | ((id) >> 8) << 8 | ((id)&255u) << 16),     \
         (uint16_t)(id), (uint8_t)((id) < 24u ? 1 : (id) < 256u ? 2 : 3)
+/* The zero row that ends a row list, every member given (C++ -Wextra
+ * warns of `{0}` as missing initializers). */
+#define DDI_MRT_ZERO_ROW {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 /* The rows of a row list before its zero row. */
 #define DDI_MRT_N(rows) (uint32_t)(sizeof(rows) / sizeof((rows)[0]) - 1u)
 /* The offset and size of member m of T, as a row's off, size. */
