@@ -36,8 +36,16 @@
       <xsl:text>) -&gt; </xsl:text><xsl:value-of select="@union"/>
     </xsl:for-each>
     <xsl:if test="not($discriminators)">
-      <xsl:text>
+      <xsl:choose>
+        <xsl:when test="/ddi-spec/merge/discriminator">
+          <xsl:text>
+ *   none: no record with a discriminator is in the driver's scope (--ddi-list, --records).</xsl:text>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:text>
  *   none: the spec has no discriminator.</xsl:text>
+        </xsl:otherwise>
+      </xsl:choose>
     </xsl:if>
     <xsl:text>
  */

@@ -82,6 +82,9 @@ else
     fail "display-only list or --records"
 fi
 # The same records named in the list file: one file for the driver.
+grep -q "none: no record with a discriminator is in the driver's scope" "$work/display/ddi_dispatch.h" &&
+    ok "display-only list: ddi_dispatch.h says no discriminated record is in scope, not that the spec has none" ||
+    fail "display-only list: ddi_dispatch.h's account of its tables"
 printf 'DxgkDdiPresentDisplayOnly\nrecords: DXGKARG_BUILDPAGINGBUFFER, _DXGK_PTE  # also these\n' >"$work/display-rec.list"
 emit --driver-kind display-only --ddi-list "$work/display-rec.list" -o "$work/named-list" &&
     same_dirs "$work/named" "$work/named-list" && ok "a 'records:' line in the list is --records" ||
