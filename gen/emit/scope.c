@@ -105,40 +105,17 @@ static const struct ddi_model_record *record_named(const struct ddi_model *m, co
     return rec ? rec : ddi_model_record_by_tag(m, name);
 }
 
-/* --records NAME,...: each a record's name or tag; -1 after reporting the
- * names the spec lacks. */
-static int add_named(struct scope_walk *w, const char *records, const char *spec_path)
+/* Records named in a comma list: --records NAME,... (where = the spec,
+ * what = "--records"), or the list's `records:` lines, "LINE:NAME,..."
+ * (where = the list file, its line before each name). Each a record's name
+ * or tag; -1 after reporting every name the spec lacks. */
+static int add_names(struct scope_walk *w, const char *names, const char *where, const char *what, int with_lines)
 {
     int rc = 0;
-    for (const char *p = records; *p;) {
+    for (const char *p = names; *p;) {
         size_t n = strcspn(p, ",");
-        char name[256];
-        if (n && n < sizeof name) {
-            memcpy(name, p, n);
-            name[n] = '\0';
-            const struct ddi_model_record *rec = record_named(w->m, name);
-            if (rec) {
-                add(w, rec);
-            } else {
-                ddigen_error(spec_path, 0, "--records: '%s' is not a record of the spec (a record's name or tag)",
-                             ddigen_quoten(p, n));
-                rc = -1;
-            }
-        }
-        p += n + (p[n] == ',');
-    }
-    return rc;
-}
-
-/* The list's `records:` lines ("LINE:NAME,..."): an unknown name is an
- * error at its line of the list; -1 after reporting. */
-static int add_list_records(struct scope_walk *w, const char *records, const char *list_file)
-{
-    int rc = 0;
-    for (const char *p = records; *p;) {
-        size_t n = strcspn(p, ",");
-        char *colon = memchr(p, ':', n);
-        unsigned line = (unsigned)strtoul(p, NULL, 10);
+        const char *colon = with_lines ? memchr(p, ':', n) : NULL;
+        unsigned line = with_lines ? (unsigned)strtoul(p, NULL, 10) : 0;
         const char *name = colon ? colon + 1 : p;
         size_t len = n - (size_t)(name - p);
         char buf[256];
@@ -149,7 +126,7 @@ static int add_list_records(struct scope_walk *w, const char *records, const cha
             if (rec) {
                 add(w, rec);
             } else {
-                ddigen_error(list_file, (int)line, "records: '%s' is not a record of the spec (a record's name or tag)",
+                ddigen_error(where, (int)line, "%s: '%s' is not a record of the spec (a record's name or tag)", what,
                              ddigen_quote(buf));
                 rc = -1;
             }
@@ -202,9 +179,9 @@ int emit_scope_compute(struct emit_scope *s, const struct ddi_model *m, const ch
     struct scope_walk w = {.m = m, .s = s, .shared_names = s->total < m->nrecords};
     if (listed)
         add_listed_callbacks(&w, params);
-    int rc = records ? add_named(&w, records, spec_path) : 0;
+    int rc = records ? add_names(&w, records, spec_path, "--records", 0) : 0;
     const char *list_records = skeleton_param(params, "list-records"), *list_file = skeleton_param(params, "list-file");
-    if (list_records && add_list_records(&w, list_records, list_file ? list_file : "the list") != 0)
+    if (list_records && add_names(&w, list_records, list_file ? list_file : "the list", "records", 1) != 0)
         rc = -1;
     while (w.queue.len)
         walk_record(&w, w.queue.items[--w.queue.len]);
