@@ -1018,6 +1018,25 @@ static bool act_union_member_enum(struct sentence *s, const struct match *m, con
     return true;
 }
 
+/* Enum page: the value selects what an untyped buffer holds ("the driver
+ * should populate a DXGK_DRIVERCAPS structure", "the input buffer ... will
+ * be a X structure and the output buffer is a Y structure"): rp->arg is
+ * the side whose validator checks the record, "out" for what the driver
+ * fills. The direction walk (gen/rules/reach.c) reaches the record through
+ * it, as QueryAdapterInfo's pOutputData by Type does. */
+static bool act_buffer_type(struct sentence *s, const struct match *m, const struct rule_pattern *rp)
+{
+    if (s->field < 0 || s->p->kind != DOCS_KIND_ENUM)
+        return false;
+    const struct tok *t = &s->t[m->slot['E' - 'A'].a];
+    if (t->kind != TOK_NAME || !strchr(t->text, '_') || !isupper((unsigned char)t->text[0]))
+        return false;
+    struct docs_rule *r = add(s, DOCS_RULE_BUFFER_TYPE, s->subject, t->text);
+    op(s, r, "record", t->text);
+    op(s, r, "dir", rp->arg);
+    return true;
+}
+
 /* Struct page: a top-level member whose text names the enum constant built
  * from its name (FOO_BAR_WIDGET for Widget), not as the type of the field. */
 static bool act_union_member_struct(struct sentence *s, const struct match *m, const struct rule_pattern *rp)
@@ -1397,6 +1416,15 @@ const struct rule_pattern docs_rule_patterns[] = {
      "Round requires-cap cap=RoundSupported in=WIDGET_CAPS"},
     {"{*}", act_availability, NULL, G_NONE, "Supported starting with Windows 10.", "Late",
      "Late", "Late availability wddm=2.0"},
+    {"populate|fill a|an {E} structure", act_buffer_type, "out", G_NONE,
+     "The driver should populate a WIDGET_INFO structure with its widgets.", "WIDGET_QUERY_INFO",
+     "enum: WIDGET_QUERY_INFO", "WIDGET_QUERY_INFO buffer-type record=WIDGET_INFO dir=out"},
+    {"output buffer is|will be? a|an {E} structure", act_buffer_type, "out", G_NONE,
+     "The input buffer will be a WIDGET_IN structure and the output buffer is a WIDGET_OUT structure.",
+     "WIDGET_QUERY_PAIR", "enum: WIDGET_QUERY_PAIR", "WIDGET_QUERY_PAIR buffer-type record=WIDGET_OUT dir=out"},
+    {"input buffer {*} is|be a|an {E} structure", act_buffer_type, "in", G_NONE,
+     "The input buffer to the query will be a WIDGET_IN structure.", "WIDGET_QUERY_PAIR",
+     "enum: WIDGET_QUERY_PAIR", "WIDGET_QUERY_PAIR buffer-type record=WIDGET_IN dir=in"},
     {"{E} member|structure", act_union_member_enum, NULL, G_NONE, "The widget is round; see the Round member.",
      "WIDGET_KIND_ROUND", "enum: WIDGET_KIND_ROUND", "WIDGET_KIND_ROUND union-member member=Round"},
     {"{*}", act_union_member_struct, NULL, G_NONE,

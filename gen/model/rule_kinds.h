@@ -32,7 +32,8 @@
     X(AT_LEAST, "at-least")   /* "must be greater than or equal to the value in the Size member" */ \
     X(NONNULL_WHEN, "nonnull-when")     /* "a pointer to X, if Type specifies Y": non-NULL under a condition */ \
     X(EITHER_NONZERO, "either-nonzero") /* "A and B cannot both be zero" */                         \
-    X(IN_SET, "in-set")                 /* a segment id that is a set bit of a segment mask */
+    X(IN_SET, "in-set")                 /* a segment id that is a set bit of a segment mask */ \
+    X(BUFFER_TYPE, "buffer-type")       /* an enum value's untyped buffer holds record X, written by its side */
 
 enum ddi_rule_kind {
 #define DDI_RULE_KIND_ENUM(id, name) DDI_RULE_##id,

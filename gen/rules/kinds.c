@@ -491,6 +491,7 @@ const struct rules_kind rules_kinds[DDI_RULE_KIND_COUNT] = {
     [DDI_RULE_REQUIRES_CAP] = {.unchecked = "depends on an adapter capability, not on the structure"},
     [DDI_RULE_AVAILABILITY] = {.unchecked = "availability is the layout's version gating"},
     [DDI_RULE_UNION_MEMBER] = {.unchecked = "maps an enum value to a union member: used through the discriminator"},
+    [DDI_RULE_BUFFER_TYPE] = {.unchecked = "names the record an untyped buffer holds: used by the direction walk (reach.c)"},
     [DDI_RULE_ZERO_WHEN] = {ZERO_WHEN,
                             .example = {.npartners = 1, .subject = 0, .partner = {1}, .broken = 0,
                                         .c = "((((unsigned long long)a->S != 0) && (((unsigned long long)a->P0 != 0))))"}},

@@ -343,6 +343,33 @@ static void visit_driver_interface(struct reach *r, const struct reach_rec *rr)
     }
 }
 
+/* A page's operand by name, or NULL. */
+static const char *docs_op(const struct ddi_model_docs_rule *dr, const char *name)
+{
+    for (size_t i = 0; i < dr->noperands; i++)
+        if (streq(dr->operands[i].name, name))
+            return dr->operands[i].value;
+    return NULL;
+}
+
+/* An untyped buffer a value of an enum selects (QueryAdapterInfo's
+ * pOutputData by Type: "the driver should populate a DXGK_DRIVERCAPS
+ * structure"; its input buffer "will be a X structure"): the record is
+ * reached as a parameter of the call the OS makes, written by the side
+ * the page names. */
+static void visit_buffer_types(struct reach *r)
+{
+    for (size_t i = 0; i < r->m->ndocs_rules; i++) {
+        const struct ddi_model_docs_rule *dr = &r->m->docs_rules[i];
+        if (!streq(dr->kind, "buffer-type"))
+            continue;
+        const char *name = docs_op(dr, "record"), *dir = docs_op(dr, "dir");
+        const struct ddi_model_record *rec = name ? ddi_model_record_any(r->m, name) : NULL;
+        if (rec && dir)
+            reach_add(r, rec, streq(dir, "out") ? RULES_DIR_OUT : RULES_DIR_IN, 0, 0, 1, 0);
+    }
+}
+
 static void drain(struct reach *r)
 {
     while (r->queue.len) {
@@ -375,6 +402,8 @@ struct reach *reach_compute(const struct ddi_model *m)
             visit_record(r, &r->recs[i]);
         }
     }
+    if (r->has_entry_points)
+        visit_buffer_types(r);
     for (size_t i = 0; i < m->nfunctypes; i++)
         if (m->functypes[i].name && !strncmp(m->functypes[i].name, "DXGKCB_", 7) && m->functypes[i].nparams)
             visit_functype(r, &m->functypes[i], ROLE_DRIVER_CALLS);
@@ -431,6 +460,17 @@ static int is_flags(const struct ddi_model_record *rec)
     return bits > 0;
 }
 
+/* A record of the header user mode shares with the kernel (d3dukmdt.h)
+ * that no path from the miniport's entry points reaches is an argument of
+ * a call user mode makes (a pfn*Cb callback, a D3DKMT thunk: every field
+ * that holds D3DDDICB_SIGNALFLAGS is "in:"), set by its caller: the OS
+ * returns nothing in it, so an `out` check of it has no meaning. */
+static int user_mode_shared(const struct ddi_model_record *rec)
+{
+    size_t n = rec->file ? strlen(rec->file) : 0;
+    return n >= 10 && !strcmp(rec->file + n - 10, "d3dukmdt.h");
+}
+
 /* A field of a record no path reaches: its marks, or its record's default
  * when the record marks some fields (which says whose the rest is), else 0
  * (a structure in a byte array or behind a query by type, such as
@@ -443,7 +483,10 @@ static unsigned unreached_dir(const struct reach *r, const struct ddi_model_reco
 {
     const struct reach_rec *rr = find(r, rec);
     int guess = !r->has_entry_points || (rr && (rr->marked || is_flags(rec)));
-    return marks_of(r, rec, path, guess);
+    unsigned d = marks_of(r, rec, path, guess);
+    if (r->has_entry_points && rr && !rr->marked && is_flags(rec) && user_mode_shared(rec))
+        d &= RULES_DIR_IN;
+    return d;
 }
 
 unsigned reach_field_dir(const struct reach *r, const struct ddi_model_record *rec, const char *path)

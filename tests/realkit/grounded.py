@@ -292,6 +292,26 @@ CASES = {
         not_on("DXGK_BRIGHTNESS_CAPS.Reserved:reserved-zero", "in",
                "DxgkDdiGetBrightnessCaps, a function of the interface the driver hands the OS (dispmprt.h), takes "
                "_Out_ DXGK_BRIGHTNESS_CAPS*: on entry it is the OS's unfilled buffer"),
+    # QueryAdapterInfo's pOutputData holds, by Type, what the enum's page
+    # says the driver populates: its checks are the driver's, on return
+    "qai_power_component_flags_on_out":
+        present("DXGK_POWER_COMPONENT_FLAGS.Reserved:reserved-zero", "out",
+                "DXGKQAITYPE_POWERCOMPONENTINFO: the driver populates a DXGK_POWER_RUNTIME_COMPONENT "
+                "(ne-d3dkmddi-_dxgk_queryadapterinfotype.md:87), whose Flags it sets"),
+    "qai_power_component_flags_not_on_in":
+        not_on("DXGK_POWER_COMPONENT_FLAGS.Reserved:reserved-zero", "in",
+               "on entry pOutputData is the OS's unfilled buffer"),
+    "qai_gpummucaps_on_out":
+        present("DXGK_GPUMMUCAPS.LeafPageTableSizeFor64KPagesInBytes:align:size", "out",
+                "DXGKQAITYPE_GPUMMUCAPS: the driver populates a DXGK_GPUMMUCAPS (queryadapterinfotype.md:111)"),
+    # a d3dukmdt.h flag record no kernel entry point reaches is an argument
+    # of a user-mode call (pfn*Cb, D3DKMT thunks: "in:"), never returned
+    "signalflags_reserved_not_on_out":
+        not_on("D3DDDICB_SIGNALFLAGS.Reserved:reserved-zero", "out",
+               "user mode sets the flags of a signal call; the OS returns nothing in them"),
+    "createcontextflags_reserved_not_on_out":
+        not_on("D3DDDI_CREATECONTEXTFLAGS.Reserved:reserved-zero", "out",
+               "d3dkmthk.h: 'in: Context creation flags'; no miniport DDI returns them"),
     "opm_standard_information_reserved_not_checked":
         absent("DXGKMDT_OPM_STANDARD_INFORMATION.ulReserved:reserved-zero",
                "the structure travels in the byte array abRequestedInformation: no path says who writes it, and "
@@ -359,6 +379,17 @@ REVIEWED_CASES = {
     "reviewed_allocationinfo_reserved_not_on_out":
         not_on("DXGK_ALLOCATIONINFOFLAGS_WDDM2_0.DXGK_ALLOC_RESERVED15:reserved-zero", "out",
                "the driver does not write the reserved bits"),
+    # GETSTANDARDALLOCATIONDRIVERDATA's size query leaves the surface data
+    # unchanged (its page, remarks): a Pitch of 0 is valid there
+    "reviewed_gdisurfacedata_pitch_not_checked":
+        absent("D3DKMDT_GDISURFACEDATA.Pitch:nonzero:reviewed",
+               "on the size query the driver should not change the structure (_dxgkarg_getstandardallocationdriverdata.md:103)"),
+    "reviewed_shadowsurfacedata_pitch_not_checked":
+        absent("D3DKMDT_SHADOWSURFACEDATA.Pitch:nonzero:reviewed",
+               "on the size query the driver should not change the structure (_dxgkarg_getstandardallocationdriverdata.md:103)"),
+    "reviewed_power_component_reserved0_not_checked":
+        absent("DXGK_POWER_COMPONENT_FLAGS.Reserved0:reserved-zero",
+               "d3dkmddi.h: 'Old drivers used to set the flag': the OS accepts it set"),
     "reviewed_allocationinfo_named_flags_on_out":
         present("DXGK_ALLOCATIONINFOFLAGS_WDDM2_0.Protected:exclusive:PermanentSysMem", "out",
                 "the driver sets the named flags"),
