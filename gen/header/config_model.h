@@ -18,6 +18,7 @@ struct cfg_type_facts {
 
 struct cfg_field {
     const char *name, *path, *type, *canonical, *sal, *array;
+    const char *comment_dir;   /* "in", "out", "both" from the header's own comment, or NULL */
     const char *spelled;       /* the declarator as written when a macro made the name, else NULL */
     int bit_width;
     unsigned line;

@@ -333,6 +333,13 @@ static const char *decl_sal(struct walker *w, CXCursor c)
     return t ? sal_before(w->a, w->sal, t, offset) : NULL;
 }
 
+static const char *decl_comment_dir(struct walker *w, CXCursor c)
+{
+    unsigned offset;
+    const struct source_tokens *t = name_tokens(w, c, &offset);
+    return t ? comment_dir_after(t, offset) : NULL;
+}
+
 /* Array extents ("64", "2 3") and the element type under them. */
 static CXType strip_arrays(struct walker *w, CXType t, const char **extents)
 {
@@ -474,6 +481,7 @@ static void add_field(struct record_ctx *ctx, CXCursor c)
     f->offset_bits = ctx->base_bits + (off > 0 ? (uint64_t)off : 0);
     f->bit_width = clang_Cursor_isBitField(c) ? clang_getFieldDeclBitWidth(c) : -1;
     f->sal = decl_sal(w, c);
+    f->comment_dir = decl_comment_dir(w, c);
 
     CXType t = strip_arrays(w, clang_getCursorType(c), &f->array);
     f->facts = type_facts(t);

@@ -52,6 +52,7 @@ static struct ddi_field *new_field(struct ddi_layout *l, const struct cfg_field 
     df->path = copy(l, f->path);
     df->type = copy(l, f->type);
     df->sal = copy(l, f->sal);
+    df->comment_dir = copy(l, f->comment_dir);
     df->spelled = copy(l, f->spelled);
     df->array = copy(l, f->array);
     df->bit_width = f->bit_width;

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int sal_is_annotation(const char *s)
 {
@@ -138,6 +139,59 @@ const char *source_token_at(const struct source_tokens *t, unsigned offset)
     return at < t->count && t->offsets[at] == offset ? t->text[at] : NULL;
 }
 
+/* "in", "out" or "both" from a comment's text after its opening. */
+static const char *dir_of_comment(const char *c)
+{
+    while (*c == ' ' || *c == '\t' || *c == '[')
+        c++;
+    size_t n = strncasecmp(c, "in", 2) ? !strncasecmp(c, "out", 3) ? 3 : 0 : 2;
+    if (!n)
+        return NULL;
+    const char *after = c + n;
+    if (n == 2 && (!strncasecmp(after, "/out", 4) || !strncasecmp(after, "(out", 4) || !strncasecmp(after, "out", 3) ||
+                   !strncasecmp(after, ", out", 5) || !strncasecmp(after, ",out", 4)))
+        return "both";
+    if (!strncasecmp(after, "_opt", 4))
+        after += 4;
+    const char *rest = after;
+    while (*rest == ' ' || *rest == '\t')
+        rest++;
+    /* a word after a space is prose ("in bytes"); a mark ends or is
+     * followed by punctuation */
+    int mark = !*rest || *rest == '*' || *after == ':' || *after == '.' || *after == ']' || *after == ',' ||
+               *rest == ':';
+    if (!mark)
+        return NULL;
+    if (n == 2 && (strstr(after, "/out:") || strstr(after, "/out ") || strstr(after, "/Out")))
+        return "both"; /* "in:  Runtime handle/out: Driver handle" */
+    return n == 2 ? "in" : "out";
+}
+
+const char *comment_dir_after(const struct source_tokens *t, unsigned name_offset)
+{
+    if (!t || !t->line_start)
+        return NULL;
+    unsigned i = lower_bound(t, name_offset);
+    int depth = 0;
+    for (; i < t->count; i++) {
+        const char *x = t->text[i];
+        if (x[0] == '(' || x[0] == '[')
+            depth++;
+        else if ((x[0] == ')' || x[0] == ']') && depth > 0)
+            depth--;
+        else if (x[0] == '{' || x[0] == '}')
+            return NULL; /* a nested body: not this member's comment */
+        else if (x[0] == ';' && !x[1] && !depth)
+            break;
+    }
+    if (i + 1 >= t->count || t->line_start[i + 1])
+        return NULL;
+    const char *c = t->text[i + 1];
+    if (c[0] != '/' || (c[1] != '/' && c[1] != '*'))
+        return NULL;
+    return dir_of_comment(c + 2);
+}
+
 const struct source_tokens *sal_index_file(const struct sal_index *ix, const char *path)
 {
     return strmap_get(&ix->by_path, path);
@@ -194,6 +248,7 @@ static void take_token(const struct raw_token *tok, void *data)
     if (tok->line_start && tok->offset >= l->directive_until && !strcmp(out->text[i], "#"))
         l->directive_until = directive_end(l->text, l->size, tok->offset);
     out->in_directive[i] = tok->offset < l->directive_until;
+    out->line_start[i] = (unsigned char)(tok->line_start != 0);
 }
 
 /* The file's tokens as clang_tokenize gives them (comments included), by
@@ -210,6 +265,7 @@ static void lex_file(struct sal_index *ix, CXTranslationUnit tu, CXFile file, st
     out->offsets = arena_alloc(&ix->arena, (n + 1) * sizeof *out->offsets);
     out->text = arena_alloc(&ix->arena, (n + 1) * sizeof *out->text);
     out->in_directive = arena_alloc(&ix->arena, n + 1);
+    out->line_start = arena_alloc(&ix->arena, n + 1);
     struct lexing l = {ix, text, size, out, 0, malloc(size + 1)};
     if (!l.spelling)
         return;

@@ -18,6 +18,7 @@ struct source_tokens {
     unsigned *offsets;  /* file offset of each token */
     const char **text;
     unsigned char *in_directive; /* token belongs to a #-line (#if, #define) */
+    unsigned char *line_start;   /* token is the first of its physical line */
 };
 
 struct sal_index {
@@ -48,6 +49,12 @@ int sal_is_annotation(const char *ident);
  * back to the previous ; { } , or ( outside annotation arguments. */
 const char *sal_before(struct arena *a, const struct sal_index *ix, const struct source_tokens *t,
                        unsigned name_offset);
+/* The direction the header's own comment gives the member declared at
+ * name_offset: the comment that follows its ';' on the same line
+ * ("// in: device creation flags", "//out:Width", "// in/out: ...",
+ * "// [in]", "// In"): "in", "out", "both", or NULL when there is none or
+ * it says something else ("// in bytes" is no direction). */
+const char *comment_dir_after(const struct source_tokens *t, unsigned name_offset);
 /* The SAL in [begin_offset, name_offset): a typedef's leading annotations. */
 const char *sal_between(struct arena *a, const struct sal_index *ix, const struct source_tokens *t,
                         unsigned begin_offset, unsigned name_offset);

@@ -176,6 +176,7 @@ static struct ddi_model_field *add_field(struct loader *ld, xmlNodePtr n, struct
     f->path = sx_get(n, "path");
     f->type = sx_get(n, "type");
     f->sal = sx_get(n, "sal");
+    f->comment_dir = sx_get(n, "comment-dir");
     f->spelled = sx_get(n, "spelled");
     f->canonical = sx_get(n, "canonical");
     f->array = sx_get(n, "array");

@@ -41,6 +41,7 @@ struct ddi_model_record;
 struct ddi_model_field {
     xmlNodePtr node; /* for consumers that still print XML */
     const char *name, *path, *type, *sal, *spelled;
+    const char *comment_dir; /* "in", "out", "both": the header's comment on the member, or NULL */
     const char *canonical; /* the canonical= attribute (one spelling on every arch), or NULL */
     const char *array;     /* the array= attribute ("4", "flexible"), or NULL */
     const char *versions_attr; /* versions= as written, NULL = every version (for messages) */

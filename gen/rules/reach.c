@@ -66,6 +66,16 @@ static void read_marks(struct reach_rec *rr)
         if (d)
             strmap_put(&rr->marks, f->path, (void *)(uintptr_t)d);
     }
+    /* the header's own comment ("// in: device creation flags",
+     * "//out:Width") where neither page nor SAL marks the member */
+    for (size_t i = 0; i < rec->nall; i++) {
+        const struct ddi_model_field *f = rec->all[i];
+        const char *c = f->comment_dir;
+        if (!c || !f->path || strmap_get(&rr->marks, f->path))
+            continue;
+        unsigned d = streq(c, "in") ? RULES_DIR_IN : streq(c, "out") ? RULES_DIR_OUT : RULES_DIR_BOTH;
+        strmap_put(&rr->marks, f->path, (void *)(uintptr_t)d);
+    }
     for (size_t i = 0; i < rec->nwrites; i++)
         strmap_put(&rr->marks, rec->writes[i], (void *)(uintptr_t)RULES_DIR_BOTH);
     unsigned marked = 0;
@@ -288,6 +298,17 @@ static void visit_record(struct reach *r, struct reach_rec *rr)
     }
 }
 
+/* A call that gives the OS back what it handed out (the monitor
+ * interface's pfnReleaseAdditionalMonitorModeSet takes the
+ * DXGK_TARGETMODE_DETAIL_TIMING array pfnGetAdditionalMonitorModeSet
+ * returned; pfnReleaseFrequencyRangeInfo, pfnReleaseModeInfo): its records
+ * are the OS's data, not values the driver set. */
+static int hands_back(const struct ddi_model_functype *ft)
+{
+    const char *release = strstr(ft->name, "RELEASE");
+    return release && (release == ft->name || release[-1] == '_');
+}
+
 /* The argument records of a call: the caller sets what it passes; for a
  * call the OS makes the driver writes what is not const; for a call the
  * driver makes, what the OS returns (an _Out_ parameter, a pointer to a
@@ -306,7 +327,7 @@ static void visit_functype(struct reach *r, const struct ddi_model_functype *ft,
         if (!e)
             continue;
         if (role == ROLE_DRIVER_CALLS) {
-            if (sal_out || stars > 1)
+            if (sal_out || stars > 1 || hands_back(ft))
                 reach_add(r, e, 0, 1, 0, 1, 0);
             else
                 reach_add(r, e, RULES_DIR_IN, 0, 1, 1, 0);
@@ -370,6 +391,44 @@ static void visit_buffer_types(struct reach *r)
     }
 }
 
+/* The record a later version of an interface extends: DXGK_MONITOR_INTERFACE
+ * for DXGK_MONITOR_INTERFACE_V2, DXGK_BRIGHTNESS_INTERFACE for
+ * DXGK_BRIGHTNESS_INTERFACE_2 (the header: "All the old field in this
+ * interface must keep exactly same sequence as old DXGK_MONITOR_INTERFACE").
+ * The OS hands out the later version where the driver asks for it by
+ * version, through the same callback, so no path names it. NULL when
+ * the name has no such suffix or the base is no record. */
+static struct reach_rec *base_interface(const struct reach *r, const struct reach_rec *rr)
+{
+    const char *name = rr->rec->name;
+    size_t n = strlen(name), k = n;
+    while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
+        k--;
+    if (k == n || k < 2)
+        return NULL;
+    k -= name[k - 1] == 'V' && name[k - 2] == '_' ? 2 : name[k - 1] == '_' ? 1 : 0;
+    if (k == n || k < 10 || strncmp(name + k - 9, "INTERFACE", 9))
+        return NULL;
+    char base[256];
+    if (k >= sizeof base)
+        return NULL;
+    memcpy(base, name, k);
+    base[k] = '\0';
+    return strmap_get(&r->by_name, base);
+}
+
+/* A later interface version no path reaches is reached as its base is. */
+static void visit_interface_versions(struct reach *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        struct reach_rec *rr = &r->recs[i];
+        const struct reach_rec *b = rr->ctx.reached ? NULL : base_interface(r, rr);
+        if (b && b->ctx.reached)
+            reach_add(r, rr->rec, b->ctx.dirs, b->ctx.os_returned, b->ctx.called_back, b->ctx.direct,
+                      b->ctx.marked_dirs);
+    }
+}
+
 static void drain(struct reach *r)
 {
     while (r->queue.len) {
@@ -407,6 +466,8 @@ struct reach *reach_compute(const struct ddi_model *m)
     for (size_t i = 0; i < m->nfunctypes; i++)
         if (m->functypes[i].name && !strncmp(m->functypes[i].name, "DXGKCB_", 7) && m->functypes[i].nparams)
             visit_functype(r, &m->functypes[i], ROLE_DRIVER_CALLS);
+    drain(r);
+    visit_interface_versions(r);
     drain(r);
     for (size_t i = 0; i < r->n; i++)
         if (is_driver_interface(&r->recs[i]))

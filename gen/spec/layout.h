@@ -72,6 +72,7 @@ struct ddi_field {
     const char *type;        /* as spelled in the header */
     const char *canonical[DDI_ARCH_COUNT];
     const char *sal;         /* annotations on the declaration, or NULL */
+    const char *comment_dir; /* "in", "out", "both": the header's comment after it ("// in: ..."), or NULL */
     const char *array;       /* extents "64" or "2 3", or NULL */
     const char *spelled;     /* declarator as written when a macro made the name, or NULL */
     int bit_width;           /* -1 when not a bitfield */

@@ -163,6 +163,7 @@ static void write_field(struct writer *w, xmlNodePtr parent, const struct ddi_fi
     set(n, "array", f->array);
     set(n, "spelled", f->spelled);
     set(n, "sal", f->sal);
+    set(n, "comment-dir", f->comment_dir);
     set_u64(n, "line", f->line);
     set_where(w, n, &f->where);
     if (!f->nested)

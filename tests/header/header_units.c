@@ -182,6 +182,26 @@ static void sal_on_fields_and_parameters(void **state)
     assert_string_equal(p2->sal, "_In_opt_");
 }
 
+/* "// in:" after a member on its line is a mark (for every declarator of
+ * the line); prose and a comment on a line of its own are not. */
+static void direction_comments(void **state)
+{
+    (void)state;
+    const struct ddi_record *r = record("UNIT_COMMENTED");
+    static const struct {
+        const char *path, *dir;
+    } want[] = {{"hObject", "both"}, {"Width", "out"}, {"Count", "in"}, {"Size", NULL}, {"Extra", "in"},
+                {"Both", "both"},    {"Opt", "in"},    {"Next", NULL},  {"Last", "in"}, {"Other", "in"}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const struct ddi_field *f = find_field(r, want[i].path, -2);
+        assert_non_null(f);
+        if (want[i].dir)
+            assert_string_equal(f->comment_dir ? f->comment_dir : "(none)", want[i].dir);
+        else
+            assert_null(f->comment_dir);
+    }
+}
+
 static void enum_values_by_version(void **state)
 {
     (void)state;
@@ -375,6 +395,7 @@ int main(void)
         cmocka_unit_test(union_that_grows_moves_later_fields),
         cmocka_unit_test(pragma_pack_and_arrays),
         cmocka_unit_test(sal_on_fields_and_parameters),
+        cmocka_unit_test(direction_comments),
         cmocka_unit_test(enum_values_by_version),
         cmocka_unit_test(unnamed_bitfields),
         cmocka_unit_test(names_made_by_macros),

@@ -312,6 +312,15 @@ CASES = {
     "createcontextflags_reserved_not_on_out":
         not_on("D3DDDI_CREATECONTEXTFLAGS.Reserved:reserved-zero", "out",
                "d3dkmthk.h: 'in: Context creation flags'; no miniport DDI returns them"),
+    # the header's own comments: "DXGK_CREATEDEVICEFLAGS Flags; // in:" in
+    # a union with "DXGK_DEVICEINFO* pInfo; // out:" (d3dkmddi.h:1111-1112)
+    "createdevice_flags_not_on_out":
+        not_on("DXGK_CREATEDEVICEFLAGS.Reserved:reserved-zero", "out",
+               "d3dkmddi.h:1111 marks Flags 'in:', and on return its bits are the driver's pInfo"),
+    # pfnReleaseAdditionalMonitorModeSet hands back the OS's array
+    "targetmode_detail_timing_not_drivers":
+        absent("DXGK_TARGETMODE_DETAIL_TIMING.VideoStandard:enum",
+               "the OS returns the modes (pfnGetAdditionalMonitorModeSet); the driver only releases them"),
     "opm_standard_information_reserved_not_checked":
         absent("DXGKMDT_OPM_STANDARD_INFORMATION.ulReserved:reserved-zero",
                "the structure travels in the byte array abRequestedInformation: no path says who writes it, and "
@@ -390,6 +399,16 @@ REVIEWED_CASES = {
     "reviewed_power_component_reserved0_not_checked":
         absent("DXGK_POWER_COMPONENT_FLAGS.Reserved0:reserved-zero",
                "d3dkmddi.h: 'Old drivers used to set the flag': the OS accepts it set"),
+    # DxgkDdiCheckMultiPlaneOverlaySupport*: planes in, ReturnInfo out
+    "reviewed_checkmpo_returninfo_not_on_in":
+        not_on("DXGK_CHECK_MULTIPLANE_OVERLAY_SUPPORT_RETURN_INFO.Reserved:reserved-zero", "in",
+               "ReturnInfo is the driver's answer, unfilled on entry"),
+    "reviewed_checkmpo_returninfo_on_out":
+        present("DXGK_CHECK_MULTIPLANE_OVERLAY_SUPPORT_RETURN_INFO.Reserved:reserved-zero", "out",
+                "the driver fills ReturnInfo and leaves its reserved bits clear"),
+    "reviewed_mpo_attributes2_not_on_out":
+        not_on("DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES2.StereoBaseViewFrame0:reserved-zero", "out",
+               "the planes are the OS's question (pPlanes of DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2); the driver never writes them"),
     "reviewed_allocationinfo_named_flags_on_out":
         present("DXGK_ALLOCATIONINFOFLAGS_WDDM2_0.Protected:exclusive:PermanentSysMem", "out",
                 "the driver sets the named flags"),

@@ -187,3 +187,18 @@ typedef struct _UNIT_SCALARS {
     UINT64 Quad;
     UNIT_FLAGS Flags;
 } UNIT_SCALARS;
+
+/* The header's own direction comments, as the WDK writes them. */
+typedef struct _UNIT_COMMENTED
+{
+    HANDLE  hObject;            // in:  runtime handle/out: driver handle
+    UINT    Width;              //out:Width of the surface
+    UINT    Count;              // In
+    UINT    Size;               // in bytes, not a direction
+    UINT    Extra;              /* [in] */
+    UINT    Both;               // in/out: both sides
+    UINT    Opt;                // in_opt: may be zero
+    UINT    Next;
+                                // out: a comment on a line of its own is not Next's
+    UINT    Last, Other;        // in: both declarators
+} UNIT_COMMENTED;
