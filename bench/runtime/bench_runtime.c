@@ -132,6 +132,7 @@ typedef struct upt_arg {
     uint8_t *out;          /* the paging buffer: room for the engine's whole output */
     uint32_t buffer_bytes; /* its size: DmaSize of the first call, which then shrinks */
     uint64_t out_bytes;
+    int floor_streams;     /* the floor loops store with non-temporal stores */
 } upt_arg;
 
 /* count / per_op UPDATE_PAGE_TABLE calls packed one after the other into one
@@ -165,6 +166,25 @@ static uint64_t upt_work(bench *b, void *arg)
  * bytes each, no encoding, no checks. One per instruction set the engine runs:
  * SSE2 (what x64 kernel code may use without saving state) and AVX2 (after the
  * save). The engine cannot beat the floor of its own instruction set. */
+#if defined(__x86_64__)
+static inline __attribute__((always_inline)) void floor_store_sse2(__m128i *d, __m128i v, const int stream)
+{
+    if (stream)
+        _mm_stream_si128(d, v);
+    else
+        _mm_storeu_si128(d, v);
+}
+
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+floor_store_avx2(__m256i *d, __m256i v, const int stream)
+{
+    if (stream)
+        _mm256_stream_si256(d, v);
+    else
+        _mm256_storeu_si256(d, v);
+}
+#endif
+
 /* With stream set, the same loop with non-temporal stores (the output is
  * 4 KiB-aligned): the floor of the engine's streaming path. */
 static inline __attribute__((always_inline)) uint64_t floor_sse2(const upt_arg *u, const int stream)
@@ -177,13 +197,8 @@ static inline __attribute__((always_inline)) uint64_t floor_sse2(const upt_arg *
         __m128i *d = (__m128i *)(void *)(o + i);
         const __m128i v0 = _mm_unpackhi_epi64(_mm_loadu_si128(q), _mm_loadu_si128(q + 1)),
                       v1 = _mm_unpackhi_epi64(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3));
-        if (stream) {
-            _mm_stream_si128(d, v0);
-            _mm_stream_si128(d + 1, v1);
-        } else {
-            _mm_storeu_si128(d, v0);
-            _mm_storeu_si128(d + 1, v1);
-        }
+        floor_store_sse2(d, v0, stream);
+        floor_store_sse2(d + 1, v1, stream);
     }
     if (stream)
         _mm_sfence();
@@ -196,14 +211,9 @@ static inline __attribute__((always_inline)) uint64_t floor_sse2(const upt_arg *
 
 static uint64_t floor_sse2_work(bench *b, void *arg)
 {
+    const upt_arg *u = arg;
     (void)b;
-    return floor_sse2(arg, 0);
-}
-
-static uint64_t floor_sse2_nt_work(bench *b, void *arg)
-{
-    (void)b;
-    return floor_sse2(arg, 1);
+    return u->floor_streams ? floor_sse2(u, 1) : floor_sse2(u, 0);
 }
 
 #if defined(__x86_64__)
@@ -219,13 +229,8 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) uin
                           _mm256_unpackhi_epi64(_mm256_loadu_si256(q), _mm256_loadu_si256(q + 1)), 0xD8),
                       v1 = _mm256_permute4x64_epi64(
                           _mm256_unpackhi_epi64(_mm256_loadu_si256(q + 2), _mm256_loadu_si256(q + 3)), 0xD8);
-        if (stream) {
-            _mm256_stream_si256(d, v0);
-            _mm256_stream_si256(d + 1, v1);
-        } else {
-            _mm256_storeu_si256(d, v0);
-            _mm256_storeu_si256(d + 1, v1);
-        }
+        floor_store_avx2(d, v0, stream);
+        floor_store_avx2(d + 1, v1, stream);
     }
     if (stream)
         _mm_sfence();
@@ -236,14 +241,9 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) uin
 
 __attribute__((target("avx2"))) static uint64_t floor_avx2_work(bench *b, void *arg)
 {
+    const upt_arg *u = arg;
     (void)b;
-    return floor_avx2(arg, 0);
-}
-
-__attribute__((target("avx2"))) static uint64_t floor_avx2_nt_work(bench *b, void *arg)
-{
-    (void)b;
-    return floor_avx2(arg, 1);
+    return u->floor_streams ? floor_avx2(u, 1) : floor_avx2(u, 0);
 }
 #endif
 
@@ -298,8 +298,10 @@ static void print_loop_split(bench *b, const upt_arg *u, const char *set, uint32
                              work_fn floor_fn, int mixed_flags)
 {
     loop_arg fused = loop_of(b, u, wide, stream, 1), alone = loop_of(b, u, wide, stream, 0);
+    upt_arg floor = *u;
     work_fn fns[3] = {loop_work, floor_fn, loop_work};
-    void *args[3] = {&fused, (void *)u, &alone};
+    void *args[3] = {&fused, &floor, &alone};
+    floor.floor_streams = (int)stream;
     double t[3];
     time_together(b, mixed_flags ? 2u : 3u, fns, args, t);
     printf("    where the %s time goes (%u-entry chunks, no call around them%s): floor %.0f M/s; the fused "
@@ -437,6 +439,7 @@ static void bench_upt(bench *b, engines *g, const upt_case *c, int mixed_flags, 
     upt_arg u;
     size_t bytes;
     double t_eng, t_mem, t_floor, traffic_eng, traffic_mem;
+    memset(&u, 0, sizeof u);
     u.count = 512u * c->calls;
     u.per_op = 512;
     u.pte = make_ptes(u.count, mixed_flags);
@@ -470,7 +473,7 @@ static void bench_upt(bench *b, engines *g, const upt_case *c, int mixed_flags, 
            c->beyond_llc ? "(bandwidth-bound: see traffic)" : t_floor / t_eng >= target ? "MET" : "NOT MET");
     print_loop_split(b, &u, "SSE2", 0, 0, floor_sse2_work, mixed_flags);
     if (c->beyond_llc)
-        print_loop_split(b, &u, "SSE2", 0, 1, floor_sse2_nt_work, mixed_flags);
+        print_loop_split(b, &u, "SSE2", 0, 1, floor_sse2_work, mixed_flags);
     print_stream_choice(b, b, &u, "SSE2");
 #if defined(__x86_64__)
     if (g->have_wide) { /* calls of WIDE_CALL_ENTRIES, where the engine would choose AVX2 */
@@ -500,7 +503,7 @@ static void bench_upt(bench *b, engines *g, const upt_case *c, int mixed_flags, 
                (16.0 * u.count + (double)bytes) / t_wide / traffic_mem);
         print_loop_split(b, &u, "AVX2", 1, 0, floor_avx2_work, mixed_flags);
         if (c->beyond_llc)
-            print_loop_split(b, &u, "AVX2", 1, 1, floor_avx2_nt_work, mixed_flags);
+            print_loop_split(b, &u, "AVX2", 1, 1, floor_avx2_work, mixed_flags);
         print_stream_choice(b, &g->wide, &u, "AVX2");
     }
 #endif
@@ -550,6 +553,7 @@ static void bench_stream_threshold(bench *b, engines *g, uint64_t llc, uint32_t 
             work_fn fns[2] = {upt_work, upt_work};
             void *args[2] = {&u, &u_off};
             double tt[2];
+            memset(&u, 0, sizeof u);
             u.per_op = set ? WIDE_CALL_ENTRIES : 512u;
             u.count = (uint32_t)(want / 8u) / u.per_op * u.per_op;
             u.pte = pte;
@@ -663,6 +667,7 @@ static void bench_wide_threshold(bench *b, engines *g)
     for (n = 32; n <= 16384u; n *= 2u) {
         upt_arg u, w;
         double t_sse, t_wide;
+        memset(&u, 0, sizeof u);
         u.count = n;
         u.per_op = n;
         u.pte = pte;

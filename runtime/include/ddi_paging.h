@@ -282,6 +282,10 @@ uint32_t pb_cpu_has_avx2(void);
  * however many cores share it. 0 when the CPU lists none, and off x64. */
 uint64_t pb_cpu_cache_bytes(uint32_t level);
 
+/* The default stream threshold, a share of the last-level cache: a buffer of
+ * half of it and the DXGK_PTE arrays it is filled from (twice its size) exceed
+ * the cache on any vendor; smaller ones may stay, depending on the cache's
+ * policy and its other tenants (figures: bench/README.md, bench/runtime). */
 #define PB_STREAM_NEVER 0xFFFFFFFFu
 #define PB_STREAM_LLC_SHARE_NUM 1u
 #define PB_STREAM_LLC_SHARE_DEN 2u
