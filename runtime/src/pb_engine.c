@@ -100,9 +100,11 @@ static uint32_t stream_min_default(void)
 {
     uint64_t llc = 0, bytes;
     uint32_t level;
-    for (level = 1; level <= 3u; level++)
-        if (pb_cpu_cache_bytes(level))
-            llc = pb_cpu_cache_bytes(level);
+    for (level = 1; level <= 3u; level++) { /* each level CPUID lists replaces the one below */
+        const uint64_t cache = pb_cpu_cache_bytes(level);
+        if (cache)
+            llc = cache;
+    }
     if (llc == 0)
         return PB_STREAM_NEVER;
     bytes = llc / PB_STREAM_LLC_SHARE_DEN * PB_STREAM_LLC_SHARE_NUM;
