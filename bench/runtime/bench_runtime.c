@@ -9,6 +9,7 @@
 #include <time.h>
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -97,17 +98,22 @@ static double time_per_call(bench *b, work_fn fn, void *arg)
 #define ROUNDS 7
 #define ROUND_SECONDS 0.04
 
-static void time_together(bench *b, unsigned k, work_fn *fn, void **arg, double *best)
+static void time_rounds(bench *b, unsigned rounds, unsigned k, work_fn *fn, void **arg, double *best)
 {
     unsigned r, i;
     for (i = 0; i < k; i++)
         best[i] = 1e30;
-    for (r = 0; r < ROUNDS; r++)
+    for (r = 0; r < rounds; r++)
         for (i = 0; i < k; i++) {
             const double t = time_per_call_for(b, fn[i], arg[i], ROUND_SECONDS);
             if (t < best[i])
                 best[i] = t;
         }
+}
+
+static void time_together(bench *b, unsigned k, work_fn *fn, void **arg, double *best)
+{
+    time_rounds(b, ROUNDS, k, fn, arg, best);
 }
 
 static uint64_t memcpy_work(bench *b, void *arg)
@@ -123,11 +129,14 @@ typedef struct upt_arg {
     DXGK_PTE *pte;
     uint32_t count, per_op;
     pb_engine *engine;
-    uint8_t *out;       /* room for the engine's whole output */
+    uint8_t *out;          /* the paging buffer: room for the engine's whole output */
+    uint32_t buffer_bytes; /* its size: DmaSize of the first call, which then shrinks */
     uint64_t out_bytes;
+    int floor_streams;     /* the floor loops store with non-temporal stores */
 } upt_arg;
 
-/* count / per_op UPDATE_PAGE_TABLE calls, packed one after the other. */
+/* count / per_op UPDATE_PAGE_TABLE calls packed one after the other into one
+ * paging buffer, DmaSize shrinking from call to call as VidMm passes it. */
 static uint64_t upt_work(bench *b, void *arg)
 {
     upt_arg *u = arg;
@@ -143,7 +152,7 @@ static uint64_t upt_work(bench *b, void *arg)
     for (i = 0; i + u->per_op <= u->count; i += u->per_op) {
         a.UpdatePageTable.pPageTableEntries = u->pte + i;
         a.pDmaBuffer = p;
-        a.DmaSize = 0x7FFFFFC0u; /* the buffer holds every call's output */
+        a.DmaSize = u->buffer_bytes - (uint32_t)(p - u->out); /* the buffer holds every call's output */
         a.MultipassOffset = 0;
         if (pb_build_paging_buffer(u->engine, &a) != STATUS_SUCCESS)
             abort();
@@ -157,44 +166,84 @@ static uint64_t upt_work(bench *b, void *arg)
  * bytes each, no encoding, no checks. One per instruction set the engine runs:
  * SSE2 (what x64 kernel code may use without saving state) and AVX2 (after the
  * save). The engine cannot beat the floor of its own instruction set. */
-static uint64_t floor_sse2_work(bench *b, void *arg)
+#if defined(__x86_64__)
+static inline __attribute__((always_inline)) void floor_store_sse2(__m128i *d, __m128i v, const int stream)
 {
-    upt_arg *u = arg;
+    if (stream)
+        _mm_stream_si128(d, v);
+    else
+        _mm_storeu_si128(d, v);
+}
+
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+floor_store_avx2(__m256i *d, __m256i v, const int stream)
+{
+    if (stream)
+        _mm256_stream_si256(d, v);
+    else
+        _mm256_storeu_si256(d, v);
+}
+#endif
+
+/* With stream set, the same loop with non-temporal stores (the output is
+ * 4 KiB-aligned): the floor of the engine's streaming path. */
+static inline __attribute__((always_inline)) uint64_t floor_sse2(const upt_arg *u, const int stream)
+{
     uint64_t *o = (uint64_t *)u->out;
     uint32_t i = 0;
-    (void)b;
 #if defined(__x86_64__)
     for (; i + 4u <= u->count; i += 4u) {
         const __m128i *q = (const __m128i *)(const void *)(u->pte + i);
-        _mm_storeu_si128((__m128i *)(void *)(o + i), _mm_unpackhi_epi64(_mm_loadu_si128(q), _mm_loadu_si128(q + 1)));
-        _mm_storeu_si128((__m128i *)(void *)(o + i + 2),
-                         _mm_unpackhi_epi64(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3)));
+        __m128i *d = (__m128i *)(void *)(o + i);
+        const __m128i v0 = _mm_unpackhi_epi64(_mm_loadu_si128(q), _mm_loadu_si128(q + 1)),
+                      v1 = _mm_unpackhi_epi64(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3));
+        floor_store_sse2(d, v0, stream);
+        floor_store_sse2(d + 1, v1, stream);
     }
+    if (stream)
+        _mm_sfence();
 #endif
+    (void)stream;
     for (; i < u->count; i++)
         o[i] = u->pte[i].PageAddress;
     return o[u->count / 2u];
 }
 
-#if defined(__x86_64__)
-__attribute__((target("avx2"))) static uint64_t floor_avx2_work(bench *b, void *arg)
+static uint64_t floor_sse2_work(bench *b, void *arg)
 {
-    upt_arg *u = arg;
+    const upt_arg *u = arg;
+    (void)b;
+    return u->floor_streams ? floor_sse2(u, 1) : floor_sse2(u, 0);
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) uint64_t floor_avx2(const upt_arg *u,
+                                                                                                  const int stream)
+{
     uint64_t *o = (uint64_t *)u->out;
     uint32_t i = 0;
-    (void)b;
     for (; i + 8u <= u->count; i += 8u) {
         const __m256i *q = (const __m256i *)(const void *)(u->pte + i);
         __m256i *d = (__m256i *)(void *)(o + i);
-        _mm256_storeu_si256(d, _mm256_permute4x64_epi64(
-                                   _mm256_unpackhi_epi64(_mm256_loadu_si256(q), _mm256_loadu_si256(q + 1)), 0xD8));
-        _mm256_storeu_si256(d + 1, _mm256_permute4x64_epi64(_mm256_unpackhi_epi64(_mm256_loadu_si256(q + 2),
-                                                                                  _mm256_loadu_si256(q + 3)),
-                                                            0xD8));
+        const __m256i v0 = _mm256_permute4x64_epi64(
+                          _mm256_unpackhi_epi64(_mm256_loadu_si256(q), _mm256_loadu_si256(q + 1)), 0xD8),
+                      v1 = _mm256_permute4x64_epi64(
+                          _mm256_unpackhi_epi64(_mm256_loadu_si256(q + 2), _mm256_loadu_si256(q + 3)), 0xD8);
+        floor_store_avx2(d, v0, stream);
+        floor_store_avx2(d + 1, v1, stream);
     }
+    if (stream)
+        _mm_sfence();
     for (; i < u->count; i++)
         o[i] = u->pte[i].PageAddress;
     return o[u->count / 2u];
+}
+
+__attribute__((target("avx2"))) static uint64_t floor_avx2_work(bench *b, void *arg)
+{
+    const upt_arg *u = arg;
+    (void)b;
+    return u->floor_streams ? floor_avx2(u, 1) : floor_avx2(u, 0);
 }
 #endif
 
@@ -224,34 +273,41 @@ static uint64_t loop_work(bench *b, void *arg)
         else
             pb_encode_ptes_split(&l->fmt, u->pte + i, u->per_op, &l->pc, o + i);
     }
+    if (l->pc.stream)
+        pb_pte_stream_fence(); /* as the engine does before a streaming call returns */
     return o[u->count / 2u];
 }
 
-static loop_arg loop_of(const bench *b, const upt_arg *u, uint32_t wide, int fused)
+static loop_arg loop_of(const bench *b, const upt_arg *u, uint32_t wide, uint32_t stream, int fused)
 {
     loop_arg l;
     memset(&l, 0, sizeof l);
     l.u = u;
     l.fmt = b->cfg.backend.pte_split;
     l.pc.wide = wide;
+    l.pc.stream = stream;
     l.pc.flags_uniform = !fused;
     l.fused = fused;
     return l;
 }
 
 /* Prints, for one instruction set, the fused loop alone and (uniform flags)
- * the encode alone against that set's floor, timed with the floor. */
-static void print_loop_split(bench *b, const upt_arg *u, const char *set, uint32_t wide, work_fn floor_fn,
-                             int mixed_flags)
+ * the encode alone against that set's floor, timed with the floor; with
+ * stream, the loops' non-temporal form against the floor's. */
+static void print_loop_split(bench *b, const upt_arg *u, const char *set, uint32_t wide, uint32_t stream,
+                             work_fn floor_fn, int mixed_flags)
 {
-    loop_arg fused = loop_of(b, u, wide, 1), alone = loop_of(b, u, wide, 0);
+    loop_arg fused = loop_of(b, u, wide, stream, 1), alone = loop_of(b, u, wide, stream, 0);
+    upt_arg floor = *u;
     work_fn fns[3] = {loop_work, floor_fn, loop_work};
-    void *args[3] = {&fused, (void *)u, &alone};
+    void *args[3] = {&fused, &floor, &alone};
+    floor.floor_streams = (int)stream;
     double t[3];
     time_together(b, mixed_flags ? 2u : 3u, fns, args, t);
-    printf("    where the %s time goes (%u-entry chunks, no call around them): the fused check-and-encode loop "
-           "%.2f of the floor",
-           set, u->per_op, t[1] / t[0]);
+    printf("    where the %s time goes (%u-entry chunks, no call around them%s): floor %.0f M/s; the fused "
+           "check-and-encode loop %.2f of the floor",
+           set, u->per_op, stream ? ", non-temporal stores in loops and floor" : "", u->count / t[1] / 1e6,
+           t[1] / t[0]);
     if (!mixed_flags)
         printf(", the encode alone (no flag check, no run filter) %.2f", t[1] / t[2]);
     printf("\n");
@@ -322,24 +378,75 @@ typedef struct upt_case {
     int beyond_llc; /* bandwidth-bound: the target is the traffic ratio */
 } upt_case;
 
+/* An engine configured as t's, filling paging buffers of buffer_bytes, with a
+ * stream threshold: 0 the engine's default, 1 always, PB_STREAM_NEVER never. */
+static void engine_like(const bench *t, pb_engine *e, uint32_t buffer_bytes, uint32_t stream_min)
+{
+    pb_config cfg = t->cfg;
+    cfg.paging_buffer_size = buffer_bytes;
+    cfg.stream_min_bytes = stream_min;
+    if (pb_engine_init(e, &cfg) != STATUS_SUCCESS)
+        abort();
+}
+
+/* The paging buffer u's calls fill: their output with streaming's payload
+ * pads, rounded up to 64 KiB. Measured with calls into a buffer of `room`. */
+static uint32_t paging_buffer_for(bench *b, const bench *t, upt_arg u, uint32_t room)
+{
+    pb_engine streaming;
+    engine_like(t, &streaming, room, 1);
+    u.engine = &streaming;
+    u.buffer_bytes = room;
+    upt_work(b, &u);
+    return (uint32_t)((u.out_bytes + 0xFFFFu) & ~(uint64_t)0xFFFFu);
+}
+
+/* Where the engine's payload stores go for u's paging buffer, and what
+ * streaming costs or saves there: the engine streaming against the engine
+ * through the cache, same calls, timed together (with, AVX2, the state save). */
+static void print_stream_choice(bench *b, const bench *t, const upt_arg *u, const char *set)
+{
+    pb_engine dflt, on, off;
+    upt_arg a_on = *u, a_off = *u;
+    work_fn fns[2] = {upt_work, upt_work};
+    void *args[2] = {&a_on, &a_off};
+    double tt[2];
+    engine_like(t, &dflt, u->buffer_bytes, 0);
+    engine_like(t, &on, u->buffer_bytes, 1);
+    engine_like(t, &off, u->buffer_bytes, PB_STREAM_NEVER);
+    a_on.engine = &on;
+    a_off.engine = &off;
+    time_together(b, 2, fns, args, tt);
+    printf("    %s payload stores, this %u KiB paging buffer: %s (threshold %u KiB); time streaming / through the "
+           "cache %.2f\n",
+           set, u->buffer_bytes >> 10, dflt.stream ? "non-temporal" : "through the cache", dflt.stream_min >> 10,
+           tt[0] / tt[1]);
+}
+
 /* One size and flag mix: the continuity figures (against a memcpy of the
  * output), the engine against the floor of its own instruction set, and, for
  * the working set beyond the last-level cache, the traffic ratio. Uniform flags
  * are a table mapping one allocation (the common case: the vector loop); mixed
  * flags set ReadOnly on a random half of the entries (the worst case). memcpy
  * copies the engine's output byte count between two buffers of that size,
- * timed the same way, so both work sets sit in the same cache level. */
-static void bench_upt(bench *b, engines *g, const upt_case *c, int mixed_flags)
+ * timed the same way, so both work sets sit in the same cache level. Every
+ * engine fills one paging buffer of the size the calls need, and decides from
+ * it, as it would in a driver, whether its payloads go around the cache. */
+static void bench_upt(bench *b, engines *g, const upt_case *c, int mixed_flags, uint32_t room)
 {
     const double target = mixed_flags ? 0.6 : 0.9;
+    pb_engine engine, wide, wide_nosave;
     upt_arg u;
     size_t bytes;
     double t_eng, t_mem, t_floor, traffic_eng, traffic_mem;
+    memset(&u, 0, sizeof u);
     u.count = 512u * c->calls;
     u.per_op = 512;
     u.pte = make_ptes(u.count, mixed_flags);
-    u.engine = &b->engine;
     u.out = b->out;
+    u.buffer_bytes = paging_buffer_for(b, b, u, room);
+    engine_like(b, &engine, u.buffer_bytes, 0);
+    u.engine = &engine;
     upt_work(b, &u);
     bytes = (size_t)u.out_bytes;
     {
@@ -364,16 +471,20 @@ static void bench_upt(bench *b, engines *g, const upt_case *c, int mixed_flags)
     printf("  SSE2 engine %.0f M PTE/s, SSE2 floor %.0f M/s; engine/floor %.2f (target >= %.1f) %s\n",
            u.count / t_eng / 1e6, u.count / t_floor / 1e6, t_floor / t_eng, target,
            c->beyond_llc ? "(bandwidth-bound: see traffic)" : t_floor / t_eng >= target ? "MET" : "NOT MET");
-    if (!c->beyond_llc)
-        print_loop_split(b, &u, "SSE2", 0, floor_sse2_work, mixed_flags);
+    print_loop_split(b, &u, "SSE2", 0, 0, floor_sse2_work, mixed_flags);
+    if (c->beyond_llc)
+        print_loop_split(b, &u, "SSE2", 0, 1, floor_sse2_work, mixed_flags);
+    print_stream_choice(b, b, &u, "SSE2");
 #if defined(__x86_64__)
     if (g->have_wide) { /* calls of WIDE_CALL_ENTRIES, where the engine would choose AVX2 */
         double t_wide, t_loops, t_wfloor;
         upt_arg nosave;
         u.per_op = WIDE_CALL_ENTRIES;
-        u.engine = &g->wide.engine;
+        engine_like(&g->wide, &wide, u.buffer_bytes, 0);
+        engine_like(&g->wide_nosave, &wide_nosave, u.buffer_bytes, 0);
+        u.engine = &wide;
         nosave = u;
-        nosave.engine = &g->wide_nosave.engine;
+        nosave.engine = &wide_nosave;
         {
             work_fn fns[3] = {upt_work, upt_work, floor_avx2_work};
             void *args[3] = {&u, &nosave, &u};
@@ -390,12 +501,136 @@ static void bench_upt(bench *b, engines *g, const upt_case *c, int mixed_flags)
                t_wfloor / t_wide, t_wfloor / t_loops, target,
                c->beyond_llc ? "(bandwidth-bound: see traffic)" : t_wfloor / t_wide >= target ? "MET" : "NOT MET",
                (16.0 * u.count + (double)bytes) / t_wide / traffic_mem);
-        if (!c->beyond_llc)
-            print_loop_split(b, &u, "AVX2", 1, floor_avx2_work, mixed_flags);
+        print_loop_split(b, &u, "AVX2", 1, 0, floor_avx2_work, mixed_flags);
+        if (c->beyond_llc)
+            print_loop_split(b, &u, "AVX2", 1, 1, floor_avx2_work, mixed_flags);
+        print_stream_choice(b, &g->wide, &u, "AVX2");
     }
 #endif
     (void)g;
     free(u.pte);
+}
+
+/* The paging buffer size from which non-temporal payload stores pay on this
+ * host: uniform-flag UPDATE_PAGE_TABLE calls (512 entries SSE2, 8192 AVX2
+ * with the state save) filling one buffer, streaming against through the
+ * cache, timed together, at sizes around the last-level cache. Prints the
+ * smallest size measured from which streaming was faster at every larger
+ * size, per instruction set, beside the engine's default threshold. */
+#define SWEEP_POINTS 9u
+#define SWEEP_ROUNDS 15u /* two close figures per size, on a shared machine */
+
+static const uint32_t k_sweep_sixteenths[SWEEP_POINTS] = {1, 2, 4, 6, 8, 12, 16, 24, 32}; /* of the LLC */
+
+/* Sizes in sixteenths of the LLC (of 32 MiB when the CPU lists none), up to
+ * 256 MiB: the inputs are twice as large. */
+static uint64_t sweep_bytes(uint64_t llc, unsigned k)
+{
+    const uint64_t bytes = (llc ? llc : 32u << 20) * k_sweep_sixteenths[k] / 16u;
+    return bytes < (256u << 20) ? bytes : 256u << 20;
+}
+
+static void bench_stream_threshold(bench *b, engines *g, uint64_t llc, uint32_t room)
+{
+    const uint32_t max_count = (uint32_t)(sweep_bytes(llc, SWEEP_POINTS - 1u) / 8u);
+    const int sets = 1 + g->have_wide;
+    DXGK_PTE *pte = make_ptes(max_count, 0);
+    uint64_t pays[2] = {0, 0};
+    pb_engine dflt;
+    unsigned k;
+    int set;
+    printf("stream threshold: time with non-temporal payload stores / through the cache, one paging buffer per "
+           "size, uniform flags (SSE2: 512-entry calls; AVX2: %u-entry calls with the state save), best of %u\n",
+           WIDE_CALL_ENTRIES, SWEEP_ROUNDS);
+    printf("  buffer (KiB)  / LLC   SSE2   AVX2\n");
+    for (k = 0; k < SWEEP_POINTS; k++) {
+        const uint64_t want = sweep_bytes(llc, k);
+        printf("  %12llu  %5.2f", (unsigned long long)(want >> 10), llc ? (double)want / (double)llc : 0.0);
+        for (set = 0; set < sets; set++) {
+            const bench *t = set ? &g->wide : b;
+            pb_engine on, off;
+            upt_arg u, u_off;
+            work_fn fns[2] = {upt_work, upt_work};
+            void *args[2] = {&u, &u_off};
+            double tt[2];
+            memset(&u, 0, sizeof u);
+            u.per_op = set ? WIDE_CALL_ENTRIES : 512u;
+            u.count = (uint32_t)(want / 8u) / u.per_op * u.per_op;
+            u.pte = pte;
+            u.out = b->out;
+            u.buffer_bytes = paging_buffer_for(b, t, u, room);
+            engine_like(t, &on, u.buffer_bytes, 1);
+            engine_like(t, &off, u.buffer_bytes, PB_STREAM_NEVER);
+            u.engine = &on;
+            u_off = u;
+            u_off.engine = &off;
+            time_rounds(b, SWEEP_ROUNDS, 2, fns, args, tt);
+            printf("  %5.2f", tt[0] / tt[1]);
+            if (tt[0] >= tt[1])
+                pays[set] = 0;
+            else if (!pays[set])
+                pays[set] = want;
+        }
+        printf("\n");
+    }
+    engine_like(b, &dflt, OUT_BYTES, 0);
+    for (set = 0; set < sets; set++) {
+        if (pays[set])
+            printf("  %s: streaming pays from %llu KiB (%.2f of the LLC) on at every larger size measured\n",
+                   set ? "AVX2" : "SSE2", (unsigned long long)(pays[set] >> 10),
+                   llc ? (double)pays[set] / (double)llc : 0.0);
+        else
+            printf("  %s: streaming never paid at every larger size measured\n", set ? "AVX2" : "SSE2");
+    }
+    if (dflt.stream_min == PB_STREAM_NEVER)
+        printf("  the engine's default: never (the CPU lists no cache)\n");
+    else
+        printf("  the engine's default: paging buffers from %u KiB (%u/%u of the LLC) stream\n", dflt.stream_min >> 10,
+               PB_STREAM_LLC_SHARE_NUM, PB_STREAM_LLC_SHARE_DEN);
+    free(pte);
+}
+
+/* The host at the top of every run: vendor, model, the caches the engine's
+ * stream threshold is derived from. */
+static uint64_t print_host(void)
+{
+    uint64_t llc = 0;
+    uint32_t level;
+#if defined(__x86_64__)
+    unsigned r[12], eax, ebx, ecx, edx, family, model, stepping;
+    char vendor[13], brand[49];
+    __cpuid(0, eax, ebx, ecx, edx);
+    memcpy(vendor, &ebx, 4);
+    memcpy(vendor + 4, &edx, 4);
+    memcpy(vendor + 8, &ecx, 4);
+    vendor[12] = 0;
+    __cpuid(1, eax, ebx, ecx, edx);
+    stepping = eax & 0xFu;
+    family = (eax >> 8) & 0xFu;
+    model = (eax >> 4) & 0xFu;
+    if (family == 0xFu)
+        family += (eax >> 20) & 0xFFu;
+    if (family >= 6u)
+        model |= ((eax >> 16) & 0xFu) << 4;
+    brand[0] = 0;
+    __cpuid(0x80000000u, eax, ebx, ecx, edx);
+    if (eax >= 0x80000004u) {
+        for (level = 0; level < 3u; level++)
+            __cpuid(0x80000002u + level, r[4 * level], r[4 * level + 1], r[4 * level + 2], r[4 * level + 3]);
+        memcpy(brand, r, 48);
+        brand[48] = 0;
+    }
+    printf("host: %s, family %u model %u stepping %u, \"%s\"\n", vendor, family, model, stepping, brand);
+#endif
+    printf("caches (CPUID, one instance each):");
+    for (level = 1; level <= 3u; level++) {
+        const uint64_t c = pb_cpu_cache_bytes(level);
+        printf(" L%u %llu KiB", level, (unsigned long long)(c >> 10));
+        if (c)
+            llc = c;
+    }
+    printf("\n");
+    return llc;
 }
 
 /* Smallest call (entries, powers of two) from which the AVX2 engine, paying a
@@ -432,10 +667,12 @@ static void bench_wide_threshold(bench *b, engines *g)
     for (n = 32; n <= 16384u; n *= 2u) {
         upt_arg u, w;
         double t_sse, t_wide;
+        memset(&u, 0, sizeof u);
         u.count = n;
         u.per_op = n;
         u.pte = pte;
         u.out = b->out;
+        u.buffer_bytes = OUT_BYTES;
         u.engine = &b->engine;
         w = u;
         w.engine = &g->wide.engine;
@@ -709,8 +946,9 @@ static void bench_multipass(void)
     free(mdl);
 }
 
-/* Optional argument: run only the sections whose name contains it (upt, runs,
- * transfer, multipass); no argument runs all of them. */
+/* Optional argument: run only the sections whose name contains it (upt, which
+ * includes upt-stream, stream, runs, transfer, calls, multipass); no argument
+ * runs all of them. */
 static int want(int argc, char **argv, const char *section)
 {
     return argc < 2 || strstr(section, argv[1]) != NULL;
@@ -719,29 +957,41 @@ static int want(int argc, char **argv, const char *section)
 int main(int argc, char **argv)
 {
     static bench b;
+    static engines g;
+    uint64_t llc, room;
     bench_init(&b, OUT_BYTES);
-    b.out = aligned_alloc(4096, UPT_OUT_BYTES);
-    b.copy_src = aligned_alloc(4096, UPT_OUT_BYTES);
-    b.copy_dst = aligned_alloc(4096, UPT_OUT_BYTES);
-    memset(b.copy_src, 1, UPT_OUT_BYTES);
-    memset(b.copy_dst, 2, UPT_OUT_BYTES);
-    memset(b.out, 0, UPT_OUT_BYTES);
     printf("bench_runtime: reference backend, submit_align %u, max_copy %u\n", b.cfg.backend.submit_align,
            b.cfg.backend.max_copy);
+    llc = print_host();
+    /* b.out is the paging buffer of every UPDATE_PAGE_TABLE figure: room for
+     * the largest the stream sweep fills, its headers and pads included. */
+    room = sweep_bytes(llc, SWEEP_POINTS - 1u);
+    room += room / 8u + (1u << 20);
+    if (room < UPT_OUT_BYTES)
+        room = UPT_OUT_BYTES;
+    b.out = aligned_alloc(4096, room);
+    b.copy_src = aligned_alloc(4096, UPT_OUT_BYTES);
+    b.copy_dst = aligned_alloc(4096, UPT_OUT_BYTES);
+    if (!b.out || !b.copy_src || !b.copy_dst)
+        abort();
+    memset(b.copy_src, 1, UPT_OUT_BYTES);
+    memset(b.copy_dst, 2, UPT_OUT_BYTES);
+    memset(b.out, 0, room);
+    engines_init(&g);
     if (want(argc, argv, "upt")) {
         static const upt_case cases[] = {
             {"L2-resident", 16, 0}, {"L3-resident", 1024, 0}, {"beyond the last-level cache", 8192, 1}};
-        static engines g;
         unsigned k;
         int mixed;
-        engines_init(&g);
         printf("CPU: AVX2 %s; per call: 512 entries (one leaf table), each call's output packed after the last\n",
                g.have_wide ? "yes" : "no");
         for (mixed = 0; mixed <= 1; mixed++)
             for (k = 0; k < sizeof cases / sizeof cases[0]; k++)
-                bench_upt(&b, &g, &cases[k], mixed);
+                bench_upt(&b, &g, &cases[k], mixed, (uint32_t)room);
         bench_wide_threshold(&b, &g);
     }
+    if (want(argc, argv, "upt-stream"))
+        bench_stream_threshold(&b, &g, llc, (uint32_t)room);
     if (want(argc, argv, "runs"))
         bench_runs(&b);
     if (want(argc, argv, "transfer"))

@@ -118,6 +118,12 @@ typedef struct pb_pte_ctx {
      * call (pb_backend_ops.vector_save): pb_encode_ptes_split may run its AVX2
      * loops. An encoder of its own must not use AVX unless this is set. */
     uint32_t wide;
+    /* Set by the engine when this call's payload goes around the cache
+     * (pb_engine.stream): pb_encode_ptes_split then writes out with
+     * non-temporal stores where out is aligned for them, and the engine issues
+     * the store fence before the call returns. An encoder of its own may
+     * ignore it; if it streams too, the engine's fence covers its stores. */
+    uint32_t stream;
 } pb_pte_ctx;
 
 /* Most GPUs' PTEs are flag bits OR'd with a shifted page number. A backend whose
@@ -253,11 +259,36 @@ typedef struct pb_config {
      * default sits in that range and above its low end because a kernel save
      * costs more than the host's. A driver measures with its own hook. */
     uint32_t wide_min_entries;
+    /* Paging buffers of at least this many bytes get their UPDATE_PAGE_TABLE
+     * payloads written with non-temporal stores (x64: movntdq, vmovntdq), which
+     * skip reading each output line before writing it and leave the cache to
+     * what the CPU reads again. The engine cannot see when the GPU reads the
+     * buffer nor how many buffers VidMm rotates; the size of the buffer it
+     * fills is what it knows: one larger than a share of the last-level cache
+     * is evicted while it is written, so its lines cost a read from memory each
+     * and their stay in the cache buys nothing. 0 takes the default,
+     * PB_STREAM_LLC_SHARE_NUM/DEN of the last-level cache the CPU reports
+     * (pb_cpu_cache_bytes), or never when it reports none; PB_STREAM_NEVER:
+     * never; 1: always. bench_runtime measures the crossover on a host. */
+    uint32_t stream_min_bytes;
 } pb_config;
 
 /* 1 when this CPU has AVX2 and the OS saves YMM state (CPUID, XGETBV); always
  * 0 off x64. pb_engine_init asks it once. */
 uint32_t pb_cpu_has_avx2(void);
+
+/* Bytes of the data or unified cache at level 1, 2 or 3 as the CPU describes
+ * it (CPUID leaf 4 on Intel, 0x8000001D or 0x80000006 on AMD): one instance,
+ * however many cores share it. 0 when the CPU lists none, and off x64. */
+uint64_t pb_cpu_cache_bytes(uint32_t level);
+
+/* The default stream threshold, a share of the last-level cache: a buffer of
+ * half of it and the DXGK_PTE arrays it is filled from (twice its size) exceed
+ * the cache on any vendor; smaller ones may stay, depending on the cache's
+ * policy and its other tenants (figures: bench/README.md, bench/runtime). */
+#define PB_STREAM_NEVER 0xFFFFFFFFu
+#define PB_STREAM_LLC_SHARE_NUM 1u
+#define PB_STREAM_LLC_SHARE_DEN 2u
 
 #define PB_WIDE_AUTO 0u
 #define PB_WIDE_OFF 1u
@@ -271,6 +302,8 @@ typedef struct pb_engine {
     uint32_t ready;          /* pb_engine_init accepted the configuration */
     uint32_t wide;           /* AVX2 usable: CPU, backend hooks and configuration agree */
     uint32_t wide_min;       /* entries from which a call saves state for AVX2 */
+    uint32_t stream_min;     /* pb_config.stream_min_bytes, or the default it stands for */
+    uint32_t stream;         /* paging_buffer_size >= stream_min: payloads bypass the cache (x64 only) */
 } pb_engine;
 
 /* Checks the configuration and resets the state. Returns STATUS_SUCCESS or
@@ -308,7 +341,12 @@ NTSTATUS pb_engine_init(pb_engine *engine, const pb_config *config);
  * of the buffer are unspecified; VidMm submits only up to the cursor. The
  * CPU path (UPDATE_PAGE_TABLE with pDmaBuffer == NULL, or CPU_VIRTUAL without a
  * GPU alias), which writes outside the DMA buffer, checks everything before it
- * writes anything. */
+ * writes anything.
+ *
+ * With pb_engine.stream, UPDATE_PAGE_TABLE payloads are written with
+ * non-temporal stores, which x64 orders only by a fence: every such call,
+ * accepted or refused, issues one (sfence) before it returns, so the caller's
+ * later stores (the submission) follow everything the call wrote. */
 NTSTATUS pb_build_paging_buffer(pb_engine *engine, DXGKARG_BUILDPAGINGBUFFER *args);
 
 /* Length of the run of physically contiguous pages starting at pfn[0]

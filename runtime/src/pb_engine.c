@@ -94,6 +94,23 @@ static const char *config_problem(const pb_config *config, uint32_t *largest_fix
     return NULL;
 }
 
+/* The stream threshold when the configuration leaves it to the engine: a share
+ * of the largest cache the CPU lists (pb_config.stream_min_bytes). */
+static uint32_t stream_min_default(void)
+{
+    uint64_t llc = 0, bytes;
+    uint32_t level;
+    for (level = 1; level <= 3u; level++) { /* each level CPUID lists replaces the one below */
+        const uint64_t cache = pb_cpu_cache_bytes(level);
+        if (cache)
+            llc = cache;
+    }
+    if (llc == 0)
+        return PB_STREAM_NEVER;
+    bytes = llc / PB_STREAM_LLC_SHARE_DEN * PB_STREAM_LLC_SHARE_NUM;
+    return bytes >= PB_STREAM_NEVER ? PB_STREAM_NEVER - 1u : (uint32_t)(bytes ? bytes : 1u);
+}
+
 NTSTATUS pb_engine_init(pb_engine *engine, const pb_config *config)
 {
     const char *problem;
@@ -109,6 +126,8 @@ NTSTATUS pb_engine_init(pb_engine *engine, const pb_config *config)
     engine->ready = 0;
     engine->wide = 0;
     engine->wide_min = 0;
+    engine->stream_min = 0;
+    engine->stream = 0;
     problem = config_problem(config, &largest);
     if (problem) {
         pb_report(engine, NULL, problem, PB_RULE_INVALID);
@@ -120,6 +139,8 @@ NTSTATUS pb_engine_init(pb_engine *engine, const pb_config *config)
     engine->wide = config->wide_vectors == PB_WIDE_AUTO && config->backend.ops->vector_save &&
                    config->backend.ops->vector_restore && pb_cpu_has_avx2();
     engine->wide_min = config->wide_min_entries ? config->wide_min_entries : PB_WIDE_MIN_ENTRIES_DEFAULT;
+    engine->stream_min = config->stream_min_bytes ? config->stream_min_bytes : stream_min_default();
+    engine->stream = engine->stream_min != PB_STREAM_NEVER && config->paging_buffer_size >= engine->stream_min;
     engine->ready = 1;
     return STATUS_SUCCESS;
 }

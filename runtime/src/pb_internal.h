@@ -175,6 +175,10 @@ void pb_pte_summarize(const DXGK_PTE *p, uint32_t n, pb_pte_summary *s); /* wide
 void pb_encode_ptes_checked(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc,
                             uint64_t *out, pb_pte_summary *s);
 
+/* Orders the non-temporal stores of a streaming call (pb_pte_ctx.stream) before
+ * every later store: sfence on x64, nothing elsewhere (nothing streams there). */
+void pb_pte_stream_fence(void);
+
 /* Emits entries [r->token, total) of src to dst + 8 * index. Advances r->token;
  * returns PB_STEP_DONE or PB_STEP_FULL. */
 pb_step pb_emit_qwords(pb_run *r, pb_loc dst, uint32_t total, const pb_qword_source *src);

@@ -6,7 +6,9 @@
  * are vectorised: with SSE2 on x64, which the x64 kernel allows without saving
  * state; with AVX2 when the engine saved the extended state for a large call
  * (pb_pte_ctx.wide); with NEON on arm64; and in plain C with the same results
- * elsewhere (tests run all four, arm64 under qemu). */
+ * elsewhere (tests run all four, arm64 under qemu). On x64 the payload loops
+ * also have a form with non-temporal stores, for paging buffers too large to
+ * stay in the cache (pb_pte_ctx.stream; pb_config.stream_min_bytes says why). */
 #include "pb_internal.h"
 
 #if (defined(_M_X64) || defined(_M_AMD64) || defined(__x86_64__)) && !defined(_M_ARM64EC) && !defined(PB_NO_SIMD)
@@ -46,6 +48,11 @@
 #define PB_TARGET_AVX2
 #define PB_TARGET_XSAVE
 #endif
+#else
+#define PB_AVX2 0
+#endif
+
+#if PB_SSE2
 /* clang (in MSVC mode too) takes cpuid.h: its intrin.h declares __readcr8 with
  * another type than older kits' wdm.h does (10.0.14393.0), a conflict in any
  * translation unit that includes both. */
@@ -54,20 +61,18 @@
 #else
 #include <cpuid.h>
 #endif
-#else
-#define PB_AVX2 0
 #endif
 
 /* ---- CPU features ------------------------------------------------------------- */
 
-#if PB_AVX2
-static void pb_cpuid(int leaf, int r[4])
+#if PB_SSE2
+static void pb_cpuid_sub(int leaf, int sub, int r[4])
 {
 #if defined(_MSC_VER) && !defined(__clang__)
-    __cpuidex(r, leaf, 0);
+    __cpuidex(r, leaf, sub);
 #else
     unsigned a, b, c, d;
-    __cpuid_count((unsigned)leaf, 0u, a, b, c, d);
+    __cpuid_count((unsigned)leaf, (unsigned)sub, a, b, c, d);
     r[0] = (int)a;
     r[1] = (int)b;
     r[2] = (int)c;
@@ -75,6 +80,13 @@ static void pb_cpuid(int leaf, int r[4])
 #endif
 }
 
+static void pb_cpuid(int leaf, int r[4])
+{
+    pb_cpuid_sub(leaf, 0, r);
+}
+#endif
+
+#if PB_AVX2
 PB_TARGET_XSAVE static uint64_t pb_xcr0(void)
 {
     return (uint64_t)_xgetbv(0);
@@ -97,6 +109,67 @@ uint32_t pb_cpu_has_avx2(void)
     return (uint32_t)((unsigned)r[1] >> 5) & 1u;
 #else
     return 0;
+#endif
+}
+
+#if PB_SSE2
+/* Bytes of the data or unified cache at `level` in the deterministic cache
+ * parameters of `leaf`: leaf 4 (Intel; zero on AMD) and 0x8000001D (AMD with
+ * TOPOEXT) share one layout, one subleaf per cache. 0 when none is listed. */
+static uint64_t cache_bytes_in_leaf(int leaf, uint32_t level)
+{
+    int r[4], sub;
+    for (sub = 0; sub < 16; sub++) {
+        uint32_t type, ways, parts, line, sets;
+        pb_cpuid_sub(leaf, sub, r);
+        type = (uint32_t)r[0] & 0x1Fu;
+        if (type == 0) /* no more caches */
+            break;
+        if (type == 2 || (((uint32_t)r[0] >> 5) & 7u) != level) /* instruction cache, or another level */
+            continue;
+        ways = ((uint32_t)r[1] >> 22) + 1u;
+        parts = (((uint32_t)r[1] >> 12) & 0x3FFu) + 1u;
+        line = ((uint32_t)r[1] & 0xFFFu) + 1u;
+        sets = (uint32_t)r[2] + 1u;
+        return (uint64_t)ways * parts * line * sets;
+    }
+    return 0;
+}
+#endif
+
+uint64_t pb_cpu_cache_bytes(uint32_t level)
+{
+#if PB_SSE2
+    int r[4];
+    uint64_t bytes = 0;
+    uint32_t max_ext;
+    pb_cpuid(0, r);
+    if (r[0] >= 4)
+        bytes = cache_bytes_in_leaf(4, level);
+    if (bytes)
+        return bytes;
+    pb_cpuid((int)0x80000000u, r);
+    max_ext = (uint32_t)r[0];
+    if (max_ext >= 0x8000001Du) {
+        pb_cpuid((int)0x80000001u, r);
+        if ((uint32_t)r[2] & (1u << 22)) /* TOPOEXT */
+            bytes = cache_bytes_in_leaf((int)0x8000001Du, level);
+    }
+    if (bytes || max_ext < 0x80000006u || level < 2u || level > 3u)
+        return bytes;
+    /* Older AMD parts: L2 in KiB in ECX[31:16], L3 in 512 KiB units in EDX[31:18]. */
+    pb_cpuid((int)0x80000006u, r);
+    return level == 2u ? (uint64_t)((uint32_t)r[2] >> 16) << 10 : (uint64_t)((uint32_t)r[3] >> 18) << 19;
+#else
+    (void)level;
+    return 0;
+#endif
+}
+
+void pb_pte_stream_fence(void)
+{
+#if PB_SSE2
+    _mm_sfence();
 #endif
 }
 
@@ -267,7 +340,61 @@ typedef struct pte_flag_cache {
 
 #define PTE_BLOCK 16u
 
+/* The payload loops are written once with a `stream` parameter and compiled
+ * twice, stream a constant 0 or 1 in each copy (PB_STREAM_COPIES), so the
+ * ordinary loop has no test per store. */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define PB_FORCEINLINE __forceinline
+#else
+#define PB_FORCEINLINE inline __attribute__((always_inline))
+#endif
+#define PB_STREAM_COPIES(loop, stream, ...) ((stream) ? loop(__VA_ARGS__, 1) : loop(__VA_ARGS__, 0))
+
+/* Whether a payload loop writes out with non-temporal stores: the engine chose
+ * to stream this call (pb_pte_ctx.stream) and out starts a cache line. The
+ * loops store whole blocks of PTE_BLOCK entries (two lines), so every line
+ * they stream is theirs alone: a line written partly through the cache
+ * (a header, the scalar tail) and partly around it costs a write-combining
+ * flush at each mixed line, measured at 1.5-4 times the call's time with
+ * 512-entry calls (bench_runtime, 16-byte alignment). */
+#define PTE_STREAM_ALIGN 64u
+
+static PB_INLINE int pte_streams(const pb_pte_ctx *pc, const uint64_t *out)
+{
+    return pc->stream && ((uintptr_t)out & (PTE_STREAM_ALIGN - 1u)) == 0;
+}
+
+/* The streaming copies of the loops also ask for their input ahead: a paging
+ * buffer beyond the cache is filled from DXGK_PTE arrays twice its size, which
+ * the cache does not hold either. Beyond the LLC (bench_runtime upt, uniform
+ * flags, AMD EPYC 7xx3) requesting the lines 128 entries (2 KiB) ahead took
+ * 0.72-0.90 of the time on SSE2 and 0.73-0.87 on AVX2, 256 entries no better;
+ * in L2 the same prefetches cost up to 1.44 of the time, so the loops through
+ * the cache have none. Never past in[n): the next call's entries may lie
+ * anywhere. */
+#define PTE_PREFETCH_AHEAD 128u
+
 #if PB_SSE2
+/* The input lines of the `entries` entries PTE_PREFETCH_AHEAD after in[0],
+ * when stream and they are among the n from in[0]. */
+static PB_FORCEINLINE void prefetch_ahead(const DXGK_PTE *in, uint32_t n, uint32_t entries, const int stream)
+{
+    uint32_t k;
+    if (!stream || n < PTE_PREFETCH_AHEAD + entries)
+        return;
+    for (k = 0; k < entries; k += 4u) /* four 16-byte entries a line */
+        _mm_prefetch((const char *)(const void *)(in + PTE_PREFETCH_AHEAD + k), _MM_HINT_T0);
+}
+
+/* One payload store: around the cache (movntdq, 16-byte aligned) or through it. */
+static PB_FORCEINLINE void store_sse2(__m128i *o, __m128i v, const int stream)
+{
+    if (stream)
+        _mm_stream_si128(o, v);
+    else
+        _mm_storeu_si128(o, v);
+}
+
 /* Two page numbers -> h | (page & m) << s. */
 static PB_INLINE __m128i encode_two_pages(__m128i pages, __m128i h, __m128i m, __m128i s)
 {
@@ -295,26 +422,34 @@ static PB_INLINE __m128i load_two_pages(const DXGK_PTE *in)
     return _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(lo), (const double *)(const void *)&in[1].PageAddress));
 }
 
-static uint32_t uniform_sse2(uint64_t h, uint64_t mask, uint32_t shift, const DXGK_PTE *in, uint32_t n,
-                             uint64_t *out)
+static PB_FORCEINLINE uint32_t uniform_sse2_to(uint64_t h, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
+                                               uint32_t n, uint64_t *out, const int stream)
 {
     const __m128i vh = _mm_set1_epi64x((long long)h), vm = _mm_set1_epi64x((long long)mask),
                   vs = _mm_cvtsi32_si128((int)shift);
     uint32_t i;
     for (i = 0; i + 4u <= n; i += 4u) {
         __m128i *o = (__m128i *)(void *)(out + i);
-        _mm_storeu_si128(o, encode_two_pages(load_two_pages(in + i), vh, vm, vs));
-        _mm_storeu_si128(o + 1, encode_two_pages(load_two_pages(in + i + 2), vh, vm, vs));
+        prefetch_ahead(in + i, n - i, 4u, stream);
+        store_sse2(o, encode_two_pages(load_two_pages(in + i), vh, vm, vs), stream);
+        store_sse2(o + 1, encode_two_pages(load_two_pages(in + i + 2), vh, vm, vs), stream);
     }
     return i;
+}
+
+static uint32_t uniform_sse2(uint64_t h, uint64_t mask, uint32_t shift, const DXGK_PTE *in, uint32_t n,
+                             uint64_t *out, int stream)
+{
+    return PB_STREAM_COPIES(uniform_sse2_to, stream, h, mask, shift, in, n, out);
 }
 
 /* Blocks of PTE_BLOCK entries from in[0] encoded on the assumption that their
  * flags equal f, then checked once; stops before the first block where the
  * assumption failed (the caller overwrites it). The run filter of every block
  * it read is OR'd into *cand. Returns a multiple of PTE_BLOCK. */
-static uint32_t same_flag_blocks_sse2(uint64_t f, uint64_t h, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
-                                      uint32_t n, uint64_t *out, uint32_t *cand)
+static PB_FORCEINLINE uint32_t same_flag_blocks_sse2_to(uint64_t f, uint64_t h, uint64_t mask, uint32_t shift,
+                                                        const DXGK_PTE *in, uint32_t n, uint64_t *out, uint32_t *cand,
+                                                        const int stream)
 {
     const __m128i vf = _mm_set1_epi64x((long long)f), vh = _mm_set1_epi64x((long long)h),
                   vm = _mm_set1_epi64x((long long)mask), vs = _mm_cvtsi32_si128((int)shift),
@@ -325,15 +460,16 @@ static uint32_t same_flag_blocks_sse2(uint64_t f, uint64_t h, uint64_t mask, uin
         const __m128i *q = (const __m128i *)(const void *)(in + i), *const q_end = q + PTE_BLOCK;
         __m128i *o = (__m128i *)(void *)(out + i);
         __m128i d = _mm_setzero_si128();
+        prefetch_ahead(in + i, n - i, PTE_BLOCK, stream);
         for (; q != q_end; q += 8, o += 4) {
             const __m128i e0 = _mm_loadu_si128(q), e1 = _mm_loadu_si128(q + 1), e2 = _mm_loadu_si128(q + 2),
                           e3 = _mm_loadu_si128(q + 3), e4 = _mm_loadu_si128(q + 4), e5 = _mm_loadu_si128(q + 5),
                           e6 = _mm_loadu_si128(q + 6), e7 = _mm_loadu_si128(q + 7);
             c = _mm_or_si128(c, _mm_cmpeq_epi32(_mm_sub_epi32(e4, e0), four)); /* as in summarize_sse2 */
-            _mm_storeu_si128(o, encode_pair(e0, e1, vf, vh, vm, vs, &d));
-            _mm_storeu_si128(o + 1, encode_pair(e2, e3, vf, vh, vm, vs, &d));
-            _mm_storeu_si128(o + 2, encode_pair(e4, e5, vf, vh, vm, vs, &d));
-            _mm_storeu_si128(o + 3, encode_pair(e6, e7, vf, vh, vm, vs, &d));
+            store_sse2(o, encode_pair(e0, e1, vf, vh, vm, vs, &d), stream);
+            store_sse2(o + 1, encode_pair(e2, e3, vf, vh, vm, vs, &d), stream);
+            store_sse2(o + 2, encode_pair(e4, e5, vf, vh, vm, vs, &d), stream);
+            store_sse2(o + 3, encode_pair(e6, e7, vf, vh, vm, vs, &d), stream);
         }
         if (_mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_setzero_si128())) != 0xFFFF)
             break; /* another flag word in this block */
@@ -341,17 +477,33 @@ static uint32_t same_flag_blocks_sse2(uint64_t f, uint64_t h, uint64_t mask, uin
     *cand |= (uint32_t)((_mm_movemask_epi8(c) & 0x0F00) != 0);
     return i;
 }
+
+static uint32_t same_flag_blocks_sse2(uint64_t f, uint64_t h, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
+                                      uint32_t n, uint64_t *out, uint32_t *cand, int stream)
+{
+    return PB_STREAM_COPIES(same_flag_blocks_sse2_to, stream, f, h, mask, shift, in, n, out, cand);
+}
 #endif
 
 #if PB_AVX2
+/* One payload store: around the cache (vmovntdq, 32-byte aligned) or through it. */
+PB_TARGET_AVX2 static PB_FORCEINLINE void store_avx2(__m256i *o, __m256i v, const int stream)
+{
+    if (stream)
+        _mm256_stream_si256(o, v);
+    else
+        _mm256_storeu_si256(o, v);
+}
+
 /* Four entries from two registers of two: the page numbers come out of the
  * in-lane unpack as entries 0, 2, 1, 3 and one permute puts them in order. */
 #define PB_AVX2_ENCODE(a, b, vh, vm, vs)                                                                            \
     _mm256_permute4x64_epi64(                                                                                   \
         _mm256_or_si256(vh, _mm256_sll_epi64(_mm256_and_si256(_mm256_unpackhi_epi64(a, b), vm), vs)), 0xD8)
 
-PB_TARGET_AVX2 static uint32_t uniform_avx2(uint64_t h, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
-                                            uint32_t n, uint64_t *out)
+PB_TARGET_AVX2 static PB_FORCEINLINE uint32_t uniform_avx2_to(uint64_t h, uint64_t mask, uint32_t shift,
+                                                              const DXGK_PTE *in, uint32_t n, uint64_t *out,
+                                                              const int stream)
 {
     const __m256i vh = _mm256_set1_epi64x((long long)h), vm = _mm256_set1_epi64x((long long)mask);
     const __m128i vs = _mm_cvtsi32_si128((int)shift);
@@ -361,10 +513,17 @@ PB_TARGET_AVX2 static uint32_t uniform_avx2(uint64_t h, uint64_t mask, uint32_t 
         __m256i *o = (__m256i *)(void *)(out + i);
         const __m256i a0 = _mm256_loadu_si256(q), a1 = _mm256_loadu_si256(q + 1), a2 = _mm256_loadu_si256(q + 2),
                       a3 = _mm256_loadu_si256(q + 3);
-        _mm256_storeu_si256(o, PB_AVX2_ENCODE(a0, a1, vh, vm, vs));
-        _mm256_storeu_si256(o + 1, PB_AVX2_ENCODE(a2, a3, vh, vm, vs));
+        prefetch_ahead(in + i, n - i, 8u, stream);
+        store_avx2(o, PB_AVX2_ENCODE(a0, a1, vh, vm, vs), stream);
+        store_avx2(o + 1, PB_AVX2_ENCODE(a2, a3, vh, vm, vs), stream);
     }
     return i;
+}
+
+PB_TARGET_AVX2 static uint32_t uniform_avx2(uint64_t h, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
+                                            uint32_t n, uint64_t *out, int stream)
+{
+    return PB_STREAM_COPIES(uniform_avx2_to, stream, h, mask, shift, in, n, out);
 }
 
 /* Sixteen entries, two to a register ({F, P} in each 128-bit lane). */
@@ -402,8 +561,10 @@ PB_TARGET_AVX2 static PB_INLINE uint32_t avx2_runs_found(__m256i c)
 }
 
 /* same_flag_blocks_sse2 with 256-bit registers. */
-PB_TARGET_AVX2 static uint32_t same_flag_blocks_avx2(uint64_t f, uint64_t h, uint64_t mask, uint32_t shift,
-                                                     const DXGK_PTE *in, uint32_t n, uint64_t *out, uint32_t *cand)
+PB_TARGET_AVX2 static PB_FORCEINLINE uint32_t same_flag_blocks_avx2_to(uint64_t f, uint64_t h, uint64_t mask,
+                                                                       uint32_t shift, const DXGK_PTE *in,
+                                                                       uint32_t n, uint64_t *out, uint32_t *cand,
+                                                                       const int stream)
 {
     const __m256i vf = _mm256_set1_epi64x((long long)f), vh = _mm256_set1_epi64x((long long)h),
                   vm = _mm256_set1_epi64x((long long)mask), four = _mm256_set1_epi64x(4);
@@ -418,16 +579,24 @@ PB_TARGET_AVX2 static uint32_t same_flag_blocks_avx2(uint64_t f, uint64_t h, uin
                             _mm256_xor_si256(_mm256_unpacklo_epi64(b.a2, b.a3), vf)),
             _mm256_or_si256(_mm256_xor_si256(_mm256_unpacklo_epi64(b.a4, b.a5), vf),
                             _mm256_xor_si256(_mm256_unpacklo_epi64(b.a6, b.a7), vf)));
+        prefetch_ahead(in + i, n - i, PTE_BLOCK, stream);
         c = _mm256_or_si256(c, avx2_block_runs(&b, four));
-        _mm256_storeu_si256(o, PB_AVX2_ENCODE(b.a0, b.a1, vh, vm, vs));
-        _mm256_storeu_si256(o + 1, PB_AVX2_ENCODE(b.a2, b.a3, vh, vm, vs));
-        _mm256_storeu_si256(o + 2, PB_AVX2_ENCODE(b.a4, b.a5, vh, vm, vs));
-        _mm256_storeu_si256(o + 3, PB_AVX2_ENCODE(b.a6, b.a7, vh, vm, vs));
+        store_avx2(o, PB_AVX2_ENCODE(b.a0, b.a1, vh, vm, vs), stream);
+        store_avx2(o + 1, PB_AVX2_ENCODE(b.a2, b.a3, vh, vm, vs), stream);
+        store_avx2(o + 2, PB_AVX2_ENCODE(b.a4, b.a5, vh, vm, vs), stream);
+        store_avx2(o + 3, PB_AVX2_ENCODE(b.a6, b.a7, vh, vm, vs), stream);
         if (!_mm256_testz_si256(d, d))
             break; /* another flag word in this block */
     }
     *cand |= avx2_runs_found(c);
     return i;
+}
+
+PB_TARGET_AVX2 static uint32_t same_flag_blocks_avx2(uint64_t f, uint64_t h, uint64_t mask, uint32_t shift,
+                                                     const DXGK_PTE *in, uint32_t n, uint64_t *out, uint32_t *cand,
+                                                     int stream)
+{
+    return PB_STREAM_COPIES(same_flag_blocks_avx2_to, stream, f, h, mask, shift, in, n, out, cand);
 }
 #endif
 
@@ -459,8 +628,9 @@ static PB_INLINE __m128i encode_two_pair(const __m128i *q, const two_flags_sse2 
     return encode_pages(e0, e1, _mm_xor_si128(k->hb, _mm_and_si128(pick_a, k->hd)), k->m, k->s);
 }
 
-static uint32_t two_flag_blocks_sse2(const pte_flag_cache *t, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
-                                     uint32_t n, uint64_t *out, uint32_t *cand)
+static PB_FORCEINLINE uint32_t two_flag_blocks_sse2_to(const pte_flag_cache *t, uint64_t mask, uint32_t shift,
+                                                       const DXGK_PTE *in, uint32_t n, uint64_t *out, uint32_t *cand,
+                                                       const int stream)
 {
     two_flags_sse2 k;
     const __m128i four = _mm_set_epi32(0, 4, 0, 0);
@@ -477,19 +647,26 @@ static uint32_t two_flag_blocks_sse2(const pte_flag_cache *t, uint64_t mask, uin
         const __m128i *q = (const __m128i *)(const void *)(in + i), *const q_end = q + PTE_BLOCK;
         __m128i *o = (__m128i *)(void *)(out + i);
         __m128i err = _mm_setzero_si128();
+        prefetch_ahead(in + i, n - i, PTE_BLOCK, stream);
         for (; q != q_end; q += 8, o += 4) {
             /* as in summarize_sse2 */
             c = _mm_or_si128(c, _mm_cmpeq_epi32(_mm_sub_epi32(_mm_loadu_si128(q + 4), _mm_loadu_si128(q)), four));
-            _mm_storeu_si128(o, encode_two_pair(q, &k, &err));
-            _mm_storeu_si128(o + 1, encode_two_pair(q + 2, &k, &err));
-            _mm_storeu_si128(o + 2, encode_two_pair(q + 4, &k, &err));
-            _mm_storeu_si128(o + 3, encode_two_pair(q + 6, &k, &err));
+            store_sse2(o, encode_two_pair(q, &k, &err), stream);
+            store_sse2(o + 1, encode_two_pair(q + 2, &k, &err), stream);
+            store_sse2(o + 2, encode_two_pair(q + 4, &k, &err), stream);
+            store_sse2(o + 3, encode_two_pair(q + 6, &k, &err), stream);
         }
         if (_mm_movemask_epi8(_mm_cmpeq_epi8(err, _mm_setzero_si128())) != 0xFFFF)
             break; /* a third flag word in this block */
     }
     *cand |= (uint32_t)((_mm_movemask_epi8(c) & 0x0F00) != 0);
     return i;
+}
+
+static uint32_t two_flag_blocks_sse2(const pte_flag_cache *t, uint64_t mask, uint32_t shift, const DXGK_PTE *in,
+                                     uint32_t n, uint64_t *out, uint32_t *cand, int stream)
+{
+    return PB_STREAM_COPIES(two_flag_blocks_sse2_to, stream, t, mask, shift, in, n, out, cand);
 }
 #endif
 
@@ -505,8 +682,9 @@ PB_TARGET_AVX2 static PB_INLINE __m256i encode_two_quad(__m256i a0, __m256i a1, 
     return PB_AVX2_ENCODE(a0, a1, _mm256_xor_si256(hb, _mm256_and_si256(pick_a, hd)), m, s);
 }
 
-PB_TARGET_AVX2 static uint32_t two_flag_blocks_avx2(const pte_flag_cache *t, uint64_t mask, uint32_t shift,
-                                                    const DXGK_PTE *in, uint32_t n, uint64_t *out, uint32_t *cand)
+PB_TARGET_AVX2 static PB_FORCEINLINE uint32_t two_flag_blocks_avx2_to(const pte_flag_cache *t, uint64_t mask,
+                                                                      uint32_t shift, const DXGK_PTE *in, uint32_t n,
+                                                                      uint64_t *out, uint32_t *cand, const int stream)
 {
     const __m256i fa = _mm256_set1_epi64x((long long)t->fa), fb = _mm256_set1_epi64x((long long)t->fb),
                   hb = _mm256_set1_epi64x((long long)t->hb), hd = _mm256_set1_epi64x((long long)(t->ha ^ t->hb)),
@@ -519,16 +697,24 @@ PB_TARGET_AVX2 static uint32_t two_flag_blocks_avx2(const pte_flag_cache *t, uin
         __m256i *o = (__m256i *)(void *)(out + i);
         const avx2_block b = avx2_load_block(in + i);
         __m256i ok = ones;
+        prefetch_ahead(in + i, n - i, PTE_BLOCK, stream);
         c = _mm256_or_si256(c, avx2_block_runs(&b, four));
-        _mm256_storeu_si256(o, encode_two_quad(b.a0, b.a1, fa, fb, hb, hd, m, s, &ok));
-        _mm256_storeu_si256(o + 1, encode_two_quad(b.a2, b.a3, fa, fb, hb, hd, m, s, &ok));
-        _mm256_storeu_si256(o + 2, encode_two_quad(b.a4, b.a5, fa, fb, hb, hd, m, s, &ok));
-        _mm256_storeu_si256(o + 3, encode_two_quad(b.a6, b.a7, fa, fb, hb, hd, m, s, &ok));
+        store_avx2(o, encode_two_quad(b.a0, b.a1, fa, fb, hb, hd, m, s, &ok), stream);
+        store_avx2(o + 1, encode_two_quad(b.a2, b.a3, fa, fb, hb, hd, m, s, &ok), stream);
+        store_avx2(o + 2, encode_two_quad(b.a4, b.a5, fa, fb, hb, hd, m, s, &ok), stream);
+        store_avx2(o + 3, encode_two_quad(b.a6, b.a7, fa, fb, hb, hd, m, s, &ok), stream);
         if (!_mm256_testc_si256(ok, ones))
             break; /* a third flag word in this block */
     }
     *cand |= avx2_runs_found(c);
     return i;
+}
+
+PB_TARGET_AVX2 static uint32_t two_flag_blocks_avx2(const pte_flag_cache *t, uint64_t mask, uint32_t shift,
+                                                    const DXGK_PTE *in, uint32_t n, uint64_t *out, uint32_t *cand,
+                                                    int stream)
+{
+    return PB_STREAM_COPIES(two_flag_blocks_avx2_to, stream, t, mask, shift, in, n, out, cand);
 }
 #endif
 
@@ -656,15 +842,15 @@ static uint32_t find_second_value(const pb_pte_split *fmt, const pb_pte_ctx *pc,
 /* Blocks from in[0] whose flags are c->fa or c->fb (see above); returns how
  * many entries (a multiple of PTE_BLOCK): their flags OR to c->fa | c->fb. */
 static uint32_t two_flag_blocks(const pb_pte_split *fmt, const pte_flag_cache *c, const DXGK_PTE *in, uint32_t n,
-                                uint64_t *out, uint32_t wide, uint32_t *cand)
+                                uint64_t *out, const pb_pte_ctx *pc, uint32_t *cand)
 {
 #if PB_AVX2
-    if (wide)
-        return two_flag_blocks_avx2(c, fmt->page_mask, fmt->page_shift, in, n, out, cand);
+    if (pc->wide)
+        return two_flag_blocks_avx2(c, fmt->page_mask, fmt->page_shift, in, n, out, cand, pte_streams(pc, out));
 #endif
-    (void)wide;
+    (void)pc;
 #if PB_SSE2
-    return two_flag_blocks_sse2(c, fmt->page_mask, fmt->page_shift, in, n, out, cand);
+    return two_flag_blocks_sse2(c, fmt->page_mask, fmt->page_shift, in, n, out, cand, pte_streams(pc, out));
 #elif PB_NEON
     return two_flag_blocks_neon(c, fmt->page_mask, fmt->page_shift, in, n, out, cand);
 #else
@@ -706,15 +892,17 @@ static uint32_t same_flag_blocks_scalar(uint64_t f, uint64_t h, uint64_t mask, u
 #endif
 
 static uint32_t same_flag_blocks(const pb_pte_split *fmt, const pte_flag_cache *c, const DXGK_PTE *in, uint32_t n,
-                                 uint64_t *out, uint32_t wide, uint32_t *cand)
+                                 uint64_t *out, const pb_pte_ctx *pc, uint32_t *cand)
 {
 #if PB_AVX2
-    if (wide)
-        return same_flag_blocks_avx2(c->fa, c->ha, fmt->page_mask, fmt->page_shift, in, n, out, cand);
+    if (pc->wide)
+        return same_flag_blocks_avx2(c->fa, c->ha, fmt->page_mask, fmt->page_shift, in, n, out, cand,
+                                     pte_streams(pc, out));
 #endif
-    (void)wide;
+    (void)pc;
 #if PB_SSE2
-    return same_flag_blocks_sse2(c->fa, c->ha, fmt->page_mask, fmt->page_shift, in, n, out, cand);
+    return same_flag_blocks_sse2(c->fa, c->ha, fmt->page_mask, fmt->page_shift, in, n, out, cand,
+                                 pte_streams(pc, out));
 #elif PB_NEON
     return same_flag_blocks_neon(c->fa, c->ha, fmt->page_mask, fmt->page_shift, in, n, out, cand);
 #else
@@ -724,19 +912,22 @@ static uint32_t same_flag_blocks(const pb_pte_split *fmt, const pte_flag_cache *
 
 /* Every entry has flag bits h: the engine checked the flags are uniform
  * (pb_pte_ctx.flags_uniform), so only the page numbers are read for the output. */
-static void encode_uniform(const pb_pte_split *fmt, uint64_t h, const DXGK_PTE *in, uint32_t n, uint32_t wide,
-                           uint64_t *out)
+static void encode_uniform(const pb_pte_split *fmt, uint64_t h, const DXGK_PTE *in, uint32_t n,
+                           const pb_pte_ctx *pc, uint64_t *out)
 {
     const uint64_t mask = fmt->page_mask;
     const uint32_t shift = fmt->page_shift;
+    const int nt = pte_streams(pc, out);
+    const uint32_t whole = nt ? n & ~7u : n; /* streamed lines are written whole, the tail through the cache */
     uint32_t i = 0;
 #if PB_AVX2
-    if (wide)
-        i = uniform_avx2(h, mask, shift, in, n, out);
+    if (pc->wide)
+        i = uniform_avx2(h, mask, shift, in, whole, out, nt);
 #endif
-    (void)wide;
+    (void)pc;
+    (void)whole;
 #if PB_SSE2
-    i += uniform_sse2(h, mask, shift, in + i, n - i, out + i);
+    i += uniform_sse2(h, mask, shift, in + i, whole - i, out + i, nt);
 #elif PB_NEON
     i = uniform_neon(h, mask, shift, in, n, out);
 #endif
@@ -747,11 +938,11 @@ static void encode_uniform(const pb_pte_split *fmt, uint64_t h, const DXGK_PTE *
 /* Entries from in[0] while their flags equal c->fa: whole blocks, then one at a
  * time. Returns how many entries were encoded. */
 static uint32_t encode_same_flags(const pb_pte_split *fmt, const pte_flag_cache *c, const DXGK_PTE *in, uint32_t n,
-                                  uint32_t wide, uint64_t *out)
+                                  const pb_pte_ctx *pc, uint64_t *out)
 {
     const uint64_t f = c->fa, h = c->ha, mask = fmt->page_mask;
     const uint32_t shift = fmt->page_shift;
-    uint32_t unused = 0, i = same_flag_blocks(fmt, c, in, n, out, wide, &unused);
+    uint32_t unused = 0, i = same_flag_blocks(fmt, c, in, n, out, pc, &unused);
     if (n - i >= PTE_BLOCK)
         return i; /* a block with another flag word */
     for (; i < n && in[i].Flags == f; i++)
@@ -832,16 +1023,16 @@ void pb_encode_ptes_split(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_t 
         return;
     flag_cache_init(fmt, pc, in[0].Flags, &c);
     if (pc->flags_uniform) {
-        encode_uniform(fmt, c.ha, in, n, pc->wide, out);
+        encode_uniform(fmt, c.ha, in, n, pc, out);
         return;
     }
     while (i < n) {
-        const uint32_t same = encode_same_flags(fmt, &c, in + i, n - i, pc->wide, out + i);
+        const uint32_t same = encode_same_flags(fmt, &c, in + i, n - i, pc, out + i);
         uint32_t two = 0;
         i += same;
         if (i < n && find_second_value(fmt, pc, &c, in + i, n - i)) {
             uint32_t cand = 0;
-            two = two_flag_blocks(fmt, &c, in + i, n - i, out + i, pc->wide, &cand);
+            two = two_flag_blocks(fmt, &c, in + i, n - i, out + i, pc, &cand);
             i += two;
         }
         if (i < n) { /* a third value, or the tail: a window one entry at a time, then the vector loops again */
@@ -885,7 +1076,7 @@ void pb_encode_ptes_checked(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_
     f0 = in[0].Flags;
     flag_cache_init(fmt, pc, f0, &c);
     while (i < n) {
-        const uint32_t same = same_flag_blocks(fmt, &c, in + i, n - i, out + i, pc->wide, &cand);
+        const uint32_t same = same_flag_blocks(fmt, &c, in + i, n - i, out + i, pc, &cand);
         uint32_t two = 0;
         if (same) { /* every entry of these blocks has flags c.fa */
             any |= c.fa;
@@ -894,7 +1085,7 @@ void pb_encode_ptes_checked(const pb_pte_split *fmt, const DXGK_PTE *in, uint32_
             i += same;
         }
         if (i < n && find_second_value(fmt, pc, &c, in + i, n - i)) {
-            two = two_flag_blocks(fmt, &c, in + i, n - i, out + i, pc->wide, &cand);
+            two = two_flag_blocks(fmt, &c, in + i, n - i, out + i, pc, &cand);
             /* c.fa and c.fb are flag words of entries of this call, and differ */
             uniform = 0;
             any |= c.fa | c.fb;

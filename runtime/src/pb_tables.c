@@ -46,6 +46,8 @@ pb_step pb_emit_qwords(pb_run *r, pb_loc dst, uint32_t total, const pb_qword_sou
                 return PB_STEP_FULL;
             continue;
         }
+        if (src->pte.stream) /* the streaming loops store only whole cache lines */
+            pb_align_write64_payload(r, 64u, 1u);
         room = pb_write64_room(r);
         if (room == 0)
             return PB_STEP_FULL;
@@ -347,17 +349,37 @@ static void dual_encode(const pb_qword_source *s, uint32_t i, uint32_t n, uint64
     }
 }
 
-static void upt_source(pb_run *r, pb_qword_source *s, int dual, uint32_t wide)
+/* The fields every qword source sets the same way; the caller fills the rest. */
+static void qword_source_init(pb_qword_source *s, pb_run *r)
 {
-    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &r->a->UpdatePageTable;
+    static const pb_pte_ctx no_ptes = {0}; /* aperture entries: no DXGK_PTE, never streamed */
     s->r = r;
-    s->pte.level = u->PageTableLevel;
-    s->pte.flags_uniform = 0;
-    s->pte.wide = wide;
-    s->pte.use_64kb = (PB_FLAGS(u->Flags) & UPF_USE64KB) != 0;
-    s->pte.table_64kb = (uint32_t)dual;
     s->literal_encode = NULL;
     s->run_free = 0;
+    s->pte = no_ptes;
+}
+
+/* How this call encodes DXGK_PTEs: the update's level and flags, the table
+ * (leaf or 64 KiB companion), AVX2 when the state was saved, non-temporal
+ * stores when the engine streams and the values go to the DMA buffer. */
+static pb_pte_ctx upt_pte_ctx(const pb_run *r, int dual, uint32_t wide, uint32_t stream)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &r->a->UpdatePageTable;
+    pb_pte_ctx pc;
+    pc.level = u->PageTableLevel;
+    pc.use_64kb = (PB_FLAGS(u->Flags) & UPF_USE64KB) != 0;
+    pc.table_64kb = (uint32_t)dual;
+    pc.flags_uniform = 0;
+    pc.wide = wide;
+    pc.stream = stream;
+    return pc;
+}
+
+static void upt_source(pb_run *r, pb_qword_source *s, int dual, uint32_t wide, uint32_t stream)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &r->a->UpdatePageTable;
+    qword_source_init(s, r);
+    s->pte = upt_pte_ctx(r, dual, wide, stream);
     if (dual) {
         s->data = u->pPageTableEntries64KB ? u->pPageTableEntries64KB + dual_first(u) : NULL;
         s->run_length = dual_run_length;
@@ -391,7 +413,7 @@ static pb_step upt_cpu_apply(pb_engine *e, const DXGKARG_BUILDPAGINGBUFFER *a, p
             continue;
         base = dual ? table + e->cfg.backend.dual_pte_offset + ((u->StartIndex + dual_first(u)) / 16u) * 8u
                     : table + (uint64_t)u->StartIndex * 8u;
-        upt_source(r, &s, dual, 0);
+        upt_source(r, &s, dual, 0, 0); /* into v[], read back at once: through the cache */
         while (i < total) {
             uint32_t n = total - i < 64u ? total - i : 64u;
             s.encode(&s, i, n, v);
@@ -472,15 +494,10 @@ static pb_step upt_fused_first_call(pb_run *r, pb_loc loc, uint32_t wide, pb_pte
     const pb_backend *be = r->be;
     const pb_cursor start = r->cur;
     const uint32_t packets = r->packets;
-    pb_pte_ctx pc;
+    const pb_pte_ctx pc = upt_pte_ctx(r, 0, wide, r->e->stream);
     pb_pte_summary sum, part;
     const char *rule;
     uint32_t i = 0;
-    pc.level = u->PageTableLevel;
-    pc.use_64kb = (PB_FLAGS(u->Flags) & UPF_USE64KB) != 0;
-    pc.table_64kb = 0;
-    pc.flags_uniform = 0;
-    pc.wide = wide;
     sum.any = 0;
     sum.uniform = 1;
     sum.run_candidate = 0;
@@ -488,8 +505,8 @@ static pb_step upt_fused_first_call(pb_run *r, pb_loc loc, uint32_t wide, pb_pte
     while (i < n) {
         uint32_t room, k;
         uint64_t *payload;
-        if (wide) /* 32-byte stores that never split a cache line */
-            pb_align_write64_payload(r, 32u, n - i < 8u ? n - i : 8u);
+        if (wide || pc.stream) /* 32-byte stores that never split a line; streaming ones whole lines */
+            pb_align_write64_payload(r, pc.stream ? 64u : 32u, n - i < 8u ? n - i : 8u);
         room = pb_write64_room(r);
         k = room >= n - i ? n - i : room & ~7u;
         if (k == 0)
@@ -559,7 +576,7 @@ static pb_step upt_emit(pb_run *r, uint32_t wide)
     if (first && check_upt_entries(r->e, r->a, fused, wide, &checked) != PB_STEP_DONE)
         return PB_STEP_INVALID;
     if (r->token < n) {
-        upt_source(r, &s, 0, wide);
+        upt_source(r, &s, 0, wide, r->e->stream);
         s.run_free = checked.run_candidate ^ 1u;
         s.pte.flags_uniform = checked.uniform;
         if ((st = pb_emit_qwords(r, loc, n, &s)) != PB_STEP_DONE)
@@ -568,7 +585,7 @@ static pb_step upt_emit(pb_run *r, uint32_t wide)
     if (n64) { /* tokens n .. n + n64 - 1 are companion entries */
         pb_loc loc64 = pb_loc_make(loc.space, loc.addr - (uint64_t)u->StartIndex * 8u + r->be->dual_pte_offset +
                                                   ((u->StartIndex + dual_first(u)) / 16u) * 8u);
-        upt_source(r, &s, 1, wide);
+        upt_source(r, &s, 1, wide, r->e->stream);
         r->token -= n;
         st = pb_emit_qwords(r, loc64, n64, &s);
         r->token += n;
@@ -590,6 +607,8 @@ pb_step pb_op_update_page_table(pb_run *r)
     if (r->e->wide && r->token < total && total - r->token >= r->e->wide_min)
         wide = r->be->ops->vector_save(r->be->ctx, &state) == 0;
     st = upt_emit(r, wide);
+    if (r->e->stream) /* before the caller's next store: the submission may follow */
+        pb_pte_stream_fence();
     if (wide)
         r->be->ops->vector_restore(r->be->ctx, &state);
     return st;
@@ -653,9 +672,7 @@ pb_step pb_op_map_aperture(pb_run *r)
         return pb_rule(r, MAP_RULE(".pMdl:non-null"), PB_RULE_INVALID);
     if (n && (uint64_t)a->MapApertureSegment.MdlOffset + n > pb_mdl_pages(mdl))
         return pb_rule(r, MAP_RULE(".MdlOffset:within-mdl"), PB_RULE_INVALID);
-    s.r = r;
-    s.literal_encode = NULL;
-    s.run_free = 0;
+    qword_source_init(&s, r);
     s.segment_id = id;
     s.cache_coherent = PB_FLAGS(a->MapApertureSegment.Flags) & 1u;
     s.data = n ? MmGetMdlPfnArray((PMDL)(ULONG_PTR)mdl) + a->MapApertureSegment.MdlOffset : NULL;
@@ -703,9 +720,7 @@ pb_step pb_op_map_aperture2(pb_run *r)
         return pb_rule(r, "DXGK_ADL.Flags:reserved-zero", PB_RULE_INVALID);
     if (adl_off + n > adl->PageCount)
         return pb_rule(r, MAP2_RULE(".AdlOffset:within-adl"), PB_RULE_INVALID);
-    s.r = r;
-    s.literal_encode = NULL;
-    s.run_free = 0;
+    qword_source_init(&s, r);
     s.segment_id = id;
     s.cache_coherent = PB_FLAGS(a->MapApertureSegment2.Flags) & 1u;
     if (adl->Flags.Contiguous) {

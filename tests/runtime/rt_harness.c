@@ -152,22 +152,26 @@ static void layout_of(pbsim_layout *l)
 /* RT_ENGINE picks the engine variant a whole test binary runs on: "wide" (AVX2
  * on every UPDATE_PAGE_TABLE call, through the host state-save hooks, where the
  * CPU has it), "classic" (no split PTE description: the entries are checked,
- * then encoded) or unset (fused check + encode on the baseline vectors). */
+ * then encoded), "stream" (every paging buffer over the stream threshold: the
+ * payloads written with non-temporal stores, x64), "stream-wide" (both) or
+ * unset (fused check + encode on the baseline vectors, through the cache). */
 static void engine_variant(rt_world *w)
 {
     const char *v = getenv("RT_ENGINE");
     if (!v || !*v)
         return;
-    if (strcmp(v, "wide") == 0) {
+    if (strcmp(v, "wide") == 0 || strcmp(v, "stream-wide") == 0) {
         w->rctx.vector_save = pbsim_vector_save;
         w->rctx.vector_restore = pbsim_vector_restore;
         w->cfg.wide_min_entries = 1;
     } else if (strcmp(v, "classic") == 0) {
         memset(&w->cfg.backend.pte_split, 0, sizeof w->cfg.backend.pte_split);
-    } else {
-        fprintf(stderr, "RT_ENGINE=%s: expected wide or classic\n", v);
+    } else if (strcmp(v, "stream") != 0) {
+        fprintf(stderr, "RT_ENGINE=%s: expected wide, classic, stream or stream-wide\n", v);
         exit(1);
     }
+    if (strncmp(v, "stream", 6) == 0)
+        w->cfg.stream_min_bytes = 1;
 }
 
 static void config_of(rt_world *w, uint32_t buffer_size)

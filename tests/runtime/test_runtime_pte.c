@@ -10,7 +10,9 @@
  *  - pb_encode_ptes_checked, the fused check + encode of the DMA path, writes
  *    the same values and the same summary, plus the exact Zero-without-Valid.
  * Every check runs with the baseline loops and again with the AVX2 loops
- * (pb_pte_ctx.wide) when the CPU has AVX2. Built twice: with the vector loops
+ * (pb_pte_ctx.wide) when the CPU has AVX2, and both again with non-temporal
+ * stores (pb_pte_ctx.stream) into a cache-line-aligned output (x64: the
+ * streaming loops) and one 8 bytes off (their fallback). Built twice: with the vector loops
  * and with PB_NO_SIMD (the plain C ones); and both again for aarch64 (the
  * NEON loops), run under qemu-aarch64 with cross/cmocka.h. */
 #include <setjmp.h>
@@ -86,7 +88,7 @@ static uint32_t width_count(void)
     return 1;
 }
 
-static pb_pte_ctx pte_ctx(uint32_t level, uint32_t use_64kb, uint32_t uniform, uint32_t wide)
+static pb_pte_ctx pte_ctx(uint32_t level, uint32_t use_64kb, uint32_t uniform, uint32_t wide, uint32_t stream)
 {
     pb_pte_ctx pc;
     memset(&pc, 0, sizeof pc);
@@ -94,8 +96,14 @@ static pb_pte_ctx pte_ctx(uint32_t level, uint32_t use_64kb, uint32_t uniform, u
     pc.use_64kb = use_64kb;
     pc.flags_uniform = uniform;
     pc.wide = wide;
+    pc.stream = stream;
     return pc;
 }
+
+/* The encoders' output: cache-line aligned, so that with pb_pte_ctx.stream
+ * the non-temporal loops run; at one entry further on they must fall back to
+ * ordinary stores, with the same values. */
+static _Alignas(64) uint64_t g_lines[MAX_N + 16];
 
 static void check_values(const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc, const uint64_t *out)
 {
@@ -117,53 +125,60 @@ static void split_format(pb_pte_split *fmt, int with_mixed)
 static void check_summary_of(const DXGK_PTE *p, uint32_t n, const pb_pte_summary *s, int with_zero);
 
 /* pb_encode_ptes_split, and the fused pb_encode_ptes_checked when the flags
- * are not promised uniform (the fused pass is what finds out). */
+ * are not promised uniform (the fused pass is what finds out). Streaming
+ * calls end with the fence, as the engine's do. */
 static void check_encoding(const DXGK_PTE *in, uint32_t n, const pb_pte_ctx *pc, int with_mixed)
 {
-    uint64_t out[MAX_N + 1];
     pb_pte_split fmt;
+    uint32_t shift;
     split_format(&fmt, with_mixed);
-    out[n] = 0xC0FFEEull;
-    if (with_mixed)
-        rpb_encode_ptes(NULL, in, n, pc, out);
-    else
-        pb_encode_ptes_split(&fmt, in, n, pc, out);
-    check_values(in, n, pc, out);
-    if (!pc->flags_uniform) {
-        pb_pte_summary s;
-        memset(out, 0x5A, sizeof(uint64_t) * n);
-        pb_encode_ptes_checked(&fmt, in, n, pc, out, &s);
+    for (shift = 0; shift <= pc->stream; shift++) {
+        uint64_t *out = g_lines + shift;
+        out[n] = 0xC0FFEEull;
+        if (with_mixed)
+            rpb_encode_ptes(NULL, in, n, pc, out);
+        else
+            pb_encode_ptes_split(&fmt, in, n, pc, out);
+        pb_pte_stream_fence();
         check_values(in, n, pc, out);
-        check_summary_of(in, n, &s, 1);
+        if (!pc->flags_uniform) {
+            pb_pte_summary s;
+            memset(out, 0x5A, sizeof(uint64_t) * n);
+            pb_encode_ptes_checked(&fmt, in, n, pc, out, &s);
+            pb_pte_stream_fence();
+            check_values(in, n, pc, out);
+            check_summary_of(in, n, &s, 1);
+        }
     }
 }
 
 static void test_encode_matches_per_entry_pack(void **state)
 {
     static DXGK_PTE in[MAX_N];
-    uint32_t n, at, wide;
+    uint32_t n, at, wide, stream;
     int pattern, mixed;
     (void)state;
-    for (wide = 0; wide < width_count(); wide++) {
-        const pb_pte_ctx leaf = pte_ctx(0, 0, 0, wide), level1_64k = pte_ctx(1, 1, 0, wide),
-                         leaf_uniform = pte_ctx(0, 0, 1, wide);
-        for (pattern = 0; pattern < PATTERNS; pattern++)
-            for (n = 0; n <= 70u; n++)
-                for (at = 0; at <= n; at += (pattern == ONE_CHANGE || pattern == RANDOM_RUNS) ? 1u : n + 1u)
-                    for (mixed = 0; mixed <= 1; mixed++) {
-                        fill(in, n, pattern, at, n * 131u + at);
-                        check_encoding(in, n, &leaf, mixed);
-                        check_encoding(in, n, &level1_64k, mixed);
-                        if (pattern == UNIFORM) /* the engine's promise, when it checked */
-                            check_encoding(in, n, &leaf_uniform, mixed);
-                    }
-        for (pattern = 0; pattern < PATTERNS; pattern++)
-            for (mixed = 0; mixed <= 1; mixed++) {
-                fill(in, MAX_N, pattern, 333u, 7u + (uint64_t)pattern);
-                check_encoding(in, MAX_N, &leaf, mixed);
-                check_encoding(in + 1, MAX_N - 1u, &leaf, mixed); /* entries off their 32-byte pairing */
-            }
-    }
+    for (wide = 0; wide < width_count(); wide++)
+        for (stream = 0; stream <= 1u; stream++) {
+            const pb_pte_ctx leaf = pte_ctx(0, 0, 0, wide, stream), level1_64k = pte_ctx(1, 1, 0, wide, stream),
+                             leaf_uniform = pte_ctx(0, 0, 1, wide, stream);
+            for (pattern = 0; pattern < PATTERNS; pattern++)
+                for (n = 0; n <= 70u; n++)
+                    for (at = 0; at <= n; at += (pattern == ONE_CHANGE || pattern == RANDOM_RUNS) ? 1u : n + 1u)
+                        for (mixed = 0; mixed <= 1; mixed++) {
+                            fill(in, n, pattern, at, n * 131u + at);
+                            check_encoding(in, n, &leaf, mixed);
+                            check_encoding(in, n, &level1_64k, mixed);
+                            if (pattern == UNIFORM) /* the engine's promise, when it checked */
+                                check_encoding(in, n, &leaf_uniform, mixed);
+                        }
+            for (pattern = 0; pattern < PATTERNS; pattern++)
+                for (mixed = 0; mixed <= 1; mixed++) {
+                    fill(in, MAX_N, pattern, 333u, 7u + (uint64_t)pattern);
+                    check_encoding(in, MAX_N, &leaf, mixed);
+                    check_encoding(in + 1, MAX_N - 1u, &leaf, mixed); /* entries off their 32-byte pairing */
+                }
+        }
 }
 
 /* ---- summary pass ---- */
@@ -205,7 +220,7 @@ static void check_summary(const DXGK_PTE *p, uint32_t n)
     pb_pte_split fmt;
     uint32_t wide;
     for (wide = 0; wide < width_count(); wide++) {
-        const pb_pte_ctx pc = pte_ctx(0, 0, 0, wide);
+        const pb_pte_ctx pc = pte_ctx(0, 0, 0, wide, 0);
         pb_pte_summarize_vec(p, n, wide, &s);
         check_summary_of(p, n, &s, 0);
         split_format(&fmt, 1);
@@ -214,16 +229,18 @@ static void check_summary(const DXGK_PTE *p, uint32_t n)
     }
 }
 
-/* Both encoders, at every width, with and without the backend's encoder. */
+/* Both encoders, at every width, through the cache and around it, with and
+ * without the backend's encoder. */
 static void check_split_and_fused(const DXGK_PTE *p, uint32_t n)
 {
-    uint32_t wide;
+    uint32_t wide, stream;
     int mixed;
     for (wide = 0; wide < width_count(); wide++)
-        for (mixed = 0; mixed <= 1; mixed++) {
-            const pb_pte_ctx pc = pte_ctx(0, 0, 0, wide);
-            check_encoding(p, n, &pc, mixed);
-        }
+        for (stream = 0; stream <= 1u; stream++)
+            for (mixed = 0; mixed <= 1; mixed++) {
+                const pb_pte_ctx pc = pte_ctx(0, 0, 0, wide, stream);
+                check_encoding(p, n, &pc, mixed);
+            }
 }
 
 static void test_summary_exact_and_never_misses_a_run(void **state)

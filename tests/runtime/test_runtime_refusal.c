@@ -5,7 +5,8 @@
  * unchanged and nothing outside the DMA buffer's unused tail changed (rt_op
  * checks that); the CPU path writes nothing at all. Valid updates cut by small
  * buffers anywhere must still match the oracle, and AVX2 (one state save per
- * call) starts exactly at wide_min_entries. Then planted faults, run
+ * call) starts exactly at wide_min_entries, non-temporal payload stores
+ * exactly at the stream threshold. Then planted faults, run
  * inside refused calls, prove the harness fails on every byte changed outside
  * the tail and accepts scratch inside it. */
 #include <setjmp.h>
@@ -41,6 +42,12 @@ static int variant_is(const char *name)
 {
     const char *v = getenv("RT_ENGINE");
     return v && strcmp(v, name) == 0;
+}
+
+/* The variant saves the vector state for AVX2 ("wide", "stream-wide"). */
+static int variant_is_wide(void)
+{
+    return variant_is("wide") || variant_is("stream-wide");
 }
 
 /* A FILL queued first, so the buffer has a written part the refusal must keep. */
@@ -171,7 +178,7 @@ static void test_violation_positions_refused(void **state)
         assert_int_equal(scratch, 0);
     else
         assert_true(scratch > dma_refusals / 4u);
-    if (variant_is("wide") && pb_cpu_has_avx2())
+    if (variant_is_wide() && pb_cpu_has_avx2())
         assert_true(pbsim_vector_saves() > saves);
     assert_int_equal(pbsim_vector_open(), 0);
 }
@@ -238,6 +245,43 @@ static void test_wide_only_from_threshold(void **state)
     assert_int_equal(pbsim_vector_saves(), saves + can);
     assert_int_equal(pbsim_vector_open(), 0);
     done(w);
+}
+
+/* Non-temporal payload stores from the stream threshold on: a paging buffer of
+ * stream_min_bytes or more streams, one byte less does not; on either side,
+ * at every entry count around the loops' blocks and lines, accepted updates
+ * equal the oracle and refused ones change only the unused tail (rt_op). */
+static void test_stream_from_threshold(void **state)
+{
+    static const uint32_t sizes[] = {1, 7, 8, 9, 15, 16, 17, 24, 63, 64, 65, 200, 400};
+    static const uint32_t buffers[] = {1024, RT_MAX_BUFFER};
+    static const int32_t offsets[] = {-64, 0, 1}; /* threshold - buffer */
+    uint32_t b, o, k;
+    int mode, table;
+    (void)state;
+    for (b = 0; b < sizeof buffers / sizeof buffers[0]; b++)
+        for (o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
+            rt_world *w = new_world(buffers[b]);
+            w->cfg.stream_min_bytes = (uint32_t)((int32_t)buffers[b] + offsets[o]);
+            assert_int_equal(rt_set_buffer_size(w, buffers[b]), 0);
+            assert_int_equal(w->engine.stream, offsets[o] <= 0);
+            for (mode = 0; mode < MODE_CPU_NOW; mode++)
+                for (table = 0; table < TABLES; table++)
+                    for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+                        const uint32_t n = sizes[k];
+                        DXGKARG_BUILDPAGINGBUFFER a;
+                        uint32_t scratch = 0;
+                        w->arena_used = 0;
+                        upt_args(w, &a, mode, valid_entries(w, n, table), n);
+                        if (rt_op(w, &a, 0) || rt_check(w))
+                            fail_msg("buffer %u threshold %+d mode %d table %d n %u: %s", buffers[b], offsets[o],
+                                     mode, table, n, w->failure);
+                        queue_fill(w);
+                        refuse_at(w, mode, table, n, n / 2u, &k_violations[1], &scratch);
+                    }
+            done(w);
+        }
+    assert_int_equal(pbsim_vector_open(), 0);
 }
 
 /* ---- planted faults: the harness must catch them ---- */
@@ -324,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_violation_positions_refused),
         cmocka_unit_test(test_accepted_updates_match_oracle),
         cmocka_unit_test(test_wide_only_from_threshold),
+        cmocka_unit_test(test_stream_from_threshold),
         cmocka_unit_test(test_harness_catches_writes_outside_the_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
