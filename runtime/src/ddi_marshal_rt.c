@@ -199,13 +199,35 @@ void ddi_mrt_put_kbytes_slow(ddi_cbor_writer *w, uint64_t key, const void *p, si
 /* --- the table interpreter (see ddi_mrt_record in the header) ---------- */
 
 /* Every target (x86, x64, arm64) and host is little-endian. Byte loads and
- * stores composed into one integer (compilers make one access of them) keep
- * clear of alignment (packed records) and of type-based aliasing. The
- * interpreter calls them with constant widths (its kinds are by width);
- * the plain kinds and the arrays pass any n. */
+ * stores composed into one integer keep clear of alignment (packed
+ * records) and of type-based aliasing; with GCC and clang the widths of
+ * one access go through __builtin_memcpy, which is one move (their store
+ * merging misses the composed stores inside the interpreter's loops; no
+ * call, no CRT). The interpreter passes constant widths (its kinds are by
+ * width); the plain kinds and the arrays pass any n. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MRT_MOVE(d, s, n) __builtin_memcpy((d), (s), (n))
+#endif
+
 DDI_MRT_HOT uint64_t mrt_load_u(const uint8_t *p, unsigned n)
 {
     uint64_t v = 0;
+#ifdef MRT_MOVE
+    if (n == 2 || n == 4 || n == 8) {
+        uint16_t v2;
+        uint32_t v4;
+        if (n == 8) {
+            MRT_MOVE(&v, p, 8);
+            return v;
+        }
+        if (n == 4) {
+            MRT_MOVE(&v4, p, 4);
+            return v4;
+        }
+        MRT_MOVE(&v2, p, 2);
+        return v2;
+    }
+#endif
     if (n == 1)
         return p[0];
     if (n == 2)
@@ -235,6 +257,22 @@ DDI_MRT_HOT int64_t mrt_load_s(const uint8_t *p, unsigned n)
 DDI_MRT_HOT void mrt_store(uint8_t *p, unsigned n, uint64_t v)
 {
     unsigned i;
+#ifdef MRT_MOVE
+    if (n == 8) {
+        MRT_MOVE(p, &v, 8);
+        return;
+    }
+    if (n == 4) {
+        uint32_t v4 = (uint32_t)v;
+        MRT_MOVE(p, &v4, 4);
+        return;
+    }
+    if (n == 2) {
+        uint16_t v2 = (uint16_t)v;
+        MRT_MOVE(p, &v2, 2);
+        return;
+    }
+#endif
     if (n == 1) {
         p[0] = (uint8_t)v;
         return;
@@ -303,13 +341,18 @@ DDI_MRT_HOT const ddi_mrt_row *mrt_member_rows(const ddi_mrt_row *r, int s, uint
         *count = s == -1 ? r->size : 0;
         return g;
     }
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2u;
-        if ((int)g[mid].member < s)
-            lo = mid + 1u;
-        else
-            hi = mid;
-    }
+    /* Most members are one row and no row is under an #if before them:
+     * member s's rows then start at row s. */
+    if ((uint32_t)s < hi && (int)g[s].member == s && (s == 0 || (int)g[s - 1].member < s))
+        lo = (uint32_t)s;
+    else
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2u;
+            if ((int)g[mid].member < s)
+                lo = mid + 1u;
+            else
+                hi = mid;
+        }
     for (end = lo; end < r->size && (int)g[end].member == s; end++)
         ;
     *count = end - lo;
@@ -318,17 +361,8 @@ DDI_MRT_HOT const ddi_mrt_row *mrt_member_rows(const ddi_mrt_row *r, int s, uint
 
 /* ---- encoder ----------------------------------------------------------- */
 
-static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint32_t nrows,
-                        int discs, const uint8_t *a, unsigned fl, unsigned depth);
-
-/* A nested map (a member record, a record by value) at the cursor. */
-static void mrt_put_sub(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows,
-                        uint32_t nrows, int discs, const uint8_t *a, unsigned fl, unsigned depth)
-{
-    ddi_mrt_wc_store(wc, w);
-    mrt_put_map(w, rec, rows, nrows, discs, a, fl, depth);
-    ddi_mrt_wc_load(wc, w);
-}
+static void mrt_put_map(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows,
+                        uint32_t nrows, int discs, const uint8_t *a, unsigned fl, unsigned depth);
 
 /* An integer row's value as a CBOR head: its major type (unsigned or
  * negative) in *major, its argument returned. */
@@ -354,8 +388,9 @@ DDI_MRT_HOT uint64_t mrt_int_head(const ddi_mrt_record *rec, const ddi_mrt_row *
 }
 
 /* One row's key and value the general way: the rows without a fast form
- * (nested maps, arrays, pointees, integers of no usual width) and any row
- * when the buffer is short (ddi_cbor then counts what it needs). */
+ * (arrays, pointees, integers of no usual width, maps with DISC rows or
+ * past the depth bound) and any row when the buffer is short (ddi_cbor
+ * then counts what it needs). */
 static void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *r,
                         const uint8_t *a, unsigned fl, unsigned depth)
 {
@@ -375,11 +410,11 @@ static void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record
     case DDI_MRT_RAW: ddi_mrt_wc_kraw(wc, w, kn, k0, k1, k2, f, r->size); break;
     case DDI_MRT_NEST:
         ddi_mrt_wc_key(wc, w, kn, k0, k1, k2);
-        mrt_put_sub(wc, w, rec, (const ddi_mrt_row *)r->sub, r->size, r->flags & DDI_MRT_F_DISCS, a, fl, depth + 1);
+        mrt_put_map(wc, w, rec, (const ddi_mrt_row *)r->sub, r->size, r->flags & DDI_MRT_F_DISCS, a, fl, depth + 1);
         break;
     case DDI_MRT_REC:
         ddi_mrt_wc_key(wc, w, kn, k0, k1, k2);
-        mrt_put_sub(wc, w, sub, sub->rows, sub->nrows, sub->discs, f, fl, depth + 1);
+        mrt_put_map(wc, w, sub, sub->rows, sub->nrows, sub->discs, f, fl, depth + 1);
         break;
     case DDI_MRT_ARR_U:
     case DDI_MRT_ARR_S:
@@ -392,7 +427,7 @@ static void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record
             else if (r->kind == DDI_MRT_ARR_S)
                 ddi_mrt_wc_s(wc, w, mrt_load_s(f, r->elem));
             else
-                mrt_put_sub(wc, w, sub, sub->rows, sub->nrows, sub->discs, f, fl, depth + 1);
+                mrt_put_map(wc, w, sub, sub->rows, sub->nrows, sub->discs, f, fl, depth + 1);
         }
         break;
     default: { /* the integers and addresses */
@@ -404,24 +439,64 @@ static void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record
     }
 }
 
-/* A key (its precomputed bytes stored as one word, the head over the rest)
- * and a head at p, which has room for 13 bytes. */
-DDI_MRT_HOT uint8_t *mrt_w_kh(uint8_t *p, const ddi_mrt_row *r, uint8_t major, uint64_t v)
+/* v's bytes in big-endian order (a head's argument). */
+DDI_MRT_HOT uint64_t mrt_be64(uint64_t v)
 {
-    mrt_store(p, 4, r->key_bytes);
-    return ddi_mrt_w_head(p + r->key_len, major, v);
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_bswap64(v);
+#else
+    v = (v >> 32) | (v << 32);
+    v = ((v & 0xFFFF0000FFFF0000ull) >> 16) | ((v & 0x0000FFFF0000FFFFull) << 16);
+    return ((v & 0xFF00FF00FF00FF00ull) >> 8) | ((v & 0x00FF00FF00FF00FFull) << 8);
+#endif
 }
 
-/* `count` rows from r, at the cursor. The loop keeps the cursor in locals
- * and checks the room for a key and a head once per row; a row's kind
- * gives its width, so the value is one load. What has no fast form, and
- * everything once the buffer is short, goes through mrt_put_row. */
+#if defined(__GNUC__) || defined(__clang__)
+/* A head argument's length class (its bytes are 1 << class) by the index
+ * of its highest set bit. */
+static const uint8_t mrt_lg_of_msb[64] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2,
+                                          2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+                                          3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+#endif
+
+/* A key (its precomputed bytes stored as one word) and a head at p, which
+ * has room for 13 bytes; the position after them. An argument of 1, 2, 4
+ * or 8 bytes is stored as one 8-byte word with no branch on its length
+ * (random values' lengths mispredict): the bytes past the head are
+ * scratch within the room, which what follows overwrites. */
+DDI_MRT_HOT uint8_t *mrt_w_kh(uint8_t *p, const ddi_mrt_row *r, uint8_t major, uint64_t v)
+{
+    unsigned lg, n;
+    mrt_store(p, 4, r->key_bytes);
+    p += r->key_len;
+    if (v < 24) {
+        p[0] = (uint8_t)(major | v);
+        return p + 1;
+    }
+#if defined(__GNUC__) || defined(__clang__)
+    lg = mrt_lg_of_msb[63 - __builtin_clzll(v)]; /* 1 << lg bytes */
+#else
+    lg = (unsigned)(v > 0xFFu) + (unsigned)(v > 0xFFFFu) + (unsigned)(v > 0xFFFFFFFFu);
+#endif
+    n = 1u << lg;
+    p[0] = (uint8_t)(major | (24u + lg));
+    mrt_store(p + 1, 8, mrt_be64(v << (8u * (8u - n))));
+    return p + 1 + n;
+}
+
+/* Rows [r, end) at the cursor. The loop keeps the cursor in locals and
+ * checks the room for a key and a head once per row; a row's kind gives
+ * its width, so the value is one load; a nested map without DISC rows is
+ * written by the same loop, its count from the table. What has no fast
+ * form, and everything once the buffer is short, goes through
+ * mrt_put_row. */
 static void mrt_put_rows(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *r,
-                         uint32_t count, const uint8_t *a, unsigned fl, unsigned depth)
+                         const ddi_mrt_row *end, const uint8_t *a, unsigned fl, unsigned depth)
 {
     uint8_t *p = wc->p, *e = wc->e;
-    for (; count; count--, r++) {
+    for (; r < end; r++) {
         const uint8_t *f = a + r->off;
+        const ddi_mrt_record *sub;
         uint64_t v = 0, m;
         int64_t s = 0;
         if ((size_t)(e - p) < 13)
@@ -442,8 +517,8 @@ static void mrt_put_rows(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_recor
         case DDI_MRT_RAW:
             if (r->size >= 24 || (size_t)(e - p) < 4u + r->size)
                 goto general;
-            p = p + r->key_len;
-            mrt_store(p - r->key_len, 4, r->key_bytes); /* before the head: the word's fourth byte is overwritten */
+            mrt_store(p, 4, r->key_bytes);
+            p += r->key_len;
             p[0] = (uint8_t)(0x40u | r->size);
             ddi_mrt_copy(p + 1, f, r->size);
             p += 1 + r->size;
@@ -458,6 +533,24 @@ static void mrt_put_rows(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_recor
             if (fl & DDI_MARSHAL_NO_FOLLOW)
                 goto put_u;
             goto general;
+        case DDI_MRT_NEST:
+            if ((r->flags & DDI_MRT_F_DISCS) || depth + 1 >= DDI_CBOR_MAX_DEPTH)
+                goto general;
+            wc->p = mrt_w_kh(p, r, 0xA0, r->size);
+            mrt_put_rows(wc, w, rec, (const ddi_mrt_row *)r->sub, (const ddi_mrt_row *)r->sub + r->size, a, fl,
+                         depth + 1);
+            p = wc->p;
+            e = wc->e;
+            continue;
+        case DDI_MRT_REC:
+            sub = (const ddi_mrt_record *)r->sub;
+            if (sub->discs || depth + 1 >= DDI_CBOR_MAX_DEPTH)
+                goto general;
+            wc->p = mrt_w_kh(p, r, 0xA0, sub->nrows);
+            mrt_put_rows(wc, w, sub, sub->rows, sub->rows + sub->nrows, f, fl, depth + 1);
+            p = wc->p;
+            e = wc->e;
+            continue;
         default: goto general;
         }
     put_s:
@@ -476,14 +569,11 @@ static void mrt_put_rows(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_recor
     wc->p = p;
 }
 
-/* One map: the count of the rows written, then each. Records hold other
- * records by value, never themselves, so depth is the spec's nesting; past
- * the decoders' bound a null stands for the map (never for the DDI's
- * records, which nest a few levels), so recursion stays bounded. Only a
- * map whose rows may hold DISC rows (`discs`) is walked first, to count
- * and find the rows of the members selected. */
-static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint32_t nrows,
-                        int discs, const uint8_t *a, unsigned fl, unsigned depth)
+/* A map whose rows may hold DISC rows: walked first to count the rows
+ * written (a DISC row stands for the rows of the member it selects) and
+ * find each selected member's rows, then written in runs between them. */
+static void mrt_put_map_discs(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows,
+                              uint32_t nrows, const uint8_t *a, unsigned fl, unsigned depth)
 {
     const ddi_mrt_row *at[DDI_MRT_MAX_DISC];    /* the DISC rows, in order */
     const ddi_mrt_row *first[DDI_MRT_MAX_DISC]; /* per DISC row: its selected rows */
@@ -492,12 +582,7 @@ static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi
     const ddi_mrt_row *r;
     uint64_t n = nrows;
     unsigned d = 0, k;
-    ddi_mrt_wc wc;
-    if (depth >= DDI_CBOR_MAX_DEPTH) {
-        ddi_cbor_put_null(w);
-        return;
-    }
-    for (r = rows; discs && r->kind != DDI_MRT_END; r++) {
+    for (r = rows; r->kind != DDI_MRT_END && d < DDI_MRT_MAX_DISC; r++) {
         int s;
         if (r->kind != DDI_MRT_DISC)
             continue;
@@ -506,22 +591,42 @@ static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi
         first[d] = mrt_member_rows(r, s, &count[d]);
         /* No case names the value: every member, pointers not followed. */
         dfl[d] = s == -1 ? fl | DDI_MARSHAL_NO_FOLLOW : fl;
-        n = n - 1 + count[d++]; /* a DISC row stands for the rows of the member it selects */
+        n = n - 1 + count[d++];
     }
-    ddi_mrt_wc_load(&wc, w);
-    ddi_mrt_wc_h(&wc, w, 0xA0, n);
+    ddi_mrt_wc_h(wc, w, 0xA0, n);
     for (r = rows, k = 0; k < d; k++) {
-        mrt_put_rows(&wc, w, rec, r, (uint32_t)(at[k] - r), a, fl, depth);
-        mrt_put_rows(&wc, w, rec, first[k], count[k], a, dfl[k], depth);
+        mrt_put_rows(wc, w, rec, r, at[k], a, fl, depth);
+        mrt_put_rows(wc, w, rec, first[k], first[k] + count[k], a, dfl[k], depth);
         r = at[k] + 1;
     }
-    mrt_put_rows(&wc, w, rec, r, (uint32_t)(rows + nrows - r), a, fl, depth);
-    ddi_mrt_wc_store(&wc, w);
+    mrt_put_rows(wc, w, rec, r, rows + nrows, a, fl, depth);
+}
+
+/* One map: the count of the rows written, then each. Records hold other
+ * records by value, never themselves, so depth is the spec's nesting; past
+ * the decoders' bound a null stands for the map (never for the DDI's
+ * records, which nest a few levels), so recursion stays bounded. */
+static void mrt_put_map(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows,
+                        uint32_t nrows, int discs, const uint8_t *a, unsigned fl, unsigned depth)
+{
+    if (depth >= DDI_CBOR_MAX_DEPTH) {
+        ddi_mrt_wc_store(wc, w);
+        ddi_cbor_put_null(w);
+        ddi_mrt_wc_load(wc, w);
+    } else if (discs) {
+        mrt_put_map_discs(wc, w, rec, rows, nrows, a, fl, depth);
+    } else {
+        ddi_mrt_wc_h(wc, w, 0xA0, nrows);
+        mrt_put_rows(wc, w, rec, rows, rows + nrows, a, fl, depth);
+    }
 }
 
 void ddi_mrt_put_record(ddi_cbor_writer *w, const ddi_mrt_record *rec, const void *a, unsigned flags)
 {
-    mrt_put_map(w, rec, rec->rows, rec->nrows, rec->discs, (const uint8_t *)a, flags, 0);
+    ddi_mrt_wc wc;
+    ddi_mrt_wc_load(&wc, w);
+    mrt_put_map(&wc, w, rec, rec->rows, rec->nrows, rec->discs, (const uint8_t *)a, flags, 0);
+    ddi_mrt_wc_store(&wc, w);
 }
 
 size_t ddi_mrt_enc_record(const ddi_mrt_record *rec, const void *a, void *buffer, size_t size, unsigned flags)
