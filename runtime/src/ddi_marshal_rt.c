@@ -964,12 +964,21 @@ static int mrt_get_in_order(ddi_marshal_ctx *c, const ddi_mrt_record *rec, uint8
                             mrt_follows *fb, uint64_t n, uint64_t *taken)
 {
     const uint8_t *p = c->r.pos, *e = c->r.end, *q;
+    const ddi_mrt_row *next = wk->next, *after = wk->after; /* the walk in locals; mrt_found's steps inline */
+    uint32_t found = 0;
     uint64_t i;
     for (i = 0; i < n; i++) {
-        const ddi_mrt_row *r = mrt_expect(rec, out, wk);
+        const ddi_mrt_row *r;
         uint8_t *f;
         uint64_t v;
         int64_t s;
+        if (next->kind == DDI_MRT_END || next->kind == DDI_MRT_DISC) { /* the end of a group, or a DISC row */
+            wk->next = next;
+            wk->after = after;
+            next = mrt_expect(rec, out, wk);
+            after = wk->after;
+        }
+        r = next;
         if (r->kind == DDI_MRT_END || !mrt_key_at(p, e, r))
             break;
         q = p + r->key_len;
@@ -1066,10 +1075,20 @@ static int mrt_get_in_order(ddi_marshal_ctx *c, const ddi_mrt_record *rec, uint8
             break;
         }
         p = q;
-        if (wk->after) /* in the group the last DISC row passed opened */
-            wk->group_end[wk->groups - 1u] = r + 1;
-        mrt_found(wk, r);
+        next = r + 1;
+        if (!after) {
+            found++;
+        } else {
+            wk->group_end[wk->groups - 1u] = next; /* in the group the last DISC row passed opened */
+            if (next->kind != DDI_MRT_END && next->member != r->member) {
+                next = after;
+                after = 0;
+            }
+        }
     }
+    wk->next = next;
+    wk->after = after;
+    wk->found += found;
     c->r.pos = p;
     *taken = i;
     return 1;
