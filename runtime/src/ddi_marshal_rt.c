@@ -209,6 +209,16 @@ void ddi_mrt_put_kbytes_slow(ddi_cbor_writer *w, uint64_t key, const void *p, si
 #define MRT_MOVE(d, s, n) __builtin_memcpy((d), (s), (n))
 #endif
 
+/* The general way of a row, kept out of the hot loops: inlined, it takes
+ * the registers the loops' cursor and row pointer need. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MRT_GENERAL __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define MRT_GENERAL __declspec(noinline)
+#else
+#define MRT_GENERAL
+#endif
+
 DDI_MRT_HOT uint64_t mrt_load_u(const uint8_t *p, unsigned n)
 {
     uint64_t v = 0;
@@ -391,8 +401,8 @@ DDI_MRT_HOT uint64_t mrt_int_head(const ddi_mrt_record *rec, const ddi_mrt_row *
  * (arrays, pointees, integers of no usual width, maps with DISC rows or
  * past the depth bound) and any row when the buffer is short (ddi_cbor
  * then counts what it needs). */
-static void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *r,
-                        const uint8_t *a, unsigned fl, unsigned depth)
+static MRT_GENERAL void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec,
+                                    const ddi_mrt_row *r, const uint8_t *a, unsigned fl, unsigned depth)
 {
     const uint8_t *f = a + r->off;
     const ddi_mrt_record *sub = (const ddi_mrt_record *)r->sub;
@@ -459,6 +469,10 @@ static const uint8_t mrt_lg_of_msb[64] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1,
                                           3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
 #endif
 
+/* By length class: how far the big-endian word of a value is shifted for
+ * its 1 << class bytes to come first in memory (little-endian stores). */
+static const uint8_t mrt_be_shift[4] = {56, 48, 32, 0};
+
 /* A key (its precomputed bytes stored as one word) and a head at p, which
  * has room for 13 bytes; the position after them. An argument of 1, 2, 4
  * or 8 bytes is stored as one 8-byte word with no branch on its length
@@ -480,7 +494,7 @@ DDI_MRT_HOT uint8_t *mrt_w_kh(uint8_t *p, const ddi_mrt_row *r, uint8_t major, u
 #endif
     n = 1u << lg;
     p[0] = (uint8_t)(major | (24u + lg));
-    mrt_store(p + 1, 8, mrt_be64(v << (8u * (8u - n))));
+    mrt_store(p + 1, 8, mrt_be64(v) >> mrt_be_shift[lg]); /* the argument's bytes first */
     return p + 1 + n;
 }
 
@@ -676,8 +690,8 @@ typedef struct mrt_follows {
 
 /* One row's value, the reader at it: the general way, every error of the
  * strict decoder reported here. */
-static int mrt_get_row(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *r, uint8_t *out,
-                       mrt_follows *fb)
+static MRT_GENERAL int mrt_get_row(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *r, uint8_t *out,
+                                   mrt_follows *fb)
 {
     size_t got = ~(size_t)0;
     uint8_t *f = out + r->off;
