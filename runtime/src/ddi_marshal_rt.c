@@ -984,8 +984,8 @@ static int mrt_get_in_order(ddi_marshal_ctx *c, const ddi_mrt_record *rec, uint8
     for (i = 0; i < n; i++) {
         const ddi_mrt_row *r;
         uint8_t *f;
-        uint64_t v;
-        int64_t s;
+        uint64_t v = 0; /* set by the reads before any use; MSVC's /W4 cannot tell */
+        int64_t s = 0;
         if (next->kind == DDI_MRT_END || next->kind == DDI_MRT_DISC) { /* the end of a group, or a DISC row */
             wk->next = next;
             wk->after = after;
