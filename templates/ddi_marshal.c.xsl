@@ -176,7 +176,8 @@ const ddi_marshal_type ddi_marshal_types[] = {
       <xsl:with-param name="name" select="concat('ddi_mrows_', $cid)"/>
       <xsl:with-param name="discs" select="$discs"/>
     </xsl:call-template>
-    <xsl:value-of select="concat('const ddi_mrt_record ddi_mrec_', $cid, ' = {ddi_mrows_', $cid, ', DDI_MRT_N(ddi_mrows_', $cid, '), ', @id, 'u, ', $words, ', ')"/>
+    <xsl:variable name="top-discs"><xsl:call-template name="has-disc"><xsl:with-param name="rec" select="."/></xsl:call-template></xsl:variable>
+    <xsl:value-of select="concat('const ddi_mrt_record ddi_mrec_', $cid, ' = {ddi_mrows_', $cid, ', DDI_MRT_N(ddi_mrows_', $cid, '), ', @id, 'u, ', $words, ', ', number($top-discs != ''), ', ')"/>
     <xsl:choose>
       <xsl:when test="$bits"><xsl:value-of select="concat('ddi_mbits_get_', $cid, ', ddi_mbits_set_', $cid, ', ')"/></xsl:when>
       <xsl:otherwise><xsl:text>0, 0, </xsl:text></xsl:otherwise>
@@ -305,6 +306,21 @@ const ddi_marshal_type ddi_marshal_types[] = {
     <xsl:text>    DDI_MRT_ZERO_ROW&#10;};&#10;</xsl:text>
   </xsl:template>
 
+  <!-- Non-empty when the map of $rec (its anonymous members flattened into
+       it) holds the DISC row of a union with a discriminator: the encoder
+       walks only such maps first, to count the selected members' rows. -->
+  <xsl:template name="has-disc">
+    <xsl:param name="rec"/>
+    <xsl:for-each select="$rec/field[@name = '']/record">
+      <xsl:choose>
+        <xsl:when test="@kind = 'union' and key('m-discriminator', @name)">1</xsl:when>
+        <xsl:otherwise>
+          <xsl:call-template name="has-disc"><xsl:with-param name="rec" select="."/></xsl:call-template>
+        </xsl:otherwise>
+      </xsl:choose>
+    </xsl:for-each>
+  </xsl:template>
+
   <!-- Which of the record's unions with a discriminator (from 1) $dsc is. -->
   <xsl:template name="disc-index">
     <xsl:param name="discs"/>
@@ -401,7 +417,7 @@ const ddi_marshal_type ddi_marshal_types[] = {
         <xsl:variable name="group" select="concat('ddi_mdisc_', d:c-ident($top/@name), '_', $d)"/>
         <xsl:call-template name="m-wrap">
           <xsl:with-param name="cond" select="string($f/@dv:marshal-cond)"/>
-          <xsl:with-param name="text" select="concat('    {', $group, ', 0, DDI_MRT_N(', $group, '), 0, 0, 0, DDI_MRT_KEY(0u), DDI_MRT_DISC, 0, ', $d, ', 0},&#10;')"/>
+          <xsl:with-param name="text" select="concat('    {', $group, ', 0, DDI_MRT_N(', $group, '), DDI_MRT_DISC, DDI_MRT_KEY(0u), 0, ', $d, ', 0, 0, 0, 0},&#10;')"/>
         </xsl:call-template>
       </xsl:when>
       <xsl:when test="$f/@name = '' and $f/record">
@@ -447,8 +463,8 @@ const ddi_marshal_type ddi_marshal_types[] = {
     </xsl:choose>
   </xsl:template>
 
-  <!-- One row: {sub, off, size, count_off, count_size, elem, key_bytes,
-       key, key_len (DDI_MRT_KEY), kind, flags, disc, member}. -->
+  <!-- One row: {sub, off, size, kind, key_len, key, key_bytes
+       (DDI_MRT_KEY), flags, disc, member, count_off, count_size, elem}. -->
   <xsl:template name="row">
     <xsl:param name="f"/>
     <xsl:param name="top"/>
@@ -462,27 +478,30 @@ const ddi_marshal_type ddi_marshal_types[] = {
                                    <xsl:text> has no scalar type facts: the spec predates them; write it again with this ddigen (ddigen layout, ddigen spec)</xsl:text></xsl:message>
     </xsl:if>
     <xsl:variable name="field" select="concat('DDI_MRT_F(', $type, ', ', $f/@path, ')')"/>
-    <xsl:variable name="tail" select="concat(', DDI_MRT_KEY(', $f/@id, 'u), ')"/>
+    <xsl:variable name="key" select="concat(', DDI_MRT_KEY(', $f/@id, 'u), ')"/>
     <!-- After the row's own flags: a member of a union with a
-         discriminator is never missing. -->
-    <xsl:variable name="end">
-      <xsl:if test="$disc != 0"> | DDI_MRT_F_IN_DISC</xsl:if>
-      <xsl:value-of select="concat(', ', $disc, ', ', $member, '},&#10;')"/>
-    </xsl:variable>
+         discriminator is never missing; then disc, member and, but for a
+         followed pointer, no count field or element size. -->
+    <xsl:variable name="in-disc"><xsl:if test="$disc != 0"> | DDI_MRT_F_IN_DISC</xsl:if></xsl:variable>
+    <xsl:variable name="place" select="concat($in-disc, ', ', $disc, ', ', $member, ', ')"/>
+    <xsl:variable name="end" select="concat($place, '0, 0, 0},&#10;')"/>
     <xsl:choose>
       <xsl:when test="($cls = 'u' or $cls = 's') and $f/@bits">
-        <xsl:value-of select="concat('    {0, ', $f/@id, ', 0, 0, 0, 0', $tail, 'DDI_MRT_', translate($cls, 'us', 'US'), ', DDI_MRT_F_BITS', $end)"/>
+        <xsl:value-of select="concat('    {0, ', $f/@id, ', 0, DDI_MRT_B', translate($cls, 'us', 'US'), $key, '0', $end)"/>
       </xsl:when>
-      <xsl:when test="$cls = 'u' or $cls = 's' or $cls = 'ptr' or $cls = 'raw' or $cls = 'bytes'">
-        <xsl:variable name="kind">
+      <xsl:when test="$cls = 'u' or $cls = 's' or $cls = 'ptr'">
+        <!-- Integers and addresses: the kind by the member's width (DDI_MRT_FU, FS, FP). -->
+        <xsl:variable name="by-width">
           <xsl:choose>
-            <xsl:when test="$cls = 'u'">DDI_MRT_U</xsl:when>
-            <xsl:when test="$cls = 's'">DDI_MRT_S</xsl:when>
-            <xsl:when test="$cls = 'ptr'">DDI_MRT_PTR</xsl:when>
-            <xsl:otherwise>DDI_MRT_RAW</xsl:otherwise>
+            <xsl:when test="$cls = 'u'">DDI_MRT_FU(</xsl:when>
+            <xsl:when test="$cls = 's'">DDI_MRT_FS(</xsl:when>
+            <xsl:otherwise>DDI_MRT_FP(</xsl:otherwise>
           </xsl:choose>
         </xsl:variable>
-        <xsl:value-of select="concat('    {0, ', $field, ', 0, 0, 0', $tail, $kind, ', 0', $end)"/>
+        <xsl:value-of select="concat('    {0, ', $by-width, $type, ', ', $f/@path, ')', $key, '0', $end)"/>
+      </xsl:when>
+      <xsl:when test="$cls = 'raw' or $cls = 'bytes'">
+        <xsl:value-of select="concat('    {0, ', $field, ', DDI_MRT_RAW', $key, '0', $end)"/>
       </xsl:when>
       <xsl:when test="$cls = 'follow'">
         <xsl:variable name="count" select="$top//field[@path = $f/@dv:size-path][1]"/>
@@ -498,14 +517,21 @@ const ddi_marshal_type ddi_marshal_types[] = {
             <xsl:otherwise>0</xsl:otherwise>
           </xsl:choose>
         </xsl:variable>
-        <xsl:value-of select="concat('    {0, ', $field, ', DDI_MRT_F(', $type, ', ', $f/@dv:size-path, '), ', $elem, $tail, 'DDI_MRT_FOLLOW, ', $signed, $end)"/>
+        <xsl:value-of select="concat('    {0, ', $field, ', DDI_MRT_FOLLOW', $key, $signed, $place, 'DDI_MRT_F(', $type, ', ', $f/@dv:size-path, '), ', $elem, '},&#10;')"/>
       </xsl:when>
       <xsl:when test="$cls = 'nest'">
         <xsl:variable name="rows" select="concat('ddi_mrows_', $f/@dv:cid, '__', d:c-ident($f/@path))"/>
-        <xsl:value-of select="concat('    {', $rows, ', 0, DDI_MRT_N(', $rows, '), 0, 0, 0', $tail, 'DDI_MRT_NEST, 0', $end)"/>
+        <xsl:variable name="discs"><xsl:call-template name="has-disc"><xsl:with-param name="rec" select="$f/record"/></xsl:call-template></xsl:variable>
+        <xsl:variable name="flags">
+          <xsl:choose>
+            <xsl:when test="$discs != ''">DDI_MRT_F_DISCS</xsl:when>
+            <xsl:otherwise>0</xsl:otherwise>
+          </xsl:choose>
+        </xsl:variable>
+        <xsl:value-of select="concat('    {', $rows, ', 0, DDI_MRT_N(', $rows, '), DDI_MRT_NEST', $key, $flags, $end)"/>
       </xsl:when>
       <xsl:when test="$cls = 'rec'">
-        <xsl:value-of select="concat('    {&amp;ddi_mrec_', d:c-ident($f/@dv:record), ', ', $field, ', 0, 0, 0', $tail, 'DDI_MRT_REC, 0', $end)"/>
+        <xsl:value-of select="concat('    {&amp;ddi_mrec_', d:c-ident($f/@dv:record), ', ', $field, ', DDI_MRT_REC', $key, '0', $end)"/>
       </xsl:when>
       <xsl:when test="starts-with($cls, 'arr-')">
         <xsl:variable name="sub">
@@ -514,8 +540,8 @@ const ddi_marshal_type ddi_marshal_types[] = {
             <xsl:otherwise>0</xsl:otherwise>
           </xsl:choose>
         </xsl:variable>
-        <xsl:value-of select="concat('    {', $sub, ', (uint32_t)offsetof(', $type, ', ', $f/@path, '), ', $f/@array, 'u, 0, 0, (uint32_t)sizeof(((', $type, ' *)0)->', $f/@path, '[0])',
-                                     $tail, 'DDI_MRT_ARR_', translate(substring-after($cls, 'arr-'), 'usrec', 'USREC'), ', 0', $end)"/>
+        <xsl:value-of select="concat('    {', $sub, ', (uint32_t)offsetof(', $type, ', ', $f/@path, '), ', $f/@array, 'u, DDI_MRT_ARR_', translate(substring-after($cls, 'arr-'), 'usrec', 'USREC'),
+                                     $key, '0', $place, '0, 0, (uint32_t)sizeof(((', $type, ' *)0)->', $f/@path, '[0])},&#10;')"/>
       </xsl:when>
     </xsl:choose>
   </xsl:template>

@@ -130,46 +130,61 @@ DDI_MRT_HOT int ddi_mrt_seen(ddi_marshal_ctx *c, uint64_t *seen, unsigned words,
  * compiler knows (bit-field positions, which member a discriminator's
  * value selects) is asked of two small generated functions per record. */
 enum ddi_mrt_kind {
-    DDI_MRT_END = 0,  /* ends a row list */
-    DDI_MRT_U,        /* unsigned integer of `size` bytes (or a bit-field) */
-    DDI_MRT_S,        /* signed integer of `size` bytes (or a bit-field) */
-    DDI_MRT_PTR,      /* an address */
-    DDI_MRT_FOLLOW,   /* a pointer with a size rule: null, address or pointee bytes */
-    DDI_MRT_RAW,      /* a byte string of the field's `size` bytes */
-    DDI_MRT_NEST,     /* a named member record: a map, its rows at `sub` */
-    DDI_MRT_REC,      /* a DDI record held by value: a map, record `sub` */
-    DDI_MRT_ARR_U,    /* an array of `size` unsigned integers of `elem` bytes */
-    DDI_MRT_ARR_S,    /* an array of `size` signed integers of `elem` bytes */
-    DDI_MRT_ARR_REC,  /* an array of `size` records `sub` of `elem` bytes */
-    DDI_MRT_DISC      /* union `disc` with a discriminator: its members' `size` rows at `sub`,
-                         in this map as if they were its own */
+    DDI_MRT_END = 0, /* ends a row list */
+    /* Integers: by width, so that the interpreter's one dispatch per row
+     * also gives the width (DDI_MRT_FU / DDI_MRT_FS / DDI_MRT_FP pick the
+     * kind from the member's sizeof); the plain kinds take any `size`. */
+    DDI_MRT_U,  /* unsigned integer of `size` bytes */
+    DDI_MRT_U1,
+    DDI_MRT_U2,
+    DDI_MRT_U4,
+    DDI_MRT_U8,
+    DDI_MRT_S, /* signed integer of `size` bytes */
+    DDI_MRT_S1,
+    DDI_MRT_S2,
+    DDI_MRT_S4,
+    DDI_MRT_S8,
+    DDI_MRT_PTR, /* an address of `size` bytes */
+    DDI_MRT_P4,
+    DDI_MRT_P8,
+    DDI_MRT_BU,      /* an unsigned bit-field: `off` is its field ID for the record's bits accessors */
+    DDI_MRT_BS,      /* a signed bit-field, likewise */
+    DDI_MRT_FOLLOW,  /* a pointer with a size rule: null, address or pointee bytes */
+    DDI_MRT_RAW,     /* a byte string of the field's `size` bytes */
+    DDI_MRT_NEST,    /* a named member record: a map, its `size` rows at `sub` */
+    DDI_MRT_REC,     /* a DDI record held by value: a map, record `sub` */
+    DDI_MRT_ARR_U,   /* an array of `size` unsigned integers of `elem` bytes */
+    DDI_MRT_ARR_S,   /* an array of `size` signed integers of `elem` bytes */
+    DDI_MRT_ARR_REC, /* an array of `size` records `sub` of `elem` bytes */
+    DDI_MRT_DISC     /* union `disc` with a discriminator: its members' `size` rows at `sub`,
+                        in this map as if they were its own */
 };
-#define DDI_MRT_F_BITS 1u         /* a bit-field: `off` is its field ID for the record's bits accessors */
 #define DDI_MRT_F_IN_DISC 2u      /* a member of a union with a discriminator: never missing */
 #define DDI_MRT_F_COUNT_SIGNED 4u /* FOLLOW: the count field is signed */
+#define DDI_MRT_F_DISCS 8u        /* NEST: its rows may hold DISC rows (the encoder counts their members) */
 #define DDI_MRT_MAX_WORDS 8u      /* seen-key bitmap words (field IDs below 512) */
 #define DDI_MRT_MAX_DISC 8u       /* unions with a discriminator in one map */
 #define DDI_MRT_MAX_FOLLOW 8u     /* followed pointers in one map */
 
 typedef struct ddi_mrt_row {
-    const void *sub;     /* NEST: its rows; REC, ARR_REC: its ddi_mrt_record */
-    uint32_t off, size;  /* offset from the record's start, bytes (integers, pointers,
-                            RAW); arrays: element count; NEST: its rows (DDI_MRT_N);
-                            bit-field: off is its ID */
+    const void *sub;    /* NEST, DISC: its rows; REC, ARR_REC: its ddi_mrt_record */
+    uint32_t off, size; /* offset from the record's start, bytes (integers, pointers,
+                           RAW); arrays: element count; NEST, DISC: its rows (DDI_MRT_N);
+                           bit-field: off is its ID */
+    uint8_t kind;       /* enum ddi_mrt_kind */
+    uint8_t key_len;    /* bytes of key_bytes that are the key */
+    uint16_t key;       /* the field ID */
+    uint32_t key_bytes; /* the key as CBOR, little-endian (DDI_MRT_KEY) */
+    uint8_t flags;      /* DDI_MRT_F_* */
+    uint8_t disc;       /* DISC and its rows: which union with a discriminator of the record (from 1) */
+    uint8_t member;     /* a DISC's row: which member of that union (its rows share it) */
     uint32_t count_off, count_size; /* FOLLOW: the count field */
-    uint32_t elem;       /* arrays: element bytes; FOLLOW: pointee element bytes */
-    uint32_t key_bytes;  /* the key as CBOR, little-endian (DDI_MRT_KEY) */
-    uint16_t key;        /* the field ID */
-    uint8_t key_len;     /* bytes of key_bytes that are the key */
-    uint8_t kind;        /* enum ddi_mrt_kind */
-    uint8_t flags;       /* DDI_MRT_F_* */
-    uint8_t disc;        /* DISC and its rows: which union with a discriminator of the record (from 1) */
-    uint8_t member;      /* a DISC's row: which member of that union (its rows share it) */
+    uint32_t elem;                  /* arrays: element bytes; FOLLOW: pointee element bytes */
 } ddi_mrt_row;
-/* A row's key_bytes, key, key_len from a field ID below 65536. */
+/* A row's key_len, key, key_bytes from a field ID below 65536. */
 #define DDI_MRT_KEY(id)                                                                                                \
-    (uint32_t)((id) < 24u ? (id) : (id) < 256u ? 0x18u | (id) << 8 : 0x19u | ((id) >> 8) << 8 | ((id)&255u) << 16),     \
-        (uint16_t)(id), (uint8_t)((id) < 24u ? 1 : (id) < 256u ? 2 : 3)
+    (uint8_t)((id) < 24u ? 1 : (id) < 256u ? 2 : 3), (uint16_t)(id),                                                   \
+        (uint32_t)((id) < 24u ? (id) : (id) < 256u ? 0x18u | (id) << 8 : 0x19u | ((id) >> 8) << 8 | ((id)&255u) << 16)
 /* The zero row that ends a row list, every member given (C++ -Wextra
  * warns of `{0}` as missing initializers). */
 #define DDI_MRT_ZERO_ROW {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
@@ -177,12 +192,22 @@ typedef struct ddi_mrt_row {
 #define DDI_MRT_N(rows) (uint32_t)(sizeof(rows) / sizeof((rows)[0]) - 1u)
 /* The offset and size of member m of T, as a row's off, size. */
 #define DDI_MRT_F(T, m) (uint32_t) offsetof(T, m), (uint32_t)sizeof(((T *)0)->m)
+/* The kind of an n-byte integer: its width's own, or the plain one. */
+#define DDI_MRT_KW(base, n)                                                                                            \
+    (uint8_t)((n) == 1 ? base##1 : (n) == 2 ? base##2 : (n) == 4 ? base##4 : (n) == 8 ? base##8 : base)
+/* off, size, kind of an unsigned / signed integer member, a pointer. */
+#define DDI_MRT_FU(T, m) DDI_MRT_F(T, m), DDI_MRT_KW(DDI_MRT_U, sizeof(((T *)0)->m))
+#define DDI_MRT_FS(T, m) DDI_MRT_F(T, m), DDI_MRT_KW(DDI_MRT_S, sizeof(((T *)0)->m))
+#define DDI_MRT_FP(T, m)                                                                                               \
+    DDI_MRT_F(T, m),                                                                                                   \
+        (uint8_t)(sizeof(((T *)0)->m) == 4 ? DDI_MRT_P4 : sizeof(((T *)0)->m) == 8 ? DDI_MRT_P8 : DDI_MRT_PTR)
 
 typedef struct ddi_mrt_record {
     const ddi_mrt_row *rows; /* the top map */
     uint32_t nrows;          /* its rows before the zero row (DDI_MRT_N) */
     uint32_t id;             /* record ID */
     uint16_t words;          /* seen-key bitmap words (highest field ID / 64 + 1) */
+    uint16_t discs;          /* 1 when the top map's rows may hold DISC rows */
     /* Bit-field i of the record at a, widened (signed ones sign-extended). */
     uint64_t (*bits_get)(const void *a, unsigned i);
     /* Stores v in bit-field i; 0 when it does not hold v (out of range). */

@@ -199,13 +199,49 @@ void ddi_mrt_put_kbytes_slow(ddi_cbor_writer *w, uint64_t key, const void *p, si
 /* --- the table interpreter (see ddi_mrt_record in the header) ---------- */
 
 /* Every target (x86, x64, arm64) and host is little-endian. Byte loads and
- * stores composed into one integer (compilers make one access of them) keep
- * clear of alignment (packed records) and of type-based aliasing. */
+ * stores composed into one integer keep clear of alignment (packed
+ * records) and of type-based aliasing; with GCC and clang the widths of
+ * one access go through __builtin_memcpy, which is one move (their store
+ * merging misses the composed stores inside the interpreter's loops; no
+ * call, no CRT). The interpreter passes constant widths (its kinds are by
+ * width); the plain kinds and the arrays pass any n. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MRT_MOVE(d, s, n) __builtin_memcpy((d), (s), (n))
+#endif
+
+/* The general way of a row, kept out of the hot loops: inlined, it takes
+ * the registers the loops' cursor and row pointer need. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MRT_GENERAL __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define MRT_GENERAL __declspec(noinline)
+#else
+#define MRT_GENERAL
+#endif
+
 DDI_MRT_HOT uint64_t mrt_load_u(const uint8_t *p, unsigned n)
 {
     uint64_t v = 0;
-    /* Tests, not a switch: a jump table's indirect branch mispredicts on
-     * every change of width from one field to the next. */
+#ifdef MRT_MOVE
+    if (n == 2 || n == 4 || n == 8) {
+        uint16_t v2;
+        uint32_t v4;
+        if (n == 8) {
+            MRT_MOVE(&v, p, 8);
+            return v;
+        }
+        if (n == 4) {
+            MRT_MOVE(&v4, p, 4);
+            return v4;
+        }
+        MRT_MOVE(&v2, p, 2);
+        return v2;
+    }
+#endif
+    if (n == 1)
+        return p[0];
+    if (n == 2)
+        return (uint64_t)p[0] | (uint64_t)p[1] << 8;
     if (n == 4)
         return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
     if (n == 8)
@@ -231,7 +267,32 @@ DDI_MRT_HOT int64_t mrt_load_s(const uint8_t *p, unsigned n)
 DDI_MRT_HOT void mrt_store(uint8_t *p, unsigned n, uint64_t v)
 {
     unsigned i;
-    if (n == 4) { /* constant widths: one store each */
+#ifdef MRT_MOVE
+    if (n == 8) {
+        MRT_MOVE(p, &v, 8);
+        return;
+    }
+    if (n == 4) {
+        uint32_t v4 = (uint32_t)v;
+        MRT_MOVE(p, &v4, 4);
+        return;
+    }
+    if (n == 2) {
+        uint16_t v2 = (uint16_t)v;
+        MRT_MOVE(p, &v2, 2);
+        return;
+    }
+#endif
+    if (n == 1) {
+        p[0] = (uint8_t)v;
+        return;
+    }
+    if (n == 2) {
+        p[0] = (uint8_t)v;
+        p[1] = (uint8_t)(v >> 8);
+        return;
+    }
+    if (n == 4) {
         p[0] = (uint8_t)v;
         p[1] = (uint8_t)(v >> 8);
         p[2] = (uint8_t)(v >> 16);
@@ -272,20 +333,6 @@ DDI_MRT_HOT int mrt_store_s(uint8_t *p, unsigned n, int64_t v)
     return 1;
 }
 
-/* A row's key and a head, at the cursor: the key's bytes stored as one
- * word (the head follows at key_len, over the rest), one room check. */
-DDI_MRT_HOT void mrt_kh(ddi_mrt_wc *c, ddi_cbor_writer *w, const ddi_mrt_row *r, uint8_t major, uint64_t v)
-{
-    if ((size_t)(c->e - c->p) >= 13) {
-        mrt_store(c->p, 4, r->key_bytes);
-        c->p = ddi_mrt_w_head(c->p + r->key_len, major, v);
-        return;
-    }
-    ddi_mrt_wc_store(c, w);
-    ddi_mrt_put_kh_slow(w, r->key, major, v);
-    ddi_mrt_wc_load(c, w);
-}
-
 /* The member a DISC row's discriminator selects (see ddi_mrt_record). */
 DDI_MRT_HOT int mrt_select(const ddi_mrt_record *rec, const uint8_t *a, const ddi_mrt_row *r)
 {
@@ -304,60 +351,64 @@ DDI_MRT_HOT const ddi_mrt_row *mrt_member_rows(const ddi_mrt_row *r, int s, uint
         *count = s == -1 ? r->size : 0;
         return g;
     }
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2u;
-        if ((int)g[mid].member < s)
-            lo = mid + 1u;
-        else
-            hi = mid;
-    }
+    /* Most members are one row and no row is under an #if before them:
+     * member s's rows then start at row s. */
+    if ((uint32_t)s < hi && (int)g[s].member == s && (s == 0 || (int)g[s - 1].member < s))
+        lo = (uint32_t)s;
+    else
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2u;
+            if ((int)g[mid].member < s)
+                lo = mid + 1u;
+            else
+                hi = mid;
+        }
     for (end = lo; end < r->size && (int)g[end].member == s; end++)
         ;
     *count = end - lo;
     return g + lo;
 }
 
-static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint32_t nrows,
-                        const uint8_t *a, unsigned fl, unsigned depth);
+/* ---- encoder ----------------------------------------------------------- */
 
-/* A nested map (a member record, a record by value) at the cursor. */
-static void mrt_put_sub(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows,
-                        uint32_t nrows, const uint8_t *a, unsigned fl, unsigned depth)
-{
-    ddi_mrt_wc_store(wc, w);
-    mrt_put_map(w, rec, rows, nrows, a, fl, depth);
-    ddi_mrt_wc_load(wc, w);
-}
+static void mrt_put_map(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows,
+                        uint32_t nrows, int discs, const uint8_t *a, unsigned fl, unsigned depth);
 
-/* One row's key and value at the cursor. */
-DDI_MRT_HOT void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *r,
-                             const uint8_t *a, unsigned fl, unsigned depth)
+/* An integer row's value as a CBOR head: its major type (unsigned or
+ * negative) in *major, its argument returned. */
+DDI_MRT_HOT uint64_t mrt_int_head(const ddi_mrt_record *rec, const ddi_mrt_row *r, const uint8_t *a, uint8_t *major)
 {
     const uint8_t *f = a + r->off;
-    const ddi_mrt_record *sub;
-    uint8_t k0, k1, k2;
-    unsigned kn;
+    int64_t s;
+    uint64_t m;
+    *major = 0x00;
+    switch (r->kind) {
+    case DDI_MRT_BU: return rec->bits_get(a, r->off);
+    case DDI_MRT_BS: s = (int64_t)rec->bits_get(a, r->off); break;
+    case DDI_MRT_S:
+    case DDI_MRT_S1:
+    case DDI_MRT_S2:
+    case DDI_MRT_S4:
+    case DDI_MRT_S8: s = mrt_load_s(f, r->size); break;
+    default: return mrt_load_u(f, r->size); /* the unsigned integers and the addresses */
+    }
+    m = s < 0 ? ~(uint64_t)0 : 0; /* a negative value: major type 1, argument -1 - s */
+    *major = (uint8_t)(m & 0x20u);
+    return (uint64_t)s ^ m;
+}
+
+/* One row's key and value the general way: the rows without a fast form
+ * (arrays, pointees, integers of no usual width, maps with DISC rows or
+ * past the depth bound) and any row when the buffer is short (ddi_cbor
+ * then counts what it needs). */
+static MRT_GENERAL void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec,
+                                    const ddi_mrt_row *r, const uint8_t *a, unsigned fl, unsigned depth)
+{
+    const uint8_t *f = a + r->off;
+    const ddi_mrt_record *sub = (const ddi_mrt_record *)r->sub;
+    uint8_t k0 = (uint8_t)r->key_bytes, k1 = (uint8_t)(r->key_bytes >> 8), k2 = (uint8_t)(r->key_bytes >> 16);
+    unsigned kn = r->key_len;
     uint32_t j;
-    switch (r->kind) { /* the integers first: no key bytes apart (mrt_kh writes the word) */
-    case DDI_MRT_U:
-    case DDI_MRT_PTR:
-        mrt_kh(wc, w, r, 0x00, (r->flags & DDI_MRT_F_BITS) ? rec->bits_get(a, r->off) : mrt_load_u(f, r->size));
-        return;
-    case DDI_MRT_S: {
-        int64_t v = (r->flags & DDI_MRT_F_BITS) ? (int64_t)rec->bits_get(a, r->off) : mrt_load_s(f, r->size);
-        if (v >= 0)
-            mrt_kh(wc, w, r, 0x00, (uint64_t)v);
-        else
-            mrt_kh(wc, w, r, 0x20, ~(uint64_t)v);
-        return;
-    }
-    default: break;
-    }
-    k0 = (uint8_t)r->key_bytes;
-    k1 = (uint8_t)(r->key_bytes >> 8);
-    k2 = (uint8_t)(r->key_bytes >> 16);
-    kn = r->key_len;
-    sub = (const ddi_mrt_record *)r->sub;
     switch (r->kind) {
     case DDI_MRT_FOLLOW: {
         uint64_t count = (r->flags & DDI_MRT_F_COUNT_SIGNED) ? (uint64_t)mrt_load_s(a + r->count_off, r->count_size)
@@ -369,13 +420,15 @@ DDI_MRT_HOT void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_r
     case DDI_MRT_RAW: ddi_mrt_wc_kraw(wc, w, kn, k0, k1, k2, f, r->size); break;
     case DDI_MRT_NEST:
         ddi_mrt_wc_key(wc, w, kn, k0, k1, k2);
-        mrt_put_sub(wc, w, rec, (const ddi_mrt_row *)r->sub, r->size, a, fl, depth + 1);
+        mrt_put_map(wc, w, rec, (const ddi_mrt_row *)r->sub, r->size, r->flags & DDI_MRT_F_DISCS, a, fl, depth + 1);
         break;
     case DDI_MRT_REC:
         ddi_mrt_wc_key(wc, w, kn, k0, k1, k2);
-        mrt_put_sub(wc, w, sub, sub->rows, sub->nrows, f, fl, depth + 1);
+        mrt_put_map(wc, w, sub, sub->rows, sub->nrows, sub->discs, f, fl, depth + 1);
         break;
-    default: /* the arrays */
+    case DDI_MRT_ARR_U:
+    case DDI_MRT_ARR_S:
+    case DDI_MRT_ARR_REC:
         ddi_mrt_wc_key(wc, w, kn, k0, k1, k2);
         ddi_mrt_wc_h(wc, w, 0x80, r->size);
         for (j = 0; j < r->size; j++, f += r->elem) {
@@ -384,60 +437,210 @@ DDI_MRT_HOT void mrt_put_row(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_r
             else if (r->kind == DDI_MRT_ARR_S)
                 ddi_mrt_wc_s(wc, w, mrt_load_s(f, r->elem));
             else
-                mrt_put_sub(wc, w, sub, sub->rows, sub->nrows, f, fl, depth + 1);
+                mrt_put_map(wc, w, sub, sub->rows, sub->nrows, sub->discs, f, fl, depth + 1);
         }
         break;
+    default: { /* the integers and addresses */
+        uint8_t major;
+        uint64_t v = mrt_int_head(rec, r, a, &major);
+        ddi_mrt_wc_kh(wc, w, kn, k0, k1, k2, major, v);
+        break;
     }
+    }
+}
+
+/* v's bytes in big-endian order (a head's argument). */
+DDI_MRT_HOT uint64_t mrt_be64(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_bswap64(v);
+#else
+    v = (v >> 32) | (v << 32);
+    v = ((v & 0xFFFF0000FFFF0000ull) >> 16) | ((v & 0x0000FFFF0000FFFFull) << 16);
+    return ((v & 0xFF00FF00FF00FF00ull) >> 8) | ((v & 0x00FF00FF00FF00FFull) << 8);
+#endif
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+/* A head argument's length class (its bytes are 1 << class) by the index
+ * of its highest set bit. */
+static const uint8_t mrt_lg_of_msb[64] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2,
+                                          2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+                                          3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+#endif
+
+/* By length class: how far the big-endian word of a value is shifted for
+ * its 1 << class bytes to come first in memory (little-endian stores). */
+static const uint8_t mrt_be_shift[4] = {56, 48, 32, 0};
+
+/* A key (its precomputed bytes stored as one word) and a head at p, which
+ * has room for 13 bytes; the position after them. An argument of 1, 2, 4
+ * or 8 bytes is stored as one 8-byte word with no branch on its length
+ * (random values' lengths mispredict): the bytes past the head are
+ * scratch within the room, which what follows overwrites. */
+DDI_MRT_HOT uint8_t *mrt_w_kh(uint8_t *p, const ddi_mrt_row *r, uint8_t major, uint64_t v)
+{
+    unsigned lg, n;
+    mrt_store(p, 4, r->key_bytes);
+    p += r->key_len;
+    if (v < 24) {
+        p[0] = (uint8_t)(major | v);
+        return p + 1;
+    }
+#if defined(__GNUC__) || defined(__clang__)
+    lg = mrt_lg_of_msb[63 - __builtin_clzll(v)]; /* 1 << lg bytes */
+#else
+    lg = (unsigned)(v > 0xFFu) + (unsigned)(v > 0xFFFFu) + (unsigned)(v > 0xFFFFFFFFu);
+#endif
+    n = 1u << lg;
+    p[0] = (uint8_t)(major | (24u + lg));
+    mrt_store(p + 1, 8, mrt_be64(v) >> mrt_be_shift[lg]); /* the argument's bytes first */
+    return p + 1 + n;
+}
+
+/* Rows [r, end) at the cursor. The loop keeps the cursor in locals and
+ * checks the room for a key and a head once per row; a row's kind gives
+ * its width, so the value is one load; a nested map without DISC rows is
+ * written by the same loop, its count from the table. What has no fast
+ * form, and everything once the buffer is short, goes through
+ * mrt_put_row. */
+static void mrt_put_rows(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *r,
+                         const ddi_mrt_row *end, const uint8_t *a, unsigned fl, unsigned depth)
+{
+    uint8_t *p = wc->p, *e = wc->e;
+    for (; r < end; r++) {
+        const uint8_t *f = a + r->off;
+        const ddi_mrt_record *sub;
+        uint64_t v = 0, m;
+        int64_t s = 0;
+        if ((size_t)(e - p) < 13)
+            goto general;
+        switch (r->kind) {
+        case DDI_MRT_U1: v = mrt_load_u(f, 1); goto put_u;
+        case DDI_MRT_U2: v = mrt_load_u(f, 2); goto put_u;
+        case DDI_MRT_U4:
+        case DDI_MRT_P4: v = mrt_load_u(f, 4); goto put_u;
+        case DDI_MRT_U8:
+        case DDI_MRT_P8: v = mrt_load_u(f, 8); goto put_u;
+        case DDI_MRT_BU: v = rec->bits_get(a, r->off); goto put_u;
+        case DDI_MRT_S1: s = mrt_load_s(f, 1); goto put_s;
+        case DDI_MRT_S2: s = mrt_load_s(f, 2); goto put_s;
+        case DDI_MRT_S4: s = mrt_load_s(f, 4); goto put_s;
+        case DDI_MRT_S8: s = mrt_load_s(f, 8); goto put_s;
+        case DDI_MRT_BS: s = (int64_t)rec->bits_get(a, r->off); goto put_s;
+        case DDI_MRT_RAW:
+            if (r->size >= 24 || (size_t)(e - p) < 4u + r->size)
+                goto general;
+            mrt_store(p, 4, r->key_bytes);
+            p += r->key_len;
+            p[0] = (uint8_t)(0x40u | r->size);
+            ddi_mrt_copy(p + 1, f, r->size);
+            p += 1 + r->size;
+            continue;
+        case DDI_MRT_FOLLOW:
+            /* Null, or an address when not followed: one head. */
+            v = mrt_load_u(f, r->size);
+            if (!v) {
+                p = mrt_w_kh(p, r, 0xE0, 22u);
+                continue;
+            }
+            if (fl & DDI_MARSHAL_NO_FOLLOW)
+                goto put_u;
+            goto general;
+        case DDI_MRT_NEST:
+            if ((r->flags & DDI_MRT_F_DISCS) || depth + 1 >= DDI_CBOR_MAX_DEPTH)
+                goto general;
+            wc->p = mrt_w_kh(p, r, 0xA0, r->size);
+            mrt_put_rows(wc, w, rec, (const ddi_mrt_row *)r->sub, (const ddi_mrt_row *)r->sub + r->size, a, fl,
+                         depth + 1);
+            p = wc->p;
+            e = wc->e;
+            continue;
+        case DDI_MRT_REC:
+            sub = (const ddi_mrt_record *)r->sub;
+            if (sub->discs || depth + 1 >= DDI_CBOR_MAX_DEPTH)
+                goto general;
+            wc->p = mrt_w_kh(p, r, 0xA0, sub->nrows);
+            mrt_put_rows(wc, w, sub, sub->rows, sub->rows + sub->nrows, f, fl, depth + 1);
+            p = wc->p;
+            e = wc->e;
+            continue;
+        default: goto general;
+        }
+    put_s:
+        m = s < 0 ? ~(uint64_t)0 : 0; /* a negative value: major type 1, argument -1 - s */
+        p = mrt_w_kh(p, r, (uint8_t)(m & 0x20u), (uint64_t)s ^ m);
+        continue;
+    put_u:
+        p = mrt_w_kh(p, r, 0x00, v);
+        continue;
+    general:
+        wc->p = p;
+        mrt_put_row(wc, w, rec, r, a, fl, depth);
+        p = wc->p;
+        e = wc->e;
+    }
+    wc->p = p;
+}
+
+/* A map whose rows may hold DISC rows: walked first to count the rows
+ * written (a DISC row stands for the rows of the member it selects) and
+ * find each selected member's rows, then written in runs between them. */
+static void mrt_put_map_discs(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows,
+                              uint32_t nrows, const uint8_t *a, unsigned fl, unsigned depth)
+{
+    const ddi_mrt_row *at[DDI_MRT_MAX_DISC];    /* the DISC rows, in order */
+    const ddi_mrt_row *first[DDI_MRT_MAX_DISC]; /* per DISC row: its selected rows */
+    uint32_t count[DDI_MRT_MAX_DISC];
+    unsigned dfl[DDI_MRT_MAX_DISC];
+    const ddi_mrt_row *r;
+    uint64_t n = nrows;
+    unsigned d = 0, k;
+    for (r = rows; r->kind != DDI_MRT_END && d < DDI_MRT_MAX_DISC; r++) {
+        int s;
+        if (r->kind != DDI_MRT_DISC)
+            continue;
+        s = mrt_select(rec, a, r);
+        at[d] = r;
+        first[d] = mrt_member_rows(r, s, &count[d]);
+        /* No case names the value: every member, pointers not followed. */
+        dfl[d] = s == -1 ? fl | DDI_MARSHAL_NO_FOLLOW : fl;
+        n = n - 1 + count[d++];
+    }
+    ddi_mrt_wc_h(wc, w, 0xA0, n);
+    for (r = rows, k = 0; k < d; k++) {
+        mrt_put_rows(wc, w, rec, r, at[k], a, fl, depth);
+        mrt_put_rows(wc, w, rec, first[k], first[k] + count[k], a, dfl[k], depth);
+        r = at[k] + 1;
+    }
+    mrt_put_rows(wc, w, rec, r, rows + nrows, a, fl, depth);
 }
 
 /* One map: the count of the rows written, then each. Records hold other
  * records by value, never themselves, so depth is the spec's nesting; past
  * the decoders' bound a null stands for the map (never for the DDI's
  * records, which nest a few levels), so recursion stays bounded. */
-static void mrt_put_map(ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint32_t nrows,
-                        const uint8_t *a, unsigned fl, unsigned depth)
+static void mrt_put_map(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *rows,
+                        uint32_t nrows, int discs, const uint8_t *a, unsigned fl, unsigned depth)
 {
-    const ddi_mrt_row *first[DDI_MRT_MAX_DISC]; /* per DISC row, in order: its selected rows */
-    uint32_t count[DDI_MRT_MAX_DISC];
-    unsigned dfl[DDI_MRT_MAX_DISC];
-    const ddi_mrt_row *r;
-    uint64_t n;
-    unsigned d;
-    ddi_mrt_wc wc;
     if (depth >= DDI_CBOR_MAX_DEPTH) {
+        ddi_mrt_wc_store(wc, w);
         ddi_cbor_put_null(w);
-        return;
+        ddi_mrt_wc_load(wc, w);
+    } else if (discs) {
+        mrt_put_map_discs(wc, w, rec, rows, nrows, a, fl, depth);
+    } else {
+        ddi_mrt_wc_h(wc, w, 0xA0, nrows);
+        mrt_put_rows(wc, w, rec, rows, rows + nrows, a, fl, depth);
     }
-    n = nrows; /* a DISC row stands for the rows of the member it selects */
-    for (r = rows, d = 0; rec->select && r->kind != DDI_MRT_END; r++) {
-        int s;
-        if (r->kind != DDI_MRT_DISC)
-            continue;
-        s = mrt_select(rec, a, r);
-        first[d] = mrt_member_rows(r, s, &count[d]);
-        /* No case names the value: every member, pointers not followed. */
-        dfl[d] = s == -1 ? fl | DDI_MARSHAL_NO_FOLLOW : fl;
-        n = n - 1 + count[d++];
-    }
-    ddi_mrt_wc_load(&wc, w);
-    ddi_mrt_wc_h(&wc, w, 0xA0, n);
-    for (r = rows, d = 0; r->kind != DDI_MRT_END; r++) {
-        const ddi_mrt_row *g;
-        uint32_t j;
-        if (r->kind != DDI_MRT_DISC) {
-            mrt_put_row(&wc, w, rec, r, a, fl, depth);
-            continue;
-        }
-        for (g = first[d], j = 0; j < count[d]; j++, g++)
-            mrt_put_row(&wc, w, rec, g, a, dfl[d], depth);
-        d++;
-    }
-    ddi_mrt_wc_store(&wc, w);
 }
 
 void ddi_mrt_put_record(ddi_cbor_writer *w, const ddi_mrt_record *rec, const void *a, unsigned flags)
 {
-    mrt_put_map(w, rec, rec->rows, rec->nrows, (const uint8_t *)a, flags, 0);
+    ddi_mrt_wc wc;
+    ddi_mrt_wc_load(&wc, w);
+    mrt_put_map(&wc, w, rec, rec->rows, rec->nrows, rec->discs, (const uint8_t *)a, flags, 0);
+    ddi_mrt_wc_store(&wc, w);
 }
 
 size_t ddi_mrt_enc_record(const ddi_mrt_record *rec, const void *a, void *buffer, size_t size, unsigned flags)
@@ -448,13 +651,15 @@ size_t ddi_mrt_enc_record(const ddi_mrt_record *rec, const void *a, void *buffer
     return w.needed;
 }
 
+/* ---- decoder ----------------------------------------------------------- */
+
 static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint32_t nrows,
                        uint8_t *out);
 
 /* An integer value into an n-byte field (or bit-field i): a value the field
  * cannot hold is TOO_LARGE at the value. */
-DDI_MRT_HOT int mrt_get_int(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *r, uint8_t *out,
-                            uint8_t *f, unsigned n, int is_signed)
+static int mrt_get_int(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *r, uint8_t *out, uint8_t *f,
+                       unsigned n, int is_signed)
 {
     const uint8_t *at = c->r.pos;
     uint64_t u;
@@ -464,7 +669,7 @@ DDI_MRT_HOT int mrt_get_int(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const
         return ddi_mrt_fail_read(c, rec->id, r->key);
     if (is_signed)
         u = (uint64_t)s;
-    if ((r->flags & DDI_MRT_F_BITS) && (r->kind == DDI_MRT_U || r->kind == DDI_MRT_S))
+    if (r->kind == DDI_MRT_BU || r->kind == DDI_MRT_BS)
         fits = rec->bits_set(out, r->off, u);
     else
         fits = is_signed ? mrt_store_s(f, n, s) : mrt_store_u(f, n, u);
@@ -483,9 +688,10 @@ typedef struct mrt_follows {
     size_t got[DDI_MRT_MAX_FOLLOW];
 } mrt_follows;
 
-/* One row's value, the reader at it. */
-DDI_MRT_HOT int mrt_get_row(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *r, uint8_t *out,
-                            mrt_follows *fb)
+/* One row's value, the reader at it: the general way, every error of the
+ * strict decoder reported here. */
+static MRT_GENERAL int mrt_get_row(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *r, uint8_t *out,
+                                   mrt_follows *fb)
 {
     size_t got = ~(size_t)0;
     uint8_t *f = out + r->off;
@@ -493,9 +699,9 @@ DDI_MRT_HOT int mrt_get_row(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const
     uintptr_t v = 0;
     uint32_t j;
     switch (r->kind) {
-    case DDI_MRT_U: return mrt_get_int(c, rec, r, out, f, r->size, 0);
-    case DDI_MRT_S: return mrt_get_int(c, rec, r, out, f, r->size, 1);
     case DDI_MRT_PTR:
+    case DDI_MRT_P4:
+    case DDI_MRT_P8:
         if (!ddi_mrt_get_ptr(c, rec->id, r->key, &v))
             return 0;
         mrt_store(f, r->size, (uint64_t)v);
@@ -512,7 +718,9 @@ DDI_MRT_HOT int mrt_get_row(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const
     case DDI_MRT_RAW: return ddi_mrt_get_raw(c, rec->id, r->key, f, r->size);
     case DDI_MRT_NEST: return mrt_get_map(c, rec, (const ddi_mrt_row *)r->sub, r->size, out);
     case DDI_MRT_REC: return mrt_get_map(c, sub, sub->rows, sub->nrows, f);
-    default: /* the arrays: one level of nesting, as a map */
+    case DDI_MRT_ARR_U:
+    case DDI_MRT_ARR_S:
+    case DDI_MRT_ARR_REC: /* one level of nesting, as a map */
         if (!ddi_mrt_get_array(c, rec->id, r->key, r->size))
             return 0;
         for (j = 0; j < r->size; j++, f += r->elem) {
@@ -522,6 +730,13 @@ DDI_MRT_HOT int mrt_get_row(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const
         }
         ddi_mrt_leave(c);
         return 1;
+    case DDI_MRT_S:
+    case DDI_MRT_S1:
+    case DDI_MRT_S2:
+    case DDI_MRT_S4:
+    case DDI_MRT_S8:
+    case DDI_MRT_BS: return mrt_get_int(c, rec, r, out, f, r->size, 1);
+    default: return mrt_get_int(c, rec, r, out, f, r->size, 0); /* the unsigned integers */
     }
 }
 
@@ -548,47 +763,77 @@ static const ddi_mrt_row *mrt_row_of(const ddi_mrt_row *rows, uint64_t key, cons
 }
 
 /* Whether the key at p (before end) is row r's, as its precomputed
- * shortest-form bytes (so a match is a key the reader would accept). */
+ * shortest-form bytes (so a match is a key the reader would accept): one
+ * word compared under the key's length when four bytes are left. */
 DDI_MRT_HOT int mrt_key_at(const uint8_t *p, const uint8_t *end, const ddi_mrt_row *r)
 {
     uint32_t kb = r->key_bytes;
     unsigned n = r->key_len;
+    if ((size_t)(end - p) >= 4)
+        return (((uint32_t)mrt_load_u(p, 4) ^ kb) << (32u - 8u * n)) == 0;
     if ((size_t)(end - p) < n || p[0] != (uint8_t)kb)
         return 0;
     return n == 1 || (p[1] == (uint8_t)(kb >> 8) && (n == 2 || p[2] == (uint8_t)(kb >> 16)));
 }
 
-/* The row whose key this release writes next, from `next` (the row after
- * the last found): a DISC row stands for the rows of the member its
+/* Where a map's decode is along the rows this release writes: the row
+ * expected next; in a DISC group, the row after its DISC row (else 0);
+ * the DISC rows passed (their unions as bits, and each one's selected
+ * rows, for the seen-key bitmap of the in-order loop); the map's own rows
+ * found. */
+typedef struct mrt_walk {
+    const ddi_mrt_row *next, *after;
+    unsigned discs;
+    unsigned groups;
+    const ddi_mrt_row *group[DDI_MRT_MAX_DISC];     /* a group's selected rows */
+    const ddi_mrt_row *group_end[DDI_MRT_MAX_DISC]; /* and the end of those the in-order loop took */
+    uint32_t found;
+} mrt_walk;
+
+/* The row whose key this release writes next, from wk->next (the row
+ * after the last found): a DISC row stands for the rows of the member its
  * discriminator selects (as decoded so far: the selector comes first in
  * what this release writes), the end of those for the row after the DISC
- * row (*after). Only a guess, checked against the key read. */
-DDI_MRT_HOT const ddi_mrt_row *mrt_expect(const ddi_mrt_record *rec, const uint8_t *out, const ddi_mrt_row *next,
-                                          const ddi_mrt_row **after, unsigned *discs)
+ * row. Only a guess, checked against the key read. */
+DDI_MRT_HOT const ddi_mrt_row *mrt_expect(const ddi_mrt_record *rec, const uint8_t *out, mrt_walk *wk)
 {
+    const ddi_mrt_row *next = wk->next;
     for (;;) {
-        if (next->kind == DDI_MRT_END && *after) {
-            next = *after;
-            *after = 0;
+        if (next->kind == DDI_MRT_END && wk->after) {
+            next = wk->after;
+            wk->after = 0;
         } else if (next->kind == DDI_MRT_DISC) {
             uint32_t n;
             const ddi_mrt_row *g = mrt_member_rows(next, rec->select(out, next->disc), &n);
-            *discs |= 1u << (next->disc & 31u); /* a map's DISC rows: distinct unions, at most 8 */
+            wk->discs |= 1u << (next->disc & 31u); /* a map's DISC rows: distinct unions, at most 8 */
+            if (wk->groups < DDI_MRT_MAX_DISC) {
+                wk->group[wk->groups] = g;
+                wk->group_end[wk->groups++] = g;
+            }
             if (n == 0) {
                 next++;
                 continue;
             }
-            *after = next + 1;
+            wk->after = next + 1;
             next = g;
         } else {
-            return next;
+            return wk->next = next;
         }
     }
 }
 
-/* After the pairs: a followed pointee's size against its count field (the
- * count may come after the pointer), then the known keys that were absent
- * (a member of a union with a discriminator is never missing). */
+/* After row r was found: the row expected next, past the selected
+ * member's rows in a group on to the row after its DISC row. */
+DDI_MRT_HOT void mrt_found(mrt_walk *wk, const ddi_mrt_row *r)
+{
+    wk->found += wk->after == 0;
+    wk->next = r + 1;
+    if (wk->after && wk->next->kind != DDI_MRT_END && wk->next->member != r->member) {
+        wk->next = wk->after;
+        wk->after = 0;
+    }
+}
+
 /* A followed pointer's pointee size against its count field (the count
  * may come after the pointer). */
 static int mrt_check_follow(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *r, const uint8_t *out,
@@ -639,29 +884,269 @@ DDI_MRT_HOT unsigned mrt_bits_set(unsigned m)
     return n;
 }
 
+/* Marks rows [r, end) in the seen-key bitmap. */
+static void mrt_mark(uint64_t *seen, const ddi_mrt_row *r, const ddi_mrt_row *end)
+{
+    for (; r < end; r++)
+        seen[r->key >> 6] |= (uint64_t)1 << (r->key & 63u);
+}
+
+/* The seen-key bitmap of what the in-order loop took, which keeps none:
+ * the map's rows before where it stopped and, of each DISC row's group it
+ * entered, the rows it took (a prefix of the selected rows: with every
+ * member selected, it leaves the group after the first member's). */
+static void mrt_seen_in_order(const ddi_mrt_row *rows, const mrt_walk *wk, uint64_t *seen, unsigned words)
+{
+    const ddi_mrt_row *r, *stop = wk->after ? wk->after - 1 : wk->next;
+    unsigned k, g = 0;
+    for (k = 0; k < words; k++)
+        seen[k] = 0;
+    for (r = rows; r < stop; r++) {
+        if (r->kind != DDI_MRT_DISC)
+            mrt_mark(seen, r, r + 1);
+        else if (g < wk->groups) {
+            mrt_mark(seen, wk->group[g], wk->group_end[g]);
+            g++;
+        }
+    }
+    if (wk->after && g < wk->groups)
+        mrt_mark(seen, wk->group[g], wk->group_end[g]);
+}
+
+/* The argument of a head of major type `major` in its shortest form at
+ * *pp (before e): consumed, 1; 0 (nothing consumed) for anything else,
+ * which the general way accepts or reports. */
+DDI_MRT_HOT int mrt_arg_at(const uint8_t **pp, const uint8_t *e, unsigned major, uint64_t *v)
+{
+    const uint8_t *p = *pp;
+    size_t left = (size_t)(e - p);
+    unsigned b;
+    if (!left)
+        return 0;
+    b = (unsigned)p[0] - (major << 5); /* 0..27 for this major type, else larger (unsigned) */
+    if (b < 24) {
+        *v = b;
+        *pp = p + 1;
+        return 1;
+    }
+    if (b == 24 && left >= 2 && p[1] >= 24) {
+        *v = p[1];
+        *pp = p + 2;
+        return 1;
+    }
+    if (b == 25 && left >= 3 && p[1] != 0) {
+        *v = ((uint64_t)p[1] << 8) | p[2];
+        *pp = p + 3;
+        return 1;
+    }
+    if (b == 26 && left >= 5 && (p[1] | p[2]) != 0) {
+        *v = ((uint64_t)p[1] << 24) | ((uint64_t)p[2] << 16) | ((uint64_t)p[3] << 8) | p[4];
+        *pp = p + 5;
+        return 1;
+    }
+    if (b == 27 && left >= 9 && (p[1] | p[2] | p[3] | p[4]) != 0) {
+        *v = ((uint64_t)p[1] << 56) | ((uint64_t)p[2] << 48) | ((uint64_t)p[3] << 40) | ((uint64_t)p[4] << 32) |
+             ((uint64_t)p[5] << 24) | ((uint64_t)p[6] << 16) | ((uint64_t)p[7] << 8) | p[8];
+        *pp = p + 9;
+        return 1;
+    }
+    return 0;
+}
+
+/* A signed integer (major type 0 or 1) in shortest form within int64 at *pp. */
+DDI_MRT_HOT int mrt_sarg_at(const uint8_t **pp, const uint8_t *e, int64_t *v)
+{
+    unsigned neg;
+    uint64_t u;
+    if (*pp == e)
+        return 0;
+    neg = (*pp)[0] >> 5;
+    if (neg > 1 || !mrt_arg_at(pp, e, neg, &u) || u > (uint64_t)INT64_MAX)
+        return 0; /* the caller goes back to the value's start */
+    *v = neg ? (int64_t)~u : (int64_t)u;
+    return 1;
+}
+
+/* The pairs in the order this release writes them, from the first: each
+ * key matched in place against the row expected next and its value read
+ * by the row's kind, the cursor in locals. Takes pairs while they come in
+ * that order; returns how many it took (0 after an error, reported), the
+ * reader after them. A value without a fast form, or one the fast form
+ * does not take, is read the general way (mrt_get_row), which reports it.
+ * No seen-key bitmap: rows taken in order are distinct. */
+static int mrt_get_in_order(ddi_marshal_ctx *c, const ddi_mrt_record *rec, uint8_t *out, mrt_walk *wk,
+                            mrt_follows *fb, uint64_t n, uint64_t *taken)
+{
+    const uint8_t *p = c->r.pos, *e = c->r.end, *q;
+    const ddi_mrt_row *next = wk->next, *after = wk->after; /* the walk in locals; mrt_found's steps inline */
+    uint32_t found = 0;
+    uint64_t i;
+    for (i = 0; i < n; i++) {
+        const ddi_mrt_row *r;
+        uint8_t *f;
+        uint64_t v = 0; /* set by the reads before any use; MSVC's /W4 cannot tell */
+        int64_t s = 0;
+        if (next->kind == DDI_MRT_END || next->kind == DDI_MRT_DISC) { /* the end of a group, or a DISC row */
+            wk->next = next;
+            wk->after = after;
+            next = mrt_expect(rec, out, wk);
+            after = wk->after;
+        }
+        r = next;
+        if (r->kind == DDI_MRT_END || !mrt_key_at(p, e, r))
+            break;
+        q = p + r->key_len;
+        f = out + r->off;
+        switch (r->kind) {
+        case DDI_MRT_U1:
+            if (!mrt_arg_at(&q, e, 0, &v) || !mrt_store_u(f, 1, v))
+                goto general;
+            break;
+        case DDI_MRT_U2:
+            if (!mrt_arg_at(&q, e, 0, &v) || !mrt_store_u(f, 2, v))
+                goto general;
+            break;
+        case DDI_MRT_U4:
+            if (!mrt_arg_at(&q, e, 0, &v) || !mrt_store_u(f, 4, v))
+                goto general;
+            break;
+        case DDI_MRT_U8:
+            if (!mrt_arg_at(&q, e, 0, &v))
+                goto general;
+            mrt_store(f, 8, v);
+            break;
+        case DDI_MRT_S1:
+            if (!mrt_sarg_at(&q, e, &s) || !mrt_store_s(f, 1, s))
+                goto general;
+            break;
+        case DDI_MRT_S2:
+            if (!mrt_sarg_at(&q, e, &s) || !mrt_store_s(f, 2, s))
+                goto general;
+            break;
+        case DDI_MRT_S4:
+            if (!mrt_sarg_at(&q, e, &s) || !mrt_store_s(f, 4, s))
+                goto general;
+            break;
+        case DDI_MRT_S8:
+            if (!mrt_sarg_at(&q, e, &s))
+                goto general;
+            mrt_store(f, 8, (uint64_t)s);
+            break;
+        case DDI_MRT_P4: /* an address: as the general way, kept when it fits uintptr_t */
+            if (!mrt_arg_at(&q, e, 0, &v) || v != (uint64_t)(uintptr_t)v)
+                goto general;
+            mrt_store(f, 4, v);
+            break;
+        case DDI_MRT_P8:
+            if (!mrt_arg_at(&q, e, 0, &v) || v != (uint64_t)(uintptr_t)v)
+                goto general;
+            mrt_store(f, 8, v);
+            break;
+        case DDI_MRT_BU: /* the setter stores again when the general way reads it again */
+            if (!mrt_arg_at(&q, e, 0, &v) || !rec->bits_set(out, r->off, v))
+                goto general;
+            break;
+        case DDI_MRT_BS:
+            if (!mrt_sarg_at(&q, e, &s) || !rec->bits_set(out, r->off, (uint64_t)s))
+                goto general;
+            break;
+        case DDI_MRT_RAW:
+            if (r->size >= 24 || q == e || q[0] != (0x40u | r->size) || (size_t)(e - q) <= r->size)
+                goto general;
+            ddi_mrt_copy(f, q + 1, r->size);
+            q += 1 + r->size;
+            break;
+        case DDI_MRT_FOLLOW: /* null or an address; pointee bytes the general way */
+            if (q != e && q[0] == 0xF6u) {
+                mrt_store(f, r->size, 0);
+                q++;
+                break;
+            }
+            if (!mrt_arg_at(&q, e, 0, &v) || v != (uint64_t)(uintptr_t)v)
+                goto general;
+            mrt_store(f, r->size, v);
+            break;
+        case DDI_MRT_NEST:
+            c->r.pos = q;
+            if (!mrt_get_map(c, rec, (const ddi_mrt_row *)r->sub, r->size, out))
+                return 0;
+            q = c->r.pos;
+            break;
+        case DDI_MRT_REC: {
+            const ddi_mrt_record *sub = (const ddi_mrt_record *)r->sub;
+            c->r.pos = q;
+            if (!mrt_get_map(c, sub, sub->rows, sub->nrows, f))
+                return 0;
+            q = c->r.pos;
+            break;
+        }
+        default:
+        general:
+            c->r.pos = p + r->key_len;
+            if (!mrt_get_row(c, rec, r, out, fb))
+                return 0;
+            q = c->r.pos;
+            break;
+        }
+        p = q;
+        next = r + 1;
+        if (!after) {
+            found++;
+        } else {
+            wk->group_end[wk->groups - 1u] = next; /* in the group the last DISC row passed opened */
+            if (next->kind != DDI_MRT_END && next->member != r->member) {
+                next = after;
+                after = 0;
+            }
+        }
+    }
+    wk->next = next;
+    wk->after = after;
+    wk->found += found;
+    c->r.pos = p;
+    *taken = i;
+    return 1;
+}
+
 /* One map, strictly: every pair's key once, known keys decoded by their
  * row, unknown ones skipped and counted; the depth bound of ddi_mrt_enter
- * bounds the recursion. */
+ * bounds the recursion. The pairs in this release's order are taken by
+ * mrt_get_in_order; from the first that is not (a key missing, added by
+ * another release, or out of order), the keyed loop: each key checked
+ * against the seen-key bitmap and found by its row, first the row
+ * expected next, else by a walk of the map's rows. */
 static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_mrt_row *rows, uint32_t nrows,
                        uint8_t *out)
 {
-    uint32_t found = 0; /* rows of `rows` itself found (not a DISC group's) */
-    unsigned discs = 0; /* the unions (disc) of the DISC rows passed in order */
     uint64_t seen[DDI_MRT_MAX_WORDS];
     mrt_follows fb;
+    mrt_walk wk;
     uint64_t n, i, key;
-    const ddi_mrt_row *next = rows, *after = 0, *r;
+    const ddi_mrt_row *r;
     const uint8_t *pairs;
-    unsigned k, words = rec->words;
-    for (k = 0; k < words; k++)
-        seen[k] = 0;
+    unsigned words = rec->words;
     fb.n = 0;
+    wk.next = rows;
+    wk.after = 0;
+    wk.discs = 0;
+    wk.groups = 0;
+    wk.found = 0;
     if (!ddi_mrt_enter(c, rec->id, &n))
         return 0;
     pairs = c->r.pos;
-    for (i = 0; i < n; i++) {
+    if (!mrt_get_in_order(c, rec, out, &wk, &fb, n, &i))
+        return 0;
+    /* Every pair taken in order, every row of the map there but its DISC
+     * rows (a DISC group's rows are never missing) and no pointee to
+     * check: done. */
+    if (i == n && fb.n == 0 && wk.found + mrt_bits_set(wk.discs) == nrows) {
+        ddi_mrt_leave(c);
+        return 1;
+    }
+    mrt_seen_in_order(rows, &wk, seen, words);
+    for (; i < n; i++) {
         const uint8_t *p = c->r.pos;
-        next = mrt_expect(rec, out, next, &after, &discs);
+        const ddi_mrt_row *next = mrt_expect(rec, out, &wk);
         if (next->kind != DDI_MRT_END && mrt_key_at(p, c->r.end, next)) {
             /* The key this release writes next, as its bytes. */
             c->r.pos = p + next->key_len;
@@ -673,7 +1158,7 @@ static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_
                 return ddi_mrt_fail_read(c, rec->id, 0);
             r = mrt_row_of(rows, key, &disc);
             if (r)
-                after = disc ? disc + 1 : 0;
+                wk.after = disc ? disc + 1 : 0;
         }
         if (!ddi_mrt_seen(c, seen, words, rec->id, key))
             return 0;
@@ -684,18 +1169,11 @@ static int mrt_get_map(ddi_marshal_ctx *c, const ddi_mrt_record *rec, const ddi_
         }
         if (!mrt_get_row(c, rec, r, out, &fb))
             return 0;
-        found += after == 0;
-        next = r + 1;
-        /* Past the selected member's rows in a group: on after its DISC row. */
-        if (after && next->kind != DDI_MRT_END && next->member != r->member) {
-            next = after;
-            after = 0;
-        }
+        mrt_found(&wk, r);
     }
     ddi_mrt_leave(c);
-    /* Every row of the map there but its DISC rows (keys are distinct; a
-     * DISC group's rows are never missing) and no pointee to check: done. */
-    if (fb.n == 0 && found + mrt_bits_set(discs) == nrows)
+    /* As above: nothing left to check. */
+    if (fb.n == 0 && wk.found + mrt_bits_set(wk.discs) == nrows)
         return 1;
     return mrt_check_map(c, rec, rows, out, seen, &fb);
 }
