@@ -594,9 +594,10 @@ int emit_run(const struct emit_options *opt)
 static const char usage[] =
     "usage: ddigen emit --spec FILE [--templates DIR] [--outputs FAMILY,...] [--param NAME=VALUE ...] -o DIR\n"
     "                   [--check] [--stats] [--checks] [-v] [-q]\n"
-    "       ddigen emit --list-outputs [--templates DIR] [--outputs FAMILY,...]\n"
+    "       ddigen emit --list-outputs [--templates DIR] [--outputs FAMILY,...] [--spec FILE --ddi-list FILE ...]\n"
     "  --outputs LIST      render only these families: asserts validate marshal dispatch skeleton\n"
-    "  --list-outputs      print the names of the files a run would write\n"
+    "  --list-outputs      print the names of the files a run would write (with --spec: after checking\n"
+    "                      the skeleton's options against it)\n"
     "  --stats             print, per rule kind, how many documented rules the validators check\n"
     "  --checks            print every check, one tab-separated line per direction: page, line, record,\n"
     "                      subject, kind, operands, direction, rule ID, provenance\n"
@@ -652,8 +653,17 @@ int ddigen_cmd_emit(int argc, char **argv)
         }
     }
     if (rc == 0 && list && optind == argc) {
+        /* With --spec, the skeleton's options are checked against it first:
+         * a build system's configure step learns of a name the list gets
+         * wrong (at its line) before anything is generated. */
+        vec_push(&params, NULL);
+        xmlDocPtr spec = opt.spec_path ? spec_load(opt.spec_path) : NULL;
+        if (opt.spec_path && (!spec || skeleton_check_params(spec, opt.spec_path, (const char *const *)params.items) != 0))
+            rc = 1;
+        xmlFreeDoc(spec);
         vec_free(&params);
-        return list_outputs(&opt);
+        arena_free(&a);
+        return rc == 0 ? list_outputs(&opt) : rc;
     }
     if (rc == 0 && (!opt.spec_path || !opt.out_dir || optind < argc)) {
         ddigen_error(NULL, 0, "emit needs --spec FILE and -o DIR");
