@@ -145,7 +145,14 @@ runs = [s['run'] for s in job['steps'] if 'run' in s]
 shell = open(sys.argv[2]).read()
 def commands(text):
     text = re.sub(r'\\\n\s*', ' ', text)
-    return [shlex.split(l, comments=True) for l in text.splitlines() if l.strip() and not l.strip().startswith('#')]
+    out = []
+    for l in text.splitlines():
+        words = shlex.split(l, comments=True)
+        while words:   # a && b: two commands
+            n = words.index('&&') if '&&' in words else len(words)
+            out.append(words[:n])
+            words = words[n + 1:]
+    return out
 def normal(words):
     out = []
     for w in words:
@@ -155,7 +162,8 @@ def normal(words):
     return [w for w in out if w]
 gh = [normal(c) for r in runs for c in commands(r) if 'apt-get' not in ' '.join(c)]
 sh = [normal(c) for c in commands(shell)]
-gh = [c for c in gh if c[:2] != ['mkdir', '-p']]   # the job makes $RUNNER_TEMP's folder
+# The folder the release is unpacked into: made by each (mkdir -p in the job).
+gh = [c for c in gh if c[0] != 'mkdir']
 sh = [c for c in sh if c[0] != 'mkdir']
 if gh != sh:
     print('GitHub Actions:', *gh, sep='\n  ')
