@@ -414,8 +414,11 @@ int ddigen_cmd_generate(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    if (depfile)
+    if (depfile) {
         record_inputs(&spec_opt, &in);
+        /* The DDI list, also when a config named it (no build rule does). */
+        ddigen_deps_add(skeleton_param((const char *const *)params.items, "list-file"));
+    }
     /* Everything is written into a staging folder beside OUT and switched
      * in at the end: a failed or killed run leaves OUT as it was. */
     struct output_set set;

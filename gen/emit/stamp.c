@@ -82,7 +82,8 @@ static int by_name(const void *x, const void *y)
     return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
-/* A value as it goes into a comment: no end of comment, no line break. */
+/* A value as it goes into a comment: no end or start of a comment (a
+ * nested one is a warning at /W4 and -Wcomment), no line break. */
 static void put_value(struct strbuf *sb, const char *name, const char *value)
 {
     size_t n = strlen(value);
@@ -98,7 +99,8 @@ static void put_value(struct strbuf *sb, const char *name, const char *value)
         return;
     }
     for (const char *c = value; *c; c++) {
-        char ch = (unsigned char)*c < 0x20 || (c[0] == '*' && c[1] == '/') ? '?' : *c;
+        int opens_or_closes = (c[0] == '*' && c[1] == '/') || (c[0] == '/' && c[1] == '*');
+        char ch = (unsigned char)*c < 0x20 || opens_or_closes ? '?' : *c;
         sb_printf(sb, "%c", ch);
     }
 }

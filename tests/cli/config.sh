@@ -60,6 +60,16 @@ rm out/include/ddi_skeleton.h
     ! grep -q 'ddigen options' nostamp/include/ddi_layout_asserts.h &&
     ok "--no-config: the defaults, no stamp" || fail "--no-config"
 
+# The list the config names is an input of the depfile.
+"$ddigen" generate -q -o dep --depfile dep.d 2>/dev/null && grep -q 'ddi/callbacks.list' dep.d &&
+    ok "--depfile lists the config's DDI list" || fail "depfile without the list: $(cat dep.d 2>/dev/null | head -c 300)"
+
+# A value that would open or close a comment does neither in the line.
+"$ddigen" emit --no-config --spec "$spec" -o odd --param 'note=a*/b/*c' 2>/dev/null &&
+    head -1 odd/ddi_layout_asserts.h | grep -qF 'note=a?/b?*c */' &&
+    [ "$(head -1 odd/ddi_layout_asserts.h | grep -o '\*/' | wc -l)" -eq 1 ] &&
+    ok "the comment line keeps '*/' and '/*' of a value out" || fail "comment: $(head -1 odd/ddi_layout_asserts.h)"
+
 # --config from another folder: relative paths against the file's folder.
 (cd "$work/elsewhere" && "$ddigen" generate --config ../repo/ddigen.yaml -q -o out) 2>"$work/elsewhere.txt" &&
     grep -q 'DxgkDdiStartDevice=MyStart' "$work/elsewhere/out/spec/ddi.xml" &&
