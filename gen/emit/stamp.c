@@ -12,10 +12,13 @@
 
 /* list-file names where the list was read (a path of the machine that ran
  * generate): it only places messages, and a spec or file that carried it
- * would differ from one checkout to the next. */
+ * would differ from one checkout to the next. A parameter given its
+ * default (--all, scope=ddi) shapes nothing: stamping it would make the
+ * files of `--all` differ from those of no option. */
 static int stamped(const char *param)
 {
-    return strncmp(param, "list-file=", 10) != 0;
+    return strncmp(param, "list-file=", 10) != 0 && strcmp(param, "ddi-list=all") != 0 &&
+           strcmp(param, "scope=ddi") != 0;
 }
 
 void emit_stamp_add(xmlDocPtr spec, const char *outputs, const char *const *params)
