@@ -1,5 +1,6 @@
 # `cmake --install build --prefix P`: what a driver project needs from ddigen.
 #   P/bin/ddigen                      the generator (finds P/share/ddigen/templates itself)
+#   P/bin/ddigen-ci                   docs/ci.md's recipe (scripts/ci-driver-check.sh)
 #   P/share/ddigen/templates/         the XSLT templates (with include/, lib/ if present)
 #   P/share/ddigen/schemas/           spec/*.rng (also compiled into ddigen; here for editors)
 #   P/share/ddigen/runtime/           the paging runtime as sources: a driver compiles it
@@ -40,3 +41,6 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/ddigenConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/ddigenConfig.cmake ${PROJECT_BINARY_DIR}/ddigenConfigVersion.cmake
               ${PROJECT_SOURCE_DIR}/cmake/ddigenGenerate.cmake
         DESTINATION ${DDIGEN_INSTALL_CMAKEDIR})
+# docs/ci.md's recipe as a program beside ddigen: PREFIX/bin/ddigen-ci runs
+# the PREFIX/bin/ddigen it is installed with unless told otherwise.
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/ci-driver-check.sh DESTINATION bin RENAME ddigen-ci)

@@ -9,6 +9,7 @@
 #include "docs/docs.h"
 #include "emit/emit.h"
 #include "emit/skeleton_opts.h"
+#include "emit/stamp.h"
 #include "header/header.h"
 #include "model/model.h"
 #include "spec/layout.h"
@@ -163,18 +164,21 @@ struct spec_paths {
  * the caller serializes it before emit and writes it with
  * spec_write_behind_end. NULL after reporting. */
 static xmlDocPtr build_spec(const struct spec_paths *p, xmlDocPtr layout, xmlDocPtr docs_doc,
-                            const struct spec_build_options *opt, int werror, const char *const *params,
-                            struct spec_write_behind **writer, struct ddi_model **model)
+                            const struct spec_build_options *opt, int werror, const char *outputs,
+                            const char *const *params, struct spec_write_behind **writer, struct ddi_model **model)
 {
     double t = seconds_now();
     xmlDocPtr spec = spec_build(layout, docs_doc, opt);
     stage_done("spec", &t);
     /* The skeleton's --ddi-list/--driver-kind/--ddi-version are checked
      * against the new spec before it replaces the old one. */
-    int rc = spec && skeleton_check_params(spec, p->shown_spec, params) == 0 &&
-                     (*writer = spec_write_behind_doc(spec, p->spec)) != NULL
-                 ? 0
-                 : 1;
+    int rc = spec && skeleton_check_params(spec, p->shown_spec, params) == 0 ? 0 : 1;
+    /* What emit renders with, kept in the spec for `emit --check` (stamp.h);
+     * before its thread starts serializing it. */
+    if (rc == 0)
+        emit_stamp_add(spec, outputs, params);
+    if (rc == 0 && !(*writer = spec_write_behind_doc(spec, p->spec)))
+        rc = 1;
     stage_done("spec write (started)", &t);
     /* One model of the finished spec for lint and emit's validation plan. */
     if (rc == 0 && !(*model = ddi_model_load(spec))) {
@@ -410,8 +414,11 @@ int ddigen_cmd_generate(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    if (depfile)
+    if (depfile) {
         record_inputs(&spec_opt, &in);
+        /* The DDI list, also when a config named it (no build rule does). */
+        ddigen_deps_add(skeleton_param((const char *const *)params.items, "list-file"));
+    }
     /* Everything is written into a staging folder beside OUT and switched
      * in at the end: a failed or killed run leaves OUT as it was. */
     struct output_set set;
@@ -454,7 +461,7 @@ int ddigen_cmd_generate(int argc, char **argv)
     stage_done("layout write (started)", &t);
     struct spec_write_behind *spec_writer = NULL;
     struct ddi_model *model = NULL;
-    xmlDocPtr spec = layout_doc ? build_spec(&paths, layout_doc, docs_doc, &spec_opt, werror,
+    xmlDocPtr spec = layout_doc ? build_spec(&paths, layout_doc, docs_doc, &spec_opt, werror, outputs,
                                              (const char *const *)params.items, &spec_writer, &model)
                                 : NULL;
     if (!layout_doc)

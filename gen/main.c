@@ -9,6 +9,7 @@
 #include "spec/schema.h"
 #include "spec/spec.h"
 #include "trace/trace.h"
+#include "util/config.h"
 #include "util/diag.h"
 
 #include <errno.h>
@@ -109,7 +110,18 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) {
-            int rc = stdout_flushed(&commands[i], commands[i].run(argc - 1, argv + 1));
+            /* ddigen.yaml (or --config FILE) becomes options placed before
+             * the command line's, for the commands that read it. */
+            struct arena config_strings = {0};
+            int cargc = argc - 1;
+            char **cargv = argv + 1;
+            int rc = config_apply(commands[i].name, &cargc, &cargv, &config_strings);
+            if (rc == 0)
+                rc = commands[i].run(cargc, cargv);
+            ddigen_diag_global.origin = NULL;
+            config_reset();
+            arena_free(&config_strings);
+            rc = stdout_flushed(&commands[i], rc);
             /* A stage that reported an error and still returned success
              * would make CI green on a wrong result: the error wins. */
             if (ddigen_diag_global.errors && !(commands[i].exit_bit_mask ? rc & 3 : rc))

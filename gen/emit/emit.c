@@ -4,6 +4,7 @@
 #include "families.h"
 #include "scope.h"
 #include "skeleton_opts.h"
+#include "stamp.h"
 #include "view.h"
 
 #include "../model/model.h"
@@ -185,6 +186,7 @@ struct render_run {
     struct render_job *jobs;
     size_t njobs, next;
     pthread_mutex_t lock;
+    const char *stamp; /* the options' comment line put first in every file (stamp.h), or NULL */
 };
 
 static int render_paths(struct render_job *job, const struct emit_options *opt)
@@ -346,20 +348,33 @@ static void transform_all(struct render_run *run, const struct emit_options *opt
     free(sorted);
 }
 
-/* Prints a job's messages and writes (or compares) its output: 0, 3
- * stale, -1 failed. */
-static int finish_one(const struct emit_options *opt, struct render_job *job)
+/* Writes (or compares) a job's output, the stamp line first: 0, 3 stale
+ * (a file that differs or is missing, each said as such), -1 failed. */
+static int finish_one(const struct emit_options *opt, struct render_job *job, const char *stamp)
 {
-    int rc = -1;
-    if (job->rendered) {
-        if (opt->check) {
-            rc = ddigen_file_has(job->out_path, job->bytes, (size_t)job->len) ? 0 : 3;
-            if (rc)
-                ddigen_error(job->out_path, 0, "stale: regenerating from %s gives different content", opt->spec_path);
-        } else {
-            rc = ddigen_write_file_if_changed(job->out_path, job->bytes ? (const char *)job->bytes : "", (size_t)job->len);
-        }
+    if (!job->rendered)
+        return -1;
+    size_t head = stamp ? strlen(stamp) : 0, len = head + (size_t)job->len;
+    char *text = malloc(len + 1);
+    if (!text) {
+        ddigen_error(job->out_path, 0, "out of memory");
+        return -1;
     }
+    memcpy(text, stamp ? stamp : "", head);
+    memcpy(text + head, job->bytes ? (const char *)job->bytes : "", (size_t)job->len);
+    int rc;
+    if (!opt->check) {
+        rc = ddigen_write_file_if_changed(job->out_path, text, len);
+    } else if (access(job->out_path, F_OK) != 0) {
+        ddigen_error(job->out_path, 0, "stale: missing; regenerating from %s would create it", opt->spec_path);
+        rc = 3;
+    } else {
+        rc = ddigen_file_has(job->out_path, text, len) ? 0 : 3;
+        if (rc)
+            ddigen_error(job->out_path, 0, "stale: differs; regenerating from %s gives different content",
+                         opt->spec_path);
+    }
+    free(text);
     return rc;
 }
 
@@ -409,7 +424,7 @@ static int render_all(const struct emit_options *opt, struct render_run *run, in
         ddigen_diag_print_held(&job->msgs);
         if (ddigen_diag_global.verbose && job->sheet)
             ddigen_progress("time: render %s %.3f s CPU", job->name, job->cpu);
-        int one = ready ? finish_one(opt, job) : -1;
+        int one = ready ? finish_one(opt, job, run->stamp) : -1;
         if (one == 3 && rc == 0)
             rc = 3;
         else if (one != 0 && one != 3)
@@ -506,7 +521,7 @@ int emit_render(const struct emit_options *opt, xmlDocPtr spec)
     /* What reads only the templates or the model runs before the spec
      * changes, while another thread may still be reading it. */
     struct arena a = {0};
-    struct render_run run = {.spec = spec, .shared = &shared};
+    struct render_run run = {.spec = spec, .shared = &shared, .stamp = emit_stamp_comment(opt->params, &a)};
     double compile_start = thread_cpu_seconds();
     int compiled = rc == 0 && compile_all(&run, opt, &names, &a) == 0;
     if (ddigen_diag_global.verbose)
@@ -563,7 +578,15 @@ int emit_run(const struct emit_options *opt)
         free(names.items[i]);
     vec_free(&names);
     xmlDocPtr spec = spec_load(opt->spec_path);
-    int rc = spec ? emit_render(opt, spec) : 1;
+    /* The options generate stamped into the spec, under the ones given. */
+    struct emit_options stamped = *opt;
+    struct vec merged = {0};
+    struct arena a = {0};
+    if (spec)
+        emit_stamp_apply(spec, &stamped, &merged, &a);
+    int rc = spec ? emit_render(&stamped, spec) : 1;
+    vec_free(&merged);
+    arena_free(&a);
     xmlFreeDoc(spec);
     return rc;
 }
@@ -571,9 +594,10 @@ int emit_run(const struct emit_options *opt)
 static const char usage[] =
     "usage: ddigen emit --spec FILE [--templates DIR] [--outputs FAMILY,...] [--param NAME=VALUE ...] -o DIR\n"
     "                   [--check] [--stats] [--checks] [-v] [-q]\n"
-    "       ddigen emit --list-outputs [--templates DIR] [--outputs FAMILY,...]\n"
+    "       ddigen emit --list-outputs [--templates DIR] [--outputs FAMILY,...] [--spec FILE --ddi-list FILE ...]\n"
     "  --outputs LIST      render only these families: asserts validate marshal dispatch skeleton\n"
-    "  --list-outputs      print the names of the files a run would write\n"
+    "  --list-outputs      print the names of the files a run would write (with --spec: after checking\n"
+    "                      the skeleton's options against it)\n"
     "  --stats             print, per rule kind, how many documented rules the validators check\n"
     "  --checks            print every check, one tab-separated line per direction: page, line, record,\n"
     "                      subject, kind, operands, direction, rule ID, provenance\n"
@@ -629,8 +653,17 @@ int ddigen_cmd_emit(int argc, char **argv)
         }
     }
     if (rc == 0 && list && optind == argc) {
+        /* With --spec, the skeleton's options are checked against it first:
+         * a build system's configure step learns of a name the list gets
+         * wrong (at its line) before anything is generated. */
+        vec_push(&params, NULL);
+        xmlDocPtr spec = opt.spec_path ? spec_load(opt.spec_path) : NULL;
+        if (opt.spec_path && (!spec || skeleton_check_params(spec, opt.spec_path, (const char *const *)params.items) != 0))
+            rc = 1;
+        xmlFreeDoc(spec);
         vec_free(&params);
-        return list_outputs(&opt);
+        arena_free(&a);
+        return rc == 0 ? list_outputs(&opt) : rc;
     }
     if (rc == 0 && (!opt.spec_path || !opt.out_dir || optind < argc)) {
         ddigen_error(NULL, 0, "emit needs --spec FILE and -o DIR");

@@ -241,10 +241,9 @@ int skeleton_option(int code, const char *arg, struct vec *params, struct arena 
         if (!names)
             return 1;
         vec_push(params, arena_printf(a, "ddi-list=%s", names));
-        if (records) { /* its records lines, and where they are for messages */
+        if (records) /* its records lines */
             vec_push(params, arena_printf(a, "list-records=%s", records));
-            vec_push(params, arena_printf(a, "list-file=%s", arg));
-        }
+        vec_push(params, arena_printf(a, "list-file=%s", arg)); /* where, for messages */
         return 0;
     }
     default: return 2;
@@ -273,7 +272,34 @@ static int count_nodes(xmlXPathContextPtr ctx, const char *fmt, const char *arg,
     return n;
 }
 
-static int check_list(xmlXPathContextPtr ctx, const char *spec_path, const char *record, const char *list)
+/* The line of the list file that names callback name (its first word), or
+ * 0 (the file gone or changed since it was read: the message then names
+ * the spec). */
+static unsigned list_line_of(const char *path, const char *name)
+{
+    char *data = NULL;
+    size_t len = 0, n = strlen(name);
+    if (!path || ddigen_read_file(path, &data, &len) != 0)
+        return 0;
+    unsigned line = 1, found = 0;
+    for (const char *p = data, *end = data + len; p < end && !found; line++) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        const char *q = p;
+        while (q < end && (*q == ' ' || *q == '\t'))
+            q++;
+        if ((size_t)(end - q) >= n && !strncmp(q, name, n) && (q + n == end || !is_ident_char(q[n])))
+            found = line;
+        p = eol ? eol + 1 : end;
+    }
+    free(data);
+    return found;
+}
+
+/* Each listed name must be a callback member of the initialization record;
+ * one that is not is blamed on its line of the list when the list file is
+ * known (--ddi-list), else on the spec (a list stamped into it). */
+static int check_list(xmlXPathContextPtr ctx, const char *spec_path, const char *record, const char *list,
+                      const char *list_file)
 {
     int rc = 0;
     char *copy = strdup(list);
@@ -285,8 +311,13 @@ static int check_list(xmlXPathContextPtr ctx, const char *spec_path, const char 
             "@type = /ddi-spec/layout/function-type[@pointer-to='%2$s']/@name]";
         name[strcspn(name, "=")] = '\0'; /* NAME=DRIVER: the driver's name was checked when read */
         if (strlen(name) > 200 || count_nodes(ctx, fmt, record, name) == 0) {
-            ddigen_error(spec_path, 0, "--ddi-list: '%s' is not a callback member of %s", ddigen_quote(name),
-                         ddigen_quote(record));
+            unsigned line = list_line_of(list_file, name);
+            if (line)
+                ddigen_error(list_file, line, "'%s' is not a callback member of %s (in %s)", ddigen_quote(name),
+                             ddigen_quote(record), spec_path);
+            else
+                ddigen_error(spec_path, 0, "--ddi-list: '%s' is not a callback member of %s", ddigen_quote(name),
+                             ddigen_quote(record));
             rc = -1;
         }
     }
@@ -426,7 +457,7 @@ int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *con
     if (rc == 0 && (version || rec) && vl.n)
         rc = check_range(&vl, version, record, rec);
     if (rc == 0 && list && strcmp(list, "all") != 0)
-        rc = check_list(ctx, spec_path, record, list);
+        rc = check_list(ctx, spec_path, record, list, skeleton_param(params, "list-file"));
     rc = rc == 0 ? check_pattern_vs_thunks(params) : rc;
     xmlXPathFreeContext(ctx);
     return rc;

@@ -3,6 +3,7 @@
  * parsing (and with it the layout code) in. */
 #include "cli.h"
 
+#include "config.h"
 #include "diag.h"
 
 #include <stdio.h>
@@ -19,6 +20,10 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
     opterr = 0;
     int c = getopt_long(argc, argv, spec, longopts, NULL);
     opterr = saved;
+    /* An option a config file gave: what it says is blamed on its line. */
+    ddigen_diag_global.origin = NULL;
+    if (c != -1 && optind > 0 && optind <= argc)
+        ddigen_diag_global.origin = config_origin(optarg ? optarg : argv[optind - 1]);
     if (c != '?' && c != ':')
         return c;
     const char *cmd = argv[0];

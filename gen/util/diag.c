@@ -169,6 +169,9 @@ void ddigen_vreport(enum ddigen_severity sev, const char *file, unsigned line,
             if (line)
                 fprintf(out, ":%u", line);
             fputs(": ", out);
+        } else if (d->origin) {
+            put_escaped(d->origin);
+            fputs(": ", out);
         } else {
             fputs("ddigen: ", out);
         }

@@ -15,6 +15,10 @@ struct ddigen_diag {
     int quiet;       /* -q: no progress lines */
     unsigned errors;
     unsigned warnings;
+    /* Where the option being parsed was written when not on the command
+     * line (a config file's FILE:LINE:COL, see config.h); a message
+     * without a file names it. Set and cleared by cli_getopt. */
+    const char *origin;
 };
 
 /* The process-wide sink; main() sets verbose/quiet. */

@@ -11,11 +11,8 @@
 #   check_driver.sh DDIGEN SOURCE_DIR KIT_DIR WORK [SCHEMA]
 set -u
 ddigen=$1 src=$2 kit=$3 work=$4 schema=${5:-}
-if [ ! -d "$kit" ]; then
-    echo "SKIP: no real WDK at $kit (../shared is absent)"
-    exit 77
-fi
-kit=$(cd "$kit" && pwd -P)
+. "$src/tests/lib/realkit.sh"
+realkit_or_skip "$kit"
 rm -rf "$work" && mkdir -p "$work"
 failures=0 passed=0
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }

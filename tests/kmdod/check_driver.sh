@@ -19,11 +19,8 @@
 # Exit 77 (skipped) without the kit.
 set -u
 ddigen=$1 src=$2 kit=$3 docs=$4 work=$5 schema=${6:-}
-if [ ! -d "$kit" ]; then
-    echo "SKIP: no real WDK at $kit (../shared is absent)"
-    exit 77
-fi
-kit=$(cd "$kit" && pwd -P)
+. "$src/tests/lib/realkit.sh"
+realkit_or_skip "$kit"
 driver=$src/tests/fixtures/kmdod
 rm -rf "$work" && mkdir -p "$work"
 failures=0 passed=0

@@ -47,10 +47,23 @@ PY
 # The pinned kit moves a field: the committed asserts are stale.
 sed -i 's/^\(    UINT  *DmaSize;\)$/\1\n    UINT                                DdigenCiExtra;/' "$wdk/km/d3dkmddi.h"
 grep -q DdigenCiExtra "$wdk/km/d3dkmddi.h" || fail "could not edit the copied kit"
-"$check" --ddigen-prefix "$prefix" --wdk "$wdk" --committed "$driver/ddi" --work "$work/run3" >"$work/run3.log" 2>&1
+"$check" --ddigen-prefix "$prefix" --wdk "$wdk" --docs "$src/tests/fixtures/docs" --committed "$driver/ddi" \
+    --work "$work/run3" >"$work/run3.log" 2>&1
 rc=$?
-[ $rc -eq 3 ] && grep -q "$driver/ddi/include/ddi_layout_asserts.h: error: stale" "$work/run3.log" &&
+[ $rc -eq 3 ] && grep -q "$driver/ddi/include/ddi_layout_asserts.h: error: stale: differs" "$work/run3.log" &&
     ok "a changed WDK header: exit 3 naming the stale file" || { cat "$work/run3.log"; fail "third run: exit $rc"; }
+# The command it prints is the one that makes the committed code current:
+# the same kit, families and pages, the committed spec's stable IDs.
+regen=$(grep -A1 'regenerate with' "$work/run3.log" | tail -1 | sed 's/^ *ddigen //')
+case "$regen" in
+*"--docs $src/tests/fixtures/docs"*"--outputs asserts --previous $driver/ddi/spec/ddi.xml -o $driver/ddi"*)
+    ok "the regeneration command has --docs and --previous" ;;
+*) cat "$work/run3.log"; fail "regeneration command: $regen" ;;
+esac
+eval "\"$prefix/bin/ddigen\" $regen" >"$work/regen.log" 2>&1 || { cat "$work/regen.log"; fail "the printed command failed"; }
+"$check" --ddigen-prefix "$prefix" --wdk "$wdk" --docs "$src/tests/fixtures/docs" --committed "$driver/ddi" \
+    --work "$work/run3b" >"$work/run3b.log" 2>&1 && ok "after the printed command: exit 0" ||
+    { cat "$work/run3b.log"; fail "still stale after the printed command"; }
 
 # A broken input is a failure, not a stale result.
 "$check" --ddigen-prefix "$prefix" --wdk "$work/no-such-kit" --committed "$driver/ddi" --work "$work/run4" \

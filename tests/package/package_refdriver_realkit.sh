@@ -1,19 +1,17 @@
 #!/usr/bin/env bash
 # examples/refdriver built against a real WDK (Microsoft's include folder,
 # ../shared/wdk/<release>) with an installed ddigen, the way a driver team
-# would: -DREFDRIVER_WDK=KIT and nothing else. The host harness cannot be
+# would: the example copied out of ddigen's tree, -DREFDRIVER_WDK=KIT and
+# nothing else. The host harness cannot be
 # built on such a kit (LLP64 types, MSVC-only constructs): the example must
 # say so and build the windows-msvc objects instead. Each object (driver,
 # paging runtime, generated .c) of each architecture is one line; the build
 # keeps going past a failure so that every object is tried.
 #   package_refdriver_realkit.sh CMAKE BUILD_DIR SOURCE_DIR KIT WORK
 set -u
-cmake=$1 build=$2 src=$3 kit=$4 work=$5
-if [ ! -d "$kit" ]; then
-    echo "SKIP: no real WDK at $kit (../shared is absent)"
-    exit 77
-fi
-kit=$(cd "$kit" && pwd -P)
+cmake=$1 build=$2 src=$3 work=$5
+. "$src/tests/lib/realkit.sh"
+realkit_or_skip "$4"
 rm -rf "$work" && mkdir -p "$work"
 failures=0 passed=0
 ok() { echo "ok   $*"; passed=$((passed + 1)); }
@@ -21,7 +19,10 @@ fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 prefix=$work/prefix ex=$work/refdriver
 
 "$cmake" --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 || { cat "$work/install.log"; echo "FAIL install"; exit 1; }
-"$cmake" -S "$src/examples/refdriver" -B "$ex" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Debug \
+# The example copied out of ddigen's tree, as a team starts from it: only
+# -DREFDRIVER_WDK ties it to anything.
+cp -r "$src/examples/refdriver" "$work/refdriver-src"
+"$cmake" -S "$work/refdriver-src" -B "$ex" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Debug \
     -DCMAKE_PREFIX_PATH="$prefix" -DREFDRIVER_WDK="$kit" >"$work/configure.log" 2>&1 ||
     { cat "$work/configure.log"; echo "FAIL configure"; echo "$passed passed, 1 failed"; exit 1; }
 ok "configured against $kit"
