@@ -48,7 +48,7 @@ int cd_write_sarif(const struct cd_findings *f, const char *path, const char *to
                                                          .column = x->ddi_at.column,
                                                          .message = "the DDI's typedef"};
     }
-    char *json = sarif_document(tool_version, cd_rules, CD_KIND_COUNT, results, f->items.len);
+    char *json = sarif_document(tool_version, cd_rules, CD_KIND_COUNT, NULL, 0, results, f->items.len);
     free(results);
     int rc = json ? ddigen_write_file(path, json, strlen(json)) : -1;
     free(json);

@@ -5,6 +5,7 @@
  * values are compared only in the DDI versions both specs know, so a
  * change that is gated to a new version is an addition, not a break. */
 #include "diff.h"
+#include "reach.h"
 
 #include "../model/specxml.h"
 #include "../util/json.h"
@@ -13,6 +14,7 @@
 #include "../spec/ids.h"
 #include "../spec/schema.h"
 #include "../util/arena.h"
+#include "../emit/skeleton_opts.h"
 #include "../util/cli.h"
 #include "../util/diag.h"
 #include "../util/output.h"
@@ -23,6 +25,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_VERSIONS DDI_VSET_MAX
 #define NARCH 3
@@ -56,6 +59,7 @@ struct item {
 struct side {
     const char *name;
     struct ddi_model *m;
+    const struct diff_reach *reach; /* what the report covers */
     struct arena a;
     struct ddi_versions where;    /* versions and archs (names in the spec document) */
     int fixed_arch[DDI_ARCH_MAX]; /* index in arch_names of the spec's i-th <arch> */
@@ -76,6 +80,7 @@ struct change {
 
 struct diff {
     struct side old, new;
+    struct diff_reach reach;
     struct ddi_versions common; /* the versions both specs have (names in old's arena) */
     struct vec changes;
     struct arena a;
@@ -273,16 +278,22 @@ static void read_side(struct side *s, const struct ddi_model *m)
             add_item(s, IK_VERSION, arena_concat(&s->a, "version\x1f", short_name, NULL), short_name, every_where(s));
         it->sig = s->where.value[i];
     }
+    /* Only what the report covers (reach.h), the same on both sides. */
     for (size_t i = 0; i < m->nrecords; i++)
-        read_record(s, m->records[i], 0);
+        if (diff_reach_record(s->reach, m->records[i]))
+            read_record(s, m->records[i], 0);
     for (size_t i = 0; i < m->nenums; i++)
-        read_enum(s, &m->enums[i]);
+        if (diff_reach_enum(s->reach, &m->enums[i]))
+            read_enum(s, &m->enums[i]);
     for (size_t i = 0; i < m->ntypedefs; i++)
-        read_typedef(s, &m->typedefs[i]);
+        if (diff_reach_type(s->reach, m->typedefs[i].name))
+            read_typedef(s, &m->typedefs[i]);
     for (size_t i = 0; i < m->nfunctypes; i++)
-        read_functype(s, &m->functypes[i]);
+        if (diff_reach_type(s->reach, m->functypes[i].name))
+            read_functype(s, &m->functypes[i]);
     for (size_t i = 0; i < m->ndocs_rules; i++)
-        read_rule(s, &m->docs_rules[i]);
+        if (diff_reach_rule(s->reach, m->docs_rules[i].id))
+            read_rule(s, &m->docs_rules[i]);
 }
 
 /* --- comparing --------------------------------------------------------- */
@@ -402,6 +413,39 @@ static void compare_values(struct diff *d, const struct item *o, const struct it
     free(nv);
 }
 
+static int is_reserved(const struct ddi_model_field *f)
+{
+    return f && f->bitfield && f->name && !strncasecmp(f->name, "Reserved", 8);
+}
+
+/* Reserved bits given names: a reserved bit-field of OLD (Reserved : 30)
+ * whose bits NEW's same record covers exactly with bit-fields NEW added (a
+ * named bit and a narrower Reserved : 29). The storage unit and the total
+ * of bits are kept, so nothing moves, and code that leaves reserved bits
+ * alone (as it must) is unaffected. The names given, or NULL. */
+static const char *reserved_carved(struct diff *d, const struct item *o)
+{
+    const struct ddi_model_field *f = o->field;
+    long from = is_reserved(f) ? ddi_model_first_offset(f) : -1, covered = 0;
+    if (from < 0)
+        return NULL;
+    struct strbuf names = {0};
+    for (size_t i = 0; i < d->new.items.len; i++) {
+        const struct item *n = d->new.items.items[i];
+        const struct ddi_model_field *g = n->kind == IK_FIELD ? n->field : NULL;
+        long at = g && g->bitfield ? ddi_model_first_offset(g) : -1;
+        if (at < from || at + g->bits > from + f->bits || strcmp(g->owner->top->name, f->owner->top->name) != 0 ||
+            strmap_get(&d->old.by_key, n->key))
+            continue;
+        covered += g->bits;
+        if (!is_reserved(g))
+            sb_printf(&names, "%s%s", names.len ? ", " : "", g->path);
+    }
+    const char *out = covered == f->bits && names.len ? arena_strdup(&d->a, sb_str(&names)) : NULL;
+    sb_free(&names);
+    return out;
+}
+
 static void compare_where(struct diff *d, const struct item *o, const struct item *n)
 {
     uint64_t was = 0, is = 0;
@@ -412,7 +456,11 @@ static void compare_where(struct diff *d, const struct item *o, const struct ite
     if (was == is)
         return;
     const char *detail = arena_concat(&d->a, common_text(d, was), " -> ", common_text(d, is), NULL);
-    if ((was & ~is) != 0)
+    const char *named = (was & ~is) != 0 ? reserved_carved(d, o) : NULL;
+    if (named)
+        note(d, n->kind, "gate narrowed", n->label,
+             arena_concat(&d->a, detail, " (its bits named where it left: ", named, ")", NULL), CLS_COMPATIBLE);
+    else if ((was & ~is) != 0)
         note(d, n->kind, "gate narrowed", n->label, detail, CLS_SOURCE);
     else
         note(d, n->kind, "gate widened", n->label, detail, CLS_COMPATIBLE);
@@ -504,15 +552,24 @@ static void compare(struct diff *d)
                  arena_concat(&d->a, "now ", n->label, " (struct ", o->record->tag, " is the same type)", NULL),
                  CLS_COMPATIBLE);
         struct item *retyped = !n && o->slot ? strmap_get(&unmatched_new, o->slot) : NULL;
+        const char *named = !n ? reserved_carved(d, o) : NULL;
         if (retyped && !retyped->matched) {
             retyped->matched = 1;
-            note(d, o->kind, "type changed", o->label,
-                 arena_concat(&d->a, added_detail(d, o), " -> ", added_detail(d, retyped), NULL), CLS_SOURCE);
+            const char *detail = arena_concat(&d->a, added_detail(d, o), " -> ", added_detail(d, retyped), NULL);
+            if (named)
+                note(d, o->kind, "narrowed", o->label, arena_concat(&d->a, detail, " (bits named: ", named, ")", NULL),
+                     CLS_COMPATIBLE);
+            else
+                note(d, o->kind, "type changed", o->label, detail, CLS_SOURCE);
             continue;
         }
         if (!n) {
-            note(d, o->kind, "removed", o->label, added_detail(d, o),
-                 o->kind == IK_RULE ? CLS_COMPATIBLE : CLS_SOURCE);
+            if (named)
+                note(d, o->kind, "named", o->label,
+                     arena_concat(&d->a, added_detail(d, o), " (its bits now: ", named, ")", NULL), CLS_COMPATIBLE);
+            else
+                note(d, o->kind, "removed", o->label, added_detail(d, o),
+                     o->kind == IK_RULE ? CLS_COMPATIBLE : CLS_SOURCE);
             continue;
         }
         n->matched = 1;
@@ -548,16 +605,26 @@ static int by_kind_label(const void *pa, const void *pb)
     return c ? c : strcmp(a->detail, b->detail);
 }
 
+/* What a person reads first: the scope and the counts per class, then
+ * the changes worst class first (ABI-breaking, source-breaking,
+ * compatible), each class by kind and name. */
 static void write_text(const struct diff *d, FILE *out, const unsigned counts[3])
 {
+    char scope[256];
     fprintf(out, "ddigen diff %s -> %s\n", d->old.name, d->new.name);
-    for (size_t i = 0; i < d->changes.len; i++) {
-        const struct change *c = d->changes.items[i];
-        fprintf(out, "  %-15s %s %s%s%s [%s]\n", c->what, kind_names[c->kind], c->label, c->detail[0] ? ": " : "",
-                c->detail, class_names[c->cls]);
+    fprintf(out, "scope: %s\n", diff_reach_describe(&d->reach, scope, sizeof scope));
+    fprintf(out, "summary: %zu changes: %u ABI-breaking, %u source-breaking, %u compatible\n", d->changes.len,
+            counts[CLS_ABI], counts[CLS_SOURCE], counts[CLS_COMPATIBLE]);
+    for (int cls = CLS_ABI; cls >= CLS_COMPATIBLE; cls--) {
+        if (counts[cls])
+            fprintf(out, "%s (%u):\n", class_names[cls], counts[cls]);
+        for (size_t i = 0; i < d->changes.len; i++) {
+            const struct change *c = d->changes.items[i];
+            if ((int)c->cls == cls)
+                fprintf(out, "  %-15s %s %s%s%s [%s]\n", c->what, kind_names[c->kind], c->label,
+                        c->detail[0] ? ": " : "", c->detail, class_names[c->cls]);
+        }
     }
-    fprintf(out, "summary: %zu changes: %u compatible, %u source-breaking, %u ABI-breaking\n", d->changes.len,
-            counts[CLS_COMPATIBLE], counts[CLS_SOURCE], counts[CLS_ABI]);
 }
 
 static void write_json(const struct diff *d, FILE *out, const unsigned counts[3])
@@ -630,9 +697,23 @@ static int has_stable_ids(const struct ddi_model *m)
     return m->nrecords && m->records[0]->id;
 }
 
-int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
-               enum diff_format format, FILE *out)
+/* --fail-on: the status is the mask only when a change of that class or
+ * worse is reported (errors always count). */
+static int apply_fail_on(int rc, enum diff_fail_on fail_on, const unsigned counts[3])
 {
+    int fails = fail_on == DIFF_FAIL_ABI      ? counts[CLS_ABI] != 0
+                : fail_on == DIFF_FAIL_SOURCE ? counts[CLS_ABI] + counts[CLS_SOURCE] != 0
+                                              : 1;
+    return fails ? rc : rc & DIFF_ERROR;
+}
+
+int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
+               const struct diff_options *opt, FILE *out)
+{
+    static const struct diff_options defaults = {DIFF_TEXT, DIFF_FAIL_ANY, 0, NULL};
+    if (!opt)
+        opt = &defaults;
+    enum diff_format format = opt->format;
     struct diff *d = calloc(1, sizeof *d);
     if (!d)
         return DIFF_ERROR;
@@ -650,6 +731,9 @@ int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const
     if (has_stable_ids(d->old.m) && has_stable_ids(d->new.m) &&
         spec_check_kept_ids(old_doc, old_name, new_doc, new_name) != 0)
         d->errors++;
+    if (diff_reach_init(&d->reach, d->old.m, d->new.m, new_doc, new_name, opt->params, opt->kernel) != 0)
+        d->errors++;
+    d->old.reach = d->new.reach = &d->reach;
     read_side(&d->old, d->old.m);
     read_side(&d->new, d->new.m);
     find_common_versions(d);
@@ -671,7 +755,9 @@ int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const
             rc |= DIFF_CHANGE;
         if (counts[CLS_SOURCE] || counts[CLS_ABI])
             rc |= DIFF_INCOMPATIBLE;
+        rc = apply_fail_on(rc, opt->fail_on, counts);
     }
+    diff_reach_free(&d->reach);
     vec_free(&d->changes);
     free_side(&d->old);
     free_side(&d->new);
@@ -680,8 +766,37 @@ int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const
     return rc;
 }
 
-static const char usage[] = "usage: ddigen diff OLD.xml NEW.xml [--format text|json|xml] [-o FILE]\n"
-                            "exit status: bit 1 error, 2 usage, 4 change, 8 incompatible change\n";
+static const char usage[] =
+    "usage: ddigen diff OLD.xml NEW.xml [--format text|json|xml] [-o FILE] [--ddi-list FILE [--driver-kind K]\n"
+    "                   [--records A,B]] [--scope ddi|all] [--fail-on any|source|abi]\n"
+    "  --ddi-list FILE     only what the listed callbacks reach (the records generate --ddi-list covers,\n"
+    "                      the enums and types they spell, the callbacks' signatures)\n"
+    "  --driver-kind K     full (DRIVER_INITIALIZATION_DATA, the default) or display-only\n"
+    "  --records A,B       records the driver also needs (a 'records:' line in the list does the same)\n"
+    "  --scope ddi|all     ddi (default): the DDI headers' records; all: the kernel records they refer\n"
+    "                      to (wdm.h: DISPATCHER_HEADER, FILE_INFORMATION_CLASS, ...) too\n"
+    "  --fail-on CLASS     any (default): every change sets the status; source: only source- or\n"
+    "                      ABI-breaking changes do (else 0); abi: only ABI-breaking ones do\n"
+    "exit status: bit 1 error, 2 usage, 4 change, 8 incompatible change (source or ABI), each\n"
+    "  set only when --fail-on's class or a worse one is reported (errors always)\n";
+
+enum { OPT_SCOPE = 500, OPT_FAIL_ON };
+
+/* --scope and --fail-on; 0 or -1 after reporting a bad value. */
+static int class_option(int c, const char *arg, struct diff_options *opt)
+{
+    if (c == OPT_SCOPE && (!strcmp(arg, "ddi") || !strcmp(arg, "all"))) {
+        opt->kernel = !strcmp(arg, "all");
+        return 0;
+    }
+    if (c == OPT_FAIL_ON && (!strcmp(arg, "any") || !strcmp(arg, "source") || !strcmp(arg, "abi"))) {
+        opt->fail_on = !strcmp(arg, "abi") ? DIFF_FAIL_ABI : !strcmp(arg, "source") ? DIFF_FAIL_SOURCE : DIFF_FAIL_ANY;
+        return 0;
+    }
+    ddigen_error(NULL, 0, c == OPT_SCOPE ? "--scope '%s': expected ddi or all" : "--fail-on '%s': expected any, source or abi",
+                 ddigen_quote(arg));
+    return -1;
+}
 
 int ddigen_cmd_diff(int argc, char **argv)
 {
@@ -689,45 +804,66 @@ int ddigen_cmd_diff(int argc, char **argv)
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
+        {"ddi-list", required_argument, NULL, SKELETON_OPT_DDI_LIST},
+        {"driver-kind", required_argument, NULL, SKELETON_OPT_DRIVER_KIND},
+        {"records", required_argument, NULL, SKELETON_OPT_RECORDS},
+        {"scope", required_argument, NULL, OPT_SCOPE},
+        {"fail-on", required_argument, NULL, OPT_FAIL_ON},
         {NULL, 0, NULL, 0},
     };
-    enum diff_format format = DIFF_TEXT;
+    struct diff_options opt = {DIFF_TEXT, DIFF_FAIL_ANY, 0, NULL};
+    struct vec params = {0};
+    struct arena a = {0};
     const char *out_path = NULL;
-    int c;
+    int c, rc = DIFF_ERROR;
     optind = 1;
     while ((c = cli_getopt(argc, argv, "f:o:h", options)) != -1) {
         if (c == 'f' && !strcmp(optarg, "text"))
-            format = DIFF_TEXT;
+            opt.format = DIFF_TEXT;
         else if (c == 'f' && !strcmp(optarg, "json"))
-            format = DIFF_JSON;
+            opt.format = DIFF_JSON;
         else if (c == 'f' && !strcmp(optarg, "xml"))
-            format = DIFF_XML;
+            opt.format = DIFF_XML;
         else if (c == 'o')
             out_path = optarg;
+        else if (c == SKELETON_OPT_DDI_LIST || c == SKELETON_OPT_DRIVER_KIND || c == SKELETON_OPT_RECORDS) {
+            int bad = skeleton_option(c, optarg, &params, &a);
+            if (bad) {
+                rc = bad == 2 ? DIFF_USAGE : DIFF_ERROR;
+                goto done;
+            }
+        } else if ((c == OPT_SCOPE || c == OPT_FAIL_ON) && class_option(c, optarg, &opt) == 0)
+            continue;
         else if (c == 'h') {
             fputs(usage, stdout);
-            return 0;
+            rc = 0;
+            goto done;
         } else {
             if (c == 'f')
                 ddigen_error(NULL, 0, "unknown format '%s' (expected text, json or xml)", ddigen_quote(optarg));
             fputs(usage, stderr);
-            return DIFF_USAGE;
+            rc = DIFF_USAGE;
+            goto done;
         }
     }
     if (argc - optind != 2) {
         ddigen_error(NULL, 0, "diff needs OLD.xml and NEW.xml, %d given", argc - optind);
         fputs(usage, stderr);
-        return DIFF_USAGE;
+        rc = DIFF_USAGE;
+        goto done;
+    }
+    if (params.len) {
+        vec_push(&params, NULL);
+        opt.params = (const char *const *)params.items;
     }
     xmlDocPtr old_doc = spec_load(argv[optind]);
     xmlDocPtr new_doc = old_doc ? spec_load(argv[optind + 1]) : NULL;
-    int rc = DIFF_ERROR;
     if (old_doc && new_doc) {
         /* Reports to a file are written whole or not at all. */
         char *text = NULL;
         size_t len = 0;
         FILE *out = out_path ? open_memstream(&text, &len) : stdout;
-        rc = diff_specs(old_doc, argv[optind], new_doc, argv[optind + 1], format, out ? out : stdout);
+        rc = diff_specs(old_doc, argv[optind], new_doc, argv[optind + 1], &opt, out ? out : stdout);
         if (out && out != stdout) {
             fclose(out);
             if (!(rc & DIFF_ERROR) && ddigen_write_file(out_path, text, len) != 0)
@@ -737,5 +873,8 @@ int ddigen_cmd_diff(int argc, char **argv)
     }
     xmlFreeDoc(old_doc);
     xmlFreeDoc(new_doc);
+done:
+    vec_free(&params);
+    arena_free(&a);
     return rc;
 }

@@ -16,9 +16,22 @@ enum diff_exit {
 
 enum diff_format { DIFF_TEXT, DIFF_JSON, DIFF_XML };
 
-/* Compares two loaded specs and writes the report; returns the exit mask. */
+/* Which changes fail the run (--fail-on): any change (the default), a
+ * source- or ABI-breaking one, or an ABI-breaking one. Below it the
+ * status is 0; at or above it, the mask above. */
+enum diff_fail_on { DIFF_FAIL_ANY, DIFF_FAIL_SOURCE, DIFF_FAIL_ABI };
+
+struct diff_options {
+    enum diff_format format;
+    enum diff_fail_on fail_on;
+    int kernel;                /* --scope all: kernel records (wdm.h) too */
+    const char *const *params; /* a driver's ddi-list, driver-kind, records (NAME=VALUE, NULL-terminated), or NULL */
+};
+
+/* Compares two loaded specs and writes the report; returns the exit mask.
+ * opt NULL: text, the DDI headers' records, fail on any change. */
 int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
-               enum diff_format format, FILE *out);
+               const struct diff_options *opt, FILE *out);
 
 int ddigen_cmd_diff(int argc, char **argv);
 

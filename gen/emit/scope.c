@@ -86,6 +86,40 @@ static const struct ddi_model_functype *callback_signature(const struct ddi_mode
     return *role ? ddi_model_functype(m, *role) : NULL;
 }
 
+/* A type's name without qualifiers, tag keywords and pointers
+ * ("const struct _X *" -> _X) into the scope's types, and the enum it
+ * stands for (through typedefs). The scope owns the copies. */
+static void add_type_name(struct emit_scope *s, const struct ddi_model *m, const char *type)
+{
+    if (!type)
+        return;
+    static const char *const skip[] = {"const ", "volatile ", "struct ", "union ", "enum "};
+    for (int again = 1; again;) {
+        again = 0;
+        for (size_t i = 0; i < sizeof skip / sizeof *skip; i++)
+            if (!strncmp(type, skip[i], strlen(skip[i]))) {
+                type += strlen(skip[i]);
+                again = 1;
+            }
+    }
+    size_t n = strcspn(type, " *[");
+    char buf[256];
+    if (!n || n >= sizeof buf)
+        return;
+    memcpy(buf, type, n);
+    buf[n] = '\0';
+    if (!strmap_get(&s->types, buf)) {
+        char *name = strdup(buf);
+        if (!name)
+            return;
+        strmap_put(&s->types, name, name);
+        vec_push(&s->owned, name);
+    }
+    const struct ddi_model_enum *e = ddi_model_type_enum(m, buf);
+    if (e && e->name && !strmap_get(&s->types, e->name))
+        strmap_put(&s->types, e->name, (void *)e->name);
+}
+
 static void add_listed_callbacks(struct scope_walk *w, const char *const *params)
 {
     const struct ddi_model_record *init = ddi_model_record(w->m, skeleton_kind_record(params));
@@ -93,8 +127,26 @@ static void add_listed_callbacks(struct scope_walk *w, const char *const *params
         const struct ddi_model_field *f = init->fields[i];
         const char *role;
         const struct ddi_model_functype *sig = callback_signature(w->m, f, &role);
-        if (sig && f->name && skeleton_member_listed(params, f->name, role))
-            add_params(w, sig);
+        if (!sig || !f->name || !skeleton_member_listed(params, f->name, role))
+            continue;
+        add_params(w, sig);
+        add_type_name(w->s, w->m, f->type);
+        add_type_name(w->s, w->m, role);
+        add_type_name(w->s, w->m, sig->result);
+        for (size_t k = 0; k < sig->nparams; k++)
+            add_type_name(w->s, w->m, sig->params[k].type);
+    }
+}
+
+/* The type names the fields of every record in scope spell. */
+static void add_field_types(struct emit_scope *s, const struct ddi_model *m)
+{
+    for (size_t i = 0; i < m->nrecords; i++) {
+        const struct ddi_model_record *rec = m->records[i];
+        if (!rec->name || !strmap_get(&s->names, rec->name))
+            continue;
+        for (size_t k = 0; k < rec->nall; k++)
+            add_type_name(s, m, rec->all[k]->type);
     }
 }
 
@@ -186,11 +238,16 @@ int emit_scope_compute(struct emit_scope *s, const struct ddi_model *m, const ch
     while (w.queue.len)
         walk_record(&w, w.queue.items[--w.queue.len]);
     vec_free(&w.queue);
+    add_field_types(s, m);
     return rc;
 }
 
 void emit_scope_free(struct emit_scope *s)
 {
+    for (size_t i = 0; i < s->owned.len; i++)
+        free(s->owned.items[i]);
+    vec_free(&s->owned);
+    strmap_free(&s->types);
     strmap_free(&s->names);
     memset(s, 0, sizeof *s);
 }

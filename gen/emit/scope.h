@@ -5,6 +5,7 @@
 #ifndef DDIGEN_EMIT_SCOPE_H
 #define DDIGEN_EMIT_SCOPE_H
 
+#include "../util/arena.h"
 #include "../util/strmap.h"
 
 #include <libxml/tree.h>
@@ -16,6 +17,12 @@ struct ddi_model;
 struct emit_scope {
     int active;          /* a list or --records narrowed it; 0: every record (no marks) */
     struct strmap names; /* record name -> itself, for the records in scope */
+    /* Type names the driver's code spells (the fields of the records in
+     * scope, the listed callbacks' role typedefs, pointer types and
+     * parameters), and the enums they stand for: what a diff about the
+     * driver reports besides the records (emit does not read it). */
+    struct strmap types;
+    struct vec owned; /* the names types holds that the scope allocated */
     size_t in_scope;     /* distinct record names in scope */
     size_t total;        /* distinct record names of the spec */
 };

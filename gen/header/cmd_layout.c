@@ -4,6 +4,7 @@
 #include "../util/cli.h"
 #include "../util/diag.h"
 #include "../util/output.h"
+#include "../util/wdk_layout.h"
 #include "clang_args.h"
 
 #include <getopt.h>
@@ -128,9 +129,8 @@ int ddigen_cmd_overlay(int argc, char **argv)
     optind = 1;
     while ((c = cli_getopt(argc, argv, "I:o:h", opts)) != -1) {
         if (c == HEADER_OPT_WDK) {
-            static const char *const parts[] = {"km", "km/crt", "shared", "um", "ucrt"};
-            for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-                vec_push(&dirs, arena_printf(&a, "%s/%s", optarg, parts[i]));
+            for (size_t i = 0; i < wdk_include_nparts; i++)
+                vec_push(&dirs, arena_printf(&a, "%s/%s", optarg, wdk_include_parts[i]));
         } else if (c == 'I') {
             vec_push(&dirs, optarg);
         } else if (c == 'o') {

@@ -16,6 +16,7 @@
 #include "versions.h"
 
 #include "../util/clang_api.h"
+#include "../util/wdk_layout.h"
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -121,9 +122,8 @@ static int setup_wdk(struct run *r, const struct header_input *in)
         ddigen_error(in->wdk_root, 0, "not a WDK Include/<version> folder: no km/ inside");
         return -1;
     }
-    static const char *const parts[] = {"km", "km/crt", "shared", "um", "ucrt"};
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        char *d = arena_printf(&r->arena, "%s/%s", in->wdk_root, parts[i]);
+    for (size_t i = 0; i < wdk_include_nparts; i++) {
+        char *d = arena_printf(&r->arena, "%s/%s", in->wdk_root, wdk_include_parts[i]);
         if (is_dir(d) && add_include_dir(r, d) != 0)
             return -1;
     }

@@ -152,8 +152,10 @@ static const char lint_usage[] =
     "       ddigen lint --layout LAYOUT.xml --docs DOCS.xml [--overrides FILE] [--reviewed FILE] [options]\n"
     "  --sarif FILE         also write the findings as SARIF 2.1.0\n"
     "  --previous OLD.xml   also check that SPEC kept every stable ID of OLD\n"
-    "  --docs-root DIR      prefix for doc paths in the output (relative to the repository)\n"
-    "  --headers-root DIR   prefix for header file names in the output\n"
+    "  --docs-root DIR      the pages' folder as given to ddigen docs/generate --docs (or its parent):\n"
+    "                       doc paths are shown under it, and SARIF URIs are relative to it (DOCS)\n"
+    "  --headers-root KIT   the kit (WDK Include/<version>): headers are shown as KIT/shared/d3dkmddi.h,\n"
+    "                       and SARIF URIs are relative to it (HEADERS: shared/d3dkmddi.h, km/...)\n"
     "  -o FILE              text findings to FILE instead of stdout\n"
     "exit status: 0 no error-level finding, 1 errors found, 2 usage or unreadable input\n";
 

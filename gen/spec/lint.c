@@ -2,6 +2,7 @@
  * (<layout>, <docs>, <merge>), so `ddigen lint SPEC.xml` on a committed
  * spec gives the same findings as the run that wrote it. */
 #include "lint.h"
+#include "lint_newer.h"
 
 #include "../model/model.h"
 #include "../model/specxml.h"
@@ -12,6 +13,7 @@
 #include "../util/output.h"
 #include "../util/sarif.h"
 #include "../util/strbuf.h"
+#include "../util/wdk_layout.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -21,6 +23,7 @@
 enum {
     K_PAGE_UNMATCHED,
     K_DOC_FIELD_MISSING,
+    K_DOC_FIELD_NEWER,
     K_FIELD_UNDOCUMENTED,
     K_BIT_MISMATCH,
     K_BIT_SHARED_BY_VERSION,
@@ -44,7 +47,10 @@ const struct lint_kind lint_kinds[] = {
     {"page-unmatched", "PageUnmatched", LINT_WARNING,
      "A reference page names a structure or enum that the headers do not declare."},
     {"doc-field-missing", "DocFieldMissing", LINT_ERROR,
-     "A documented member is not in the header in any DDI version."},
+     "A documented member is not in the header in any DDI version, and nothing on the page dates it after the kit."},
+    {"doc-field-newer", "DocFieldNewer", LINT_NOTE,
+     "A documented member the kit lacks because the page documents a later release (its availability text, its "
+     "number after the kit's last value, or its place after the kit's last member)."},
     {"field-undocumented", "FieldUndocumented", LINT_WARNING,
      "A header field of a documented structure has no documentation."},
     {"bit-mismatch", "BitMismatch", LINT_ERROR,
@@ -96,6 +102,7 @@ struct linter {
     struct strmap field_by_record_id; /* top record, id -> first field of r->all */
     struct strmap rule_by_page_id;    /* docs <page>, rule id -> first <rule> */
     struct strmap member_by_page_line; /* docs <page>, line -> first member in document order */
+    struct strmap header_uris;         /* header name -> its path in the kit */
 };
 
 /* A key for an item of a container: the container by its address (it lives
@@ -105,18 +112,56 @@ static const char *index_key(struct linter *l, const void *container, const char
     return arena_printf(&l->out->a, "%p\037%s", container, item);
 }
 
+/* A page's path relative to the docs root: the recorded source
+ * (ddi-docs/d3dkmddi/x.md) without its first folder when the root is that
+ * folder itself (its last name is ddi-docs), else as recorded (the root is
+ * the parent, or not given). */
+static const char *doc_uri(struct linter *l, const char *source)
+{
+    const char *root = l->opt ? l->opt->docs_root : NULL;
+    if (!source || !root)
+        return source;
+    size_t n = strlen(root);
+    while (n > 1 && root[n - 1] == '/')
+        n--;
+    const char *base = root + n;
+    while (base > root && base[-1] != '/')
+        base--;
+    size_t blen = (size_t)(root + n - base), first = strcspn(source, "/");
+    return first == blen && source[first] == '/' && !strncmp(source, base, blen) ? source + first + 1 : source;
+}
+
 static const char *doc_path(struct linter *l, const char *source)
 {
     if (!source)
         return NULL;
-    return l->opt && l->opt->docs_root ? arena_printf(&l->out->a, "%s/%s", l->opt->docs_root, source) : source;
+    return l->opt && l->opt->docs_root ? arena_printf(&l->out->a, "%s/%s", l->opt->docs_root, doc_uri(l, source))
+                                       : source;
+}
+
+/* A header's path relative to the kit root: the include folder of the kit
+ * that has it (shared/d3dkmddi.h); found once per name. Files the spec
+ * names relative to something else (spec/overrides.xml) stay as they are. */
+static const char *header_uri(struct linter *l, const char *file)
+{
+    const char *root = l->opt ? l->opt->headers_root : NULL;
+    if (!file || !root || strchr(file, '/'))
+        return file;
+    const char *found = strmap_get(&l->header_uris, file);
+    if (!found) {
+        found = wdk_locate(&l->out->a, root, file);
+        strmap_put(&l->header_uris, file, (void *)(found ? found : file));
+    }
+    return found ? found : file;
 }
 
 static const char *header_path(struct linter *l, const char *file)
 {
     if (!file)
         return NULL;
-    return l->opt && l->opt->headers_root ? arena_printf(&l->out->a, "%s/%s", l->opt->headers_root, file) : file;
+    return l->opt && l->opt->headers_root && !strchr(file, '/')
+               ? arena_printf(&l->out->a, "%s/%s", l->opt->headers_root, header_uri(l, file))
+               : file;
 }
 
 /* identity: what the finding is about, without line numbers. */
@@ -145,8 +190,10 @@ static struct lint_finding *add(struct linter *l, int kind, const char *identity
     f->kind = &lint_kinds[kind];
     f->severity = lint_kinds[kind].severity;
     f->doc_file = doc_path(l, doc_source);
+    f->doc_uri = doc_uri(l, doc_source);
     f->doc_line = doc_line;
     f->header_file = header_path(l, hfile);
+    f->header_uri = header_uri(l, hfile);
     f->header_line = hline;
     f->fingerprint = arena_printf(&l->out->a, "%016llx", (unsigned long long)fnv1a64(fp_text));
     vec_push(&l->out->findings, f);
@@ -498,6 +545,30 @@ static void check_syntax(struct linter *l, xmlNodePtr page, xmlNodePtr dpage, co
     }
 }
 
+/* A documented member the kit lacks: a note when the page shows it is of a
+ * later release than the kit (lint_newer.c), else an error. */
+static void lint_missing_member(struct linter *l, struct lint_newer_page *newer, xmlNodePtr m, const char *who,
+                                int is_value, const char *hfile, unsigned hline)
+{
+    const char *source = sx_get(newer->dpage, "source");
+    unsigned line = (unsigned)sx_get_ulong(m, "line", 0);
+    const char *doc = sx_get(m, "doc") ? sx_get(m, "doc") : arena_printf(&l->out->a, "#%s", sx_get(m, "ordinal"));
+    const char *what = is_value ? "value" : "field", *such = is_value ? "value" : "member";
+    const char *id = arena_printf(&l->out->a, "%s.%s", who, doc), *dated = NULL;
+    const char *why = sx_get(m, "doc") ? lint_newer_evidence(newer, doc, line, &dated) : NULL;
+    if (why)
+        add(l, K_DOC_FIELD_NEWER, id, source, line, hfile, hline,
+            "%s %s is documented but this kit has no such %s: %s", what, id, such, why);
+    else if (dated)
+        add(l, K_DOC_FIELD_MISSING, id, source, line, hfile, hline,
+            "%s %s is documented but the header has no such %s in any DDI version, though the page dates it %s, "
+            "a version this kit has",
+            what, id, such, dated);
+    else
+        add(l, K_DOC_FIELD_MISSING, id, source, line, hfile, hline,
+            "%s %s is documented but the header has no such %s in any DDI version", what, id, such);
+}
+
 static void lint_page(struct linter *l, xmlNodePtr merge, xmlNodePtr page)
 {
     const char *source = sx_get(page, "source"), *name = sx_get(page, "name");
@@ -519,6 +590,8 @@ static void lint_page(struct linter *l, xmlNodePtr merge, xmlNodePtr page)
     /* The header's name (the typedef), not the page's, which may be the
      * tag (_DXGKARG_X): one name per record in every finding. */
     const char *who = top ? top->name : en ? en->name : name;
+    struct lint_newer_page newer;
+    lint_newer_page_init(&newer, &l->out->a, l->m, page, dpage, top, en);
     for (xmlNodePtr m = sx_child(page, "match"); m; m = sx_next(m, "match")) {
         const char *how = sx_get(m, "how");
         if (strcmp(how, "none") != 0) {
@@ -528,11 +601,9 @@ static void lint_page(struct linter *l, xmlNodePtr merge, xmlNodePtr page)
                 mark_documented(l, a);
             continue;
         }
-        const char *doc = sx_get(m, "doc") ? sx_get(m, "doc") : arena_printf(&l->out->a, "#%s", sx_get(m, "ordinal"));
-        add(l, K_DOC_FIELD_MISSING, arena_printf(&l->out->a, "%s.%s", who, doc), source,
-            (unsigned)sx_get_ulong(m, "line", 0), hfile, hline, "%s %s.%s is documented but the header has no such %s in any DDI version",
-            en ? "value" : "field", who, doc, en ? "value" : "member");
+        lint_missing_member(l, &newer, m, who, en != NULL, hfile, hline);
     }
+    lint_newer_page_free(&newer);
     for (xmlNodePtr r = sx_child(page, "rule"); r; r = sx_next(r, "rule")) {
         const char *rk = sx_get(r, "kind");
         xmlNodePtr dr = docs_rule(l, dpage, sx_get(r, "ref"));
@@ -594,6 +665,7 @@ static void lint_undocumented(struct linter *l, xmlNodePtr merge)
             if (x) {
                 x->primary_is_header = 1;
                 x->doc_file = doc_path(l, sx_get(p, "source"));
+                x->doc_uri = doc_uri(l, sx_get(p, "source"));
             }
         }
     }
@@ -630,7 +702,7 @@ static void lint_overrides(struct linter *l, xmlNodePtr merge)
                 !strcmp(status, "redundant") ? "no longer needed" : "no longer applicable",
                 sx_get(o, "note") ? sx_get(o, "note") : status);
         if (x) {
-            x->header_file = file ? file : "spec/overrides.xml";
+            x->header_file = x->header_uri = file ? file : "spec/overrides.xml";
             x->header_line = (unsigned)sx_get_ulong(o, "line", 0);
             x->primary_is_header = 1;
         }
@@ -885,6 +957,9 @@ int lint_run_model(xmlDocPtr spec, const struct ddi_model *model, const struct l
     strmap_free(&l.field_by_record_id);
     strmap_free(&l.rule_by_page_id);
     strmap_free(&l.member_by_page_line);
+    strmap_free(&l.header_uris);
+    out->docs_root = opt ? opt->docs_root : NULL;
+    out->headers_root = opt ? opt->headers_root : NULL;
     return 0;
 }
 
@@ -941,12 +1016,13 @@ int lint_write_text_file(const struct lint_result *r, const char *path)
 /* ---------- SARIF 2.1.0 ---------- */
 
 /* The findings as the one SARIF writer's results (util/sarif.c): the
- * primary side first, the other side as the related location. */
+ * primary side first, the other side as the related location, each
+ * relative to its root (DOCS, HEADERS). */
 static void sarif_result_of(const struct lint_finding *f, struct sarif_result *out)
 {
-    const char *pf = primary_file(f);
     int header_primary = f->primary_is_header || !f->doc_file;
-    const char *other = header_primary ? f->doc_file : f->header_file;
+    const char *pf = header_primary ? f->header_uri : f->doc_uri;
+    const char *other = header_primary ? f->doc_uri : f->header_uri;
     *out = (struct sarif_result){
         .rule = (unsigned)(f->kind - lint_kinds),
         .level = (enum sarif_level)f->severity,
@@ -972,7 +1048,11 @@ char *lint_sarif(const struct lint_result *r, const char *tool_version)
         return NULL;
     for (size_t i = 0; i < r->findings.len; i++)
         sarif_result_of(r->findings.items[i], &results[i]);
-    char *out = sarif_document(tool_version, rules, lint_kind_count, results, r->findings.len);
+    const struct sarif_base bases[] = {
+        {"DOCS", r->docs_root, "The reference pages (the folder given to ddigen docs, or its parent)."},
+        {"HEADERS", r->headers_root, "The WDK Include/<version> folder the spec was made from."},
+    };
+    char *out = sarif_document(tool_version, rules, lint_kind_count, bases, 2, results, r->findings.len);
     free(results);
     return out;
 }

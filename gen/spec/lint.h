@@ -22,7 +22,8 @@ struct lint_finding {
     const struct lint_kind *kind;
     enum lint_severity severity;
     const char *message;
-    const char *doc_file, *header_file;
+    const char *doc_file, *header_file; /* as shown: under the roots given, as a person opens them */
+    const char *doc_uri, *header_uri;   /* relative to the docs root and the kit root (SARIF) */
     unsigned doc_line, header_line;
     int primary_is_header;   /* the finding is about the header side */
     const char *fingerprint; /* stable across line moves: kind + identity */
@@ -32,11 +33,19 @@ struct lint_result {
     struct arena a;
     struct vec findings; /* struct lint_finding*, sorted */
     unsigned counts[3];
+    const char *docs_root, *headers_root; /* the options', for SARIF's originalUriBaseIds */
 };
 
 struct lint_options {
-    const char *docs_root;    /* prefix for doc paths (relative), or NULL */
-    const char *headers_root; /* prefix for header file names, or NULL */
+    /* The folder given to `ddigen docs` (or `generate --docs`), or its
+     * parent (pages are recorded under the folder's name:
+     * ddi-docs/d3dkmddi/x.md); NULL: paths as recorded. */
+    const char *docs_root;
+    /* The kit (the WDK Include/<version> folder): a header the spec names
+     * d3dkmddi.h is shown as ROOT/shared/d3dkmddi.h, the folder the kit
+     * has it in; or a folder that holds the headers themselves. NULL: names
+     * as recorded. */
+    const char *headers_root;
 };
 
 extern const struct lint_kind lint_kinds[];

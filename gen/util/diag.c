@@ -247,18 +247,35 @@ void ddigen_diag_held_raw(const char *fmt, va_list ap)
     pthread_mutex_unlock(&diag_lock);
 }
 
-void ddigen_diag_print_held(struct ddigen_diag_held *h)
+/* Stops holding into h and closes its stream (h->text, h->len final). */
+static void close_held(struct ddigen_diag_held *h)
 {
     if (held_stream == h->stream)
         held_stream = NULL;
     if (h->stream)
         fclose(h->stream);
     h->stream = NULL;
+}
+
+static void free_held(struct ddigen_diag_held *h)
+{
+    free(h->text);
+    h->text = NULL;
+    h->len = 0;
+}
+
+void ddigen_diag_discard_held(struct ddigen_diag_held *h)
+{
+    close_held(h);
+    free_held(h);
+}
+
+void ddigen_diag_print_held(struct ddigen_diag_held *h)
+{
+    close_held(h);
     pthread_mutex_lock(&diag_lock);
     if (h->len)
         fwrite(h->text, 1, h->len, sink());
     pthread_mutex_unlock(&diag_lock);
-    free(h->text);
-    h->text = NULL;
-    h->len = 0;
+    free_held(h);
 }

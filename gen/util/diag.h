@@ -52,6 +52,8 @@ struct ddigen_diag_held {
 };
 void ddigen_diag_hold(struct ddigen_diag_held *h);
 void ddigen_diag_print_held(struct ddigen_diag_held *h);
+/* Frees what h holds without printing it (the counts stay as they are). */
+void ddigen_diag_discard_held(struct ddigen_diag_held *h);
 /* Text another library prints itself (libxml2's generic errors), written
  * unchanged to stderr or the thread's hold. */
 void ddigen_diag_held_raw(const char *fmt, va_list ap);

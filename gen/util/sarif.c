@@ -7,23 +7,67 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A path as an RFC 3986 URI reference: every byte but the unreserved
  * characters and '/' percent-encoded (spaces, '%', '#', '?', ':' that would
  * read as a scheme, non-ASCII bytes as their UTF-8 octets), as SARIF's
  * artifactLocation.uri must be. */
-static void uri_str(struct strbuf *sb, const char *path)
+static void uri_encode(struct strbuf *u, const char *path)
 {
-    struct strbuf u = {0};
     for (const unsigned char *p = (const unsigned char *)path; p && *p; p++) {
         if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' ||
             *p == '.' || *p == '_' || *p == '~' || *p == '/')
-            sb_appendn(&u, (const char *)p, 1);
+            sb_appendn(u, (const char *)p, 1);
         else
-            sb_printf(&u, "%%%02X", *p);
+            sb_printf(u, "%%%02X", *p);
     }
+}
+
+static void uri_str(struct strbuf *sb, const char *path)
+{
+    struct strbuf u = {0};
+    uri_encode(&u, path);
     json_sb_str(sb, sb_str(&u));
     sb_free(&u);
+}
+
+/* A folder as an absolute file: URI ending in '/', as originalUriBaseIds
+ * wants: resolved when it exists, else made absolute from the current
+ * folder as given. */
+static void folder_uri(struct strbuf *sb, const char *folder)
+{
+    struct strbuf u = {0};
+    char *real = realpath(folder, NULL), cwd[4096];
+    sb_append(&u, "file://");
+    if (!real && folder[0] != '/' && getcwd(cwd, sizeof cwd)) {
+        uri_encode(&u, cwd);
+        sb_append(&u, "/");
+    }
+    uri_encode(&u, real ? real : folder);
+    if (!u.len || u.data[u.len - 1] != '/')
+        sb_append(&u, "/");
+    json_sb_str(sb, sb_str(&u));
+    sb_free(&u);
+    free(real);
+}
+
+static void write_bases(struct strbuf *sb, const struct sarif_base *bases, unsigned nbases)
+{
+    unsigned written = 0;
+    for (unsigned i = 0; i < nbases; i++) {
+        if (!bases[i].folder)
+            continue;
+        sb_append(sb, written++ ? ",\n        " : "      \"originalUriBaseIds\": {\n        ");
+        json_sb_str(sb, bases[i].id);
+        sb_append(sb, ": {\"uri\": ");
+        folder_uri(sb, bases[i].folder);
+        sb_append(sb, ", \"description\": {\"text\": ");
+        json_sb_str(sb, bases[i].description);
+        sb_append(sb, "}}");
+    }
+    if (written)
+        sb_append(sb, "\n      },\n");
 }
 
 static void physical_location(struct strbuf *sb, const struct sarif_location *l)
@@ -85,7 +129,8 @@ static void write_result(struct strbuf *sb, const struct sarif_rule *rule, const
 }
 
 char *sarif_document(const char *tool_version, const struct sarif_rule *rules, unsigned nrules,
-                     const struct sarif_result *results, size_t nresults)
+                     const struct sarif_base *bases, unsigned nbases, const struct sarif_result *results,
+                     size_t nresults)
 {
     struct strbuf sb = {0};
     sb_append(&sb, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
@@ -94,8 +139,9 @@ char *sarif_document(const char *tool_version, const struct sarif_rule *rules, u
     json_sb_str(&sb, tool_version ? tool_version : "0");
     sb_append(&sb, ",\n          \"rules\": [\n");
     write_rules(&sb, rules, nrules);
-    sb_append(&sb,
-              "          ]\n        }\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [");
+    sb_append(&sb, "          ]\n        }\n      },\n");
+    write_bases(&sb, bases, nbases);
+    sb_append(&sb, "      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [");
     size_t written = 0;
     for (size_t i = 0; i < nresults; i++) {
         if (results[i].rule >= nrules)

@@ -30,8 +30,17 @@ struct sarif_result {
     const char *fingerprint;       /* stable across line moves */
 };
 
+/* A root that locations' uriBaseId names (run.originalUriBaseIds): its
+ * folder as given (made an absolute file: URI) and what it is. */
+struct sarif_base {
+    const char *id;     /* "HEADERS" */
+    const char *folder; /* as given on the command line; NULL: not given, not listed */
+    const char *description;
+};
+
 /* The whole log (one run of ddigen) in a malloc'd string. */
 char *sarif_document(const char *tool_version, const struct sarif_rule *rules, unsigned nrules,
-                     const struct sarif_result *results, size_t nresults);
+                     const struct sarif_base *bases, unsigned nbases, const struct sarif_result *results,
+                     size_t nresults);
 
 #endif

@@ -157,32 +157,42 @@ sed -i "s|overrides=\"$src/tests/fixtures/lint/|overrides=\"tests/fixtures/lint/
 docs_root='docs dir/100%#1?x:é'
 headers_root='kit [x]/a&b=c'
 expect 1 lint lint-spec.xml --docs-root "$docs_root" --headers-root "$headers_root" --sarif out.sarif -o lint.txt
-if python3 - out.sarif "$docs_root" "$headers_root" <<'PY'; then ok "SARIF URIs are RFC 3986 references that decode to the paths"; else fail "SARIF URIs"; fi
-import json, re, sys, urllib.parse
+if python3 - out.sarif "$docs_root" "$headers_root" <<'PY'; then ok "SARIF URIs are RFC 3986 references, relative to roots that decode to the folders given"; else fail "SARIF URIs"; fi
+import json, os, re, sys, urllib.parse
 doc = json.load(open(sys.argv[1], encoding='utf-8'))
-roots = {'DOCS': sys.argv[2], 'HEADERS': sys.argv[3]}
-uris = []
-for run in doc['runs']:
-    for res in run.get('results', []):
-        for loc in res.get('locations', []) + res.get('relatedLocations', []):
-            a = loc['physicalLocation']['artifactLocation']
-            uris.append((a['uri'], a.get('uriBaseId')))
+given = {'DOCS': sys.argv[2], 'HEADERS': sys.argv[3]}
+run = doc['runs'][0]
+bases = {k: v['uri'] for k, v in run.get('originalUriBaseIds', {}).items()}
 bad = 0
+encoded = r'([A-Za-z0-9._~/-]|%[0-9A-F]{2})+'
+for base, folder in given.items():
+    uri = bases.get(base, '')
+    parts = urllib.parse.urlsplit(uri)
+    if parts.scheme != 'file' or not re.fullmatch(encoded, parts.path) or not uri.endswith('/'):
+        print('base', base, 'is not an absolute file: URI of a folder:', uri); bad += 1
+    elif urllib.parse.unquote(parts.path, errors='strict') != os.path.join(os.getcwd(), folder) + '/':
+        print('base', base, 'decodes to', urllib.parse.unquote(parts.path), 'not', folder); bad += 1
+uris = []
+for res in run.get('results', []):
+    for loc in res.get('locations', []) + res.get('relatedLocations', []):
+        a = loc['physicalLocation']['artifactLocation']
+        uris.append((a['uri'], a.get('uriBaseId')))
 if not uris:
     print('no URIs'); sys.exit(1)
 for uri, base in uris:
-    if not re.fullmatch(r'([A-Za-z0-9._~/-]|%[0-9A-F]{2})+', uri):
+    if not re.fullmatch(encoded, uri):
         print('not percent-encoded:', uri); bad += 1; continue
+    # relative to its root: no root, scheme, query or fragment of its own
+    # (stale overrides are located in the overrides file, given as recorded)
     path = urllib.parse.unquote(uri, encoding='utf-8', errors='strict')
-    # stale overrides are located in the overrides file, given as recorded
-    if base in roots and not path.startswith(roots[base] + '/') and path != 'tests/fixtures/lint/overrides.xml':
-        print('decodes to', path, 'not under', roots[base]); bad += 1
+    if path.startswith('/') or any(path.startswith(f) for f in given.values()):
+        print('not relative to its root:', path); bad += 1
     if urllib.parse.urlsplit(uri).scheme or urllib.parse.urlsplit(uri).fragment or urllib.parse.urlsplit(uri).query:
         print('reads as scheme/query/fragment:', uri); bad += 1
 print(len(uris), 'URIs checked')
 sys.exit(1 if bad else 0)
 PY
-grep -qF '"uri": "docs%20dir/100%25%231%3Fx%3A%C3%A9/' out.sarif && ok "  space % # ? : and é encoded" ||
+grep -qF '/docs%20dir/100%25%231%3Fx%3A%C3%A9/"' out.sarif && ok "  space % # ? : and é encoded" ||
     fail "  $(grep -m1 '"uri"' out.sarif)"
 
 echo "$passed passed, $failures failed"

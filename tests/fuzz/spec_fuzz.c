@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     spec_check_ids(doc, "fuzz.xml");
     FILE *sink = fopen("/dev/null", "w");
     if (sink) {
-        diff_specs(doc, "fuzz.xml", doc, "fuzz.xml", DIFF_JSON, sink);
+        diff_specs(doc, "fuzz.xml", doc, "fuzz.xml", &(struct diff_options){.format = DIFF_JSON}, sink);
         fclose(sink);
     }
     xmlFreeDoc(doc);
