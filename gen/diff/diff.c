@@ -630,12 +630,15 @@ static int has_stable_ids(const struct ddi_model *m)
     return m->nrecords && m->records[0]->id;
 }
 
-int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
-               enum diff_format format, FILE *out)
+/* Loads both models and compares them; the changes sorted. NULL on no
+ * memory (reported); d->errors when NEW renumbered an ID of OLD. */
+static struct diff *diff_run(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name)
 {
     struct diff *d = calloc(1, sizeof *d);
-    if (!d)
-        return DIFF_ERROR;
+    if (!d) {
+        ddigen_error(NULL, 0, "out of memory");
+        return NULL;
+    }
     d->old.name = old_name;
     d->new.name = new_name;
     d->old.m = ddi_model_load(old_doc);
@@ -643,7 +646,7 @@ int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const
     if (!d->old.m || !d->new.m) {
         ddigen_error(NULL, 0, "out of memory");
         free_side(&d->old), free_side(&d->new), free(d);
-        return DIFF_ERROR;
+        return NULL;
     }
     /* Stable IDs, when both revisions have them, must be kept: NEW may not
      * renumber an item of OLD nor give its ID to another one. */
@@ -656,10 +659,40 @@ int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const
     compare(d);
     if (d->changes.len > 1)
         qsort(d->changes.items, d->changes.len, sizeof(void *), by_kind_label);
-    unsigned counts[3] = {0, 0, 0};
+    return d;
+}
+
+static void diff_free(struct diff *d)
+{
+    vec_free(&d->changes);
+    free_side(&d->old);
+    free_side(&d->new);
+    arena_free(&d->a);
+    free(d);
+}
+
+/* The exit mask of a finished comparison. */
+static int diff_exit_of(const struct diff *d, unsigned counts[3])
+{
+    counts[0] = counts[1] = counts[2] = 0;
     for (size_t i = 0; i < d->changes.len; i++)
         counts[((struct change *)d->changes.items[i])->cls]++;
-    int rc = d->errors ? DIFF_ERROR : 0;
+    if (d->errors)
+        return DIFF_ERROR;
+    int rc = d->changes.len ? DIFF_CHANGE : 0;
+    if (counts[CLS_SOURCE] || counts[CLS_ABI])
+        rc |= DIFF_INCOMPATIBLE;
+    return rc;
+}
+
+int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
+               enum diff_format format, FILE *out)
+{
+    struct diff *d = diff_run(old_doc, old_name, new_doc, new_name);
+    if (!d)
+        return DIFF_ERROR;
+    unsigned counts[3];
+    int rc = diff_exit_of(d, counts);
     if (!d->errors) {
         if (format == DIFF_JSON)
             write_json(d, out, counts);
@@ -667,17 +700,38 @@ int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const
             write_xml(d, out, counts);
         else
             write_text(d, out, counts);
-        if (d->changes.len)
-            rc |= DIFF_CHANGE;
-        if (counts[CLS_SOURCE] || counts[CLS_ABI])
-            rc |= DIFF_INCOMPATIBLE;
     }
-    vec_free(&d->changes);
-    free_side(&d->old);
-    free_side(&d->new);
-    arena_free(&d->a);
-    free(d);
+    diff_free(d);
     return rc;
+}
+
+int diff_collect(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
+                 struct diff_changes *out)
+{
+    memset(out, 0, sizeof *out);
+    struct diff *d = diff_run(old_doc, old_name, new_doc, new_name);
+    if (!d)
+        return DIFF_ERROR;
+    unsigned counts[3];
+    int rc = diff_exit_of(d, counts);
+    out->items = arena_alloc(&out->a, (d->changes.len + 1) * sizeof *out->items);
+    for (size_t i = 0; !d->errors && i < d->changes.len; i++) {
+        const struct change *c = d->changes.items[i];
+        out->items[out->len++] = (struct diff_change){
+            .kind = kind_names[c->kind], .change = arena_strdup(&out->a, c->what),
+            .item = arena_strdup(&out->a, c->label), .detail = arena_strdup(&out->a, c->detail),
+            .class_name = class_names[c->cls], .breaks = c->cls == CLS_ABI ? DIFF_BREAKS_ABI
+                                                       : c->cls == CLS_SOURCE ? DIFF_BREAKS_SOURCE
+                                                                              : DIFF_BREAKS_NOTHING};
+    }
+    diff_free(d);
+    return rc;
+}
+
+void diff_changes_free(struct diff_changes *c)
+{
+    arena_free(&c->a);
+    memset(c, 0, sizeof *c);
 }
 
 static const char usage[] = "usage: ddigen diff OLD.xml NEW.xml [--format text|json|xml] [-o FILE]\n"

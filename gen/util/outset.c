@@ -226,6 +226,17 @@ static int switch_by_two_renames(struct output_set *s, char **old)
     return 0;
 }
 
+int output_set_sync(struct output_set *s)
+{
+    int fd = s->staging ? open(s->staging, O_RDONLY | O_DIRECTORY) : -1;
+    int rc = fd < 0 || syncfs(fd) != 0 ? -1 : 0;
+    if (rc != 0)
+        ddigen_error(s->staging, 0, "cannot sync the new output set: %s", strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    return rc;
+}
+
 int output_set_commit(struct output_set *s)
 {
     if (!s->staging)
