@@ -113,12 +113,14 @@ static int assign_lanes(struct segment *seg, size_t n, long rows, int *lanes_of_
 }
 
 /* The label that fits in w pixels (7 px a character of the monospace
- * font), or nothing. */
+ * font): the whole designator (Transfer.hAllocation: the members of a
+ * union say which one they belong to), else its last name, cut short
+ * with an ellipsis, or nothing in a box too narrow for two characters. */
 static void fitted_label(struct strbuf *sb, const char *path, long w)
 {
     const char *last = strrchr(path, '.');
-    const char *name = last ? last + 1 : path;
     long fits = (w - 4) / 7;
+    const char *name = (long)strlen(path) <= fits || !last ? path : last + 1;
     size_t len = strlen(name);
     if (fits < 2)
         return;
@@ -181,11 +183,9 @@ static void draw_segment(struct strbuf *sb, const struct segment *g, const long 
     long y = row_y[g->row] + g->lane * LANE_H;
     sb_printf(sb, "<rect data-row=\"%ld\" x=\"%ld\" y=\"%ld\" width=\"%ld\" height=\"%d\"/>", g->row, x, y, w,
               LANE_H - 2);
-    if (g->first) {
-        sb_printf(sb, "<text x=\"%ld\" y=\"%ld\">", x + 3, y + LANE_H - 7);
-        fitted_label(sb, g->f->path, w);
-        sb_append(sb, "</text>");
-    }
+    sb_printf(sb, "<text x=\"%ld\" y=\"%ld\">", x + 3, y + LANE_H - 7);
+    fitted_label(sb, g->f->path, w);
+    sb_append(sb, "</text>");
 }
 
 /* One SVG: the record at version (the first of group), for every version of group. */
