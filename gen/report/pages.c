@@ -110,9 +110,7 @@ int report_index_page(struct site *s)
         sb_append(&sb, "</ul></section>\n");
     sb_append(&sb, "</div>\n");
     embedded_index(&sb, e, n);
-    site_page_end(&sb, "");
-    int rc = site_write(s, "index.html", &sb);
-    sb_free(&sb);
+    int rc = site_page_finish(s, &sb, "index.html");
     free(e);
     return rc;
 }
@@ -121,11 +119,8 @@ int report_enum_page(struct site *s, const struct ddi_model_enum *en, const char
 {
     struct strbuf sb = {0};
     site_page_begin(&sb, en->name, "../");
-    sb_append(&sb, "<h1>enum ");
-    html_escape(&sb, en->name);
-    sb_append(&sb, "</h1>\n<p class=\"where\">");
-    html_escape(&sb, en->file);
-    sb_printf(&sb, ":%u &#183; available %s</p>\n", en->line, site_versions_text(s, en->versions));
+    site_item_heading(s, &sb, "enum", en->name, en->file, en->line, en->versions);
+    sb_append(&sb, "</p>\n");
     sb_append(&sb, "<table class=\"values\"><thead><tr><th>Name</th><th>Value</th><th>Versions</th></tr></thead>\n"
                    "<tbody>\n");
     for (size_t i = 0; i < en->nvalues; i++) {
@@ -136,21 +131,15 @@ int report_enum_page(struct site *s, const struct ddi_model_enum *en, const char
                   site_versions_text(s, v->versions));
     }
     sb_append(&sb, "</tbody></table>\n");
-    site_page_end(&sb, "../");
-    int rc = site_write(s, page, &sb);
-    sb_free(&sb);
-    return rc;
+    return site_page_finish(s, &sb, page);
 }
 
 int report_functype_page(struct site *s, const struct ddi_model_functype *f, const char *page)
 {
     struct strbuf sb = {0};
     site_page_begin(&sb, f->name, "../");
-    sb_append(&sb, "<h1>callback ");
-    html_escape(&sb, f->name);
-    sb_append(&sb, "</h1>\n<p class=\"where\">");
-    html_escape(&sb, f->file);
-    sb_printf(&sb, ":%u &#183; available %s</p>\n<p><code>", f->line, site_versions_text(s, f->versions));
+    site_item_heading(s, &sb, "callback", f->name, f->file, f->line, f->versions);
+    sb_append(&sb, "</p>\n<p><code>");
     if (f->sal) {
         html_escape(&sb, f->sal);
         sb_append(&sb, " ");
@@ -171,10 +160,7 @@ int report_functype_page(struct site *s, const struct ddi_model_functype *f, con
         sb_append(&sb, "</td></tr>\n");
     }
     sb_append(&sb, "</tbody></table>\n");
-    site_page_end(&sb, "../");
-    int rc = site_write(s, page, &sb);
-    sb_free(&sb);
-    return rc;
+    return site_page_finish(s, &sb, page);
 }
 
 /* The record an item of the diff belongs to ("R.path", "R"), when it is one of this spec's. */
@@ -220,10 +206,7 @@ int report_changes_page(struct site *s)
         if (any)
             sb_append(&sb, "</tbody></table>\n");
     }
-    site_page_end(&sb, "");
-    int rc = site_write(s, "changes.html", &sb);
-    sb_free(&sb);
-    return rc;
+    return site_page_finish(s, &sb, "changes.html");
 }
 
 int report_lint_page(struct site *s)
@@ -257,8 +240,5 @@ int report_lint_page(struct site *s)
         sb_append(&sb, "</td></tr>\n");
     }
     sb_append(&sb, "</tbody></table>\n");
-    site_page_end(&sb, "");
-    int rc = site_write(s, "lint.html", &sb);
-    sb_free(&sb);
-    return rc;
+    return site_page_finish(s, &sb, "lint.html");
 }

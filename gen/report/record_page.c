@@ -249,15 +249,10 @@ static void changes(struct site *s, struct strbuf *sb, const struct ddi_model_re
         return;
     }
     sb_append(sb, "<ul class=\"changes\">\n");
+    static const char *const breaks[] = {"b0", "b1", "b2"};
     for (size_t i = 0; i < v->len; i++) {
         const struct diff_change *c = v->items[i];
-        sb_printf(sb, "<li class=\"b%d\"><span class=\"cls\">%s</span> ", (int)c->breaks, c->class_name);
-        html_escape(sb, c->change);
-        sb_append(sb, " <code>");
-        html_escape(sb, c->item);
-        sb_append(sb, "</code> ");
-        html_escape(sb, c->detail);
-        sb_append(sb, "</li>\n");
+        site_badge_item(sb, breaks[c->breaks], c->class_name, c->change, c->item, c->detail);
     }
     sb_append(sb, "</ul>\n");
 }
@@ -270,13 +265,7 @@ static void findings(struct site *s, struct strbuf *sb, const struct ddi_model_r
     sb_append(sb, "<h2>Lint findings</h2>\n<ul class=\"lint\">\n");
     for (size_t i = 0; i < v->len; i++) {
         const struct report_finding *f = v->items[i];
-        sb_printf(sb, "<li class=\"%s\"><span class=\"kind\">", f->level);
-        html_escape(sb, f->level);
-        sb_append(sb, "</span> <code>");
-        html_escape(sb, f->rule_id);
-        sb_append(sb, "</code> ");
-        html_escape(sb, f->message);
-        sb_append(sb, "</li>\n");
+        site_badge_item(sb, f->level, f->level, NULL, f->rule_id, f->message);
     }
     sb_append(sb, "</ul>\n");
 }
@@ -301,11 +290,7 @@ int report_record_page(struct site *s, size_t index)
     const struct ddi_versions *w = &s->m->where;
     struct strbuf sb = {0};
     site_page_begin(&sb, rec->name, "../");
-    sb_printf(&sb, "<h1 class=\"record\">%s ", rec->is_union ? "union" : "struct");
-    html_escape(&sb, rec->name);
-    sb_append(&sb, "</h1>\n<p class=\"where\">");
-    html_escape(&sb, rec->file);
-    sb_printf(&sb, ":%u &#183; available %s", rec->line, site_versions_text(s, rec->versions));
+    site_item_heading(s, &sb, rec->is_union ? "union" : "struct", rec->name, rec->file, rec->line, rec->versions);
     sb_append(&sb, " &#183; size");
     for (unsigned a = 0; a < w->narchs; a++) {
         const struct ddi_model_measures *ms = &rec->sizes[a];
@@ -335,8 +320,5 @@ int report_record_page(struct site *s, size_t index)
     record_rules(s, &sb, rec);
     discriminator(s, &sb, rec);
     findings(s, &sb, rec);
-    site_page_end(&sb, "../");
-    int rc = site_write(s, s->record_page[index], &sb);
-    sb_free(&sb);
-    return rc;
+    return site_page_finish(s, &sb, s->record_page[index]);
 }

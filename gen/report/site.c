@@ -41,10 +41,40 @@ void site_page_begin(struct strbuf *sb, const char *title, const char *root)
               root, root, root);
 }
 
-void site_page_end(struct strbuf *sb, const char *root)
+int site_page_finish(struct site *s, struct strbuf *sb, const char *rel)
 {
-    (void)root;
     sb_append(sb, "</main>\n</body>\n</html>\n");
+    int rc = site_write(s, rel, sb);
+    sb_free(sb);
+    return rc;
+}
+
+void site_item_heading(struct site *s, struct strbuf *sb, const char *kind, const char *name, const char *file,
+                       unsigned line, ddi_vset versions)
+{
+    sb_printf(sb, "<h1>%s ", kind);
+    html_escape(sb, name);
+    sb_append(sb, "</h1>\n<p class=\"where\">");
+    html_escape(sb, file);
+    sb_printf(sb, ":%u &#183; available %s", line, site_versions_text(s, versions));
+}
+
+void site_badge_item(struct strbuf *sb, const char *li_class, const char *badge, const char *text,
+                     const char *code, const char *more)
+{
+    sb_append(sb, "<li class=\"");
+    html_escape(sb, li_class);
+    sb_append(sb, "\"><span class=\"badge\">");
+    html_escape(sb, badge);
+    sb_append(sb, "</span> ");
+    html_escape(sb, text);
+    if (code) {
+        sb_append(sb, " <code>");
+        html_escape(sb, code);
+        sb_append(sb, "</code> ");
+    }
+    html_escape(sb, more);
+    sb_append(sb, "</li>\n");
 }
 
 int site_write(struct site *s, const char *rel, const struct strbuf *sb)

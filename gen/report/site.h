@@ -50,7 +50,15 @@ const char *site_versions_text(struct site *s, ddi_vset set);
 /* A page's top: title, stylesheet and the navigation, root the path back
  * to the site's root ("" or "../"). */
 void site_page_begin(struct strbuf *sb, const char *title, const char *root);
-void site_page_end(struct strbuf *sb, const char *root);
+/* Ends the page, writes it as rel (site_write) and frees sb; 0 or -1. */
+int site_page_finish(struct site *s, struct strbuf *sb, const char *rel);
+/* The heading of an item's page: "<h1>KIND NAME</h1>" and where it is
+ * declared with its availability (the paragraph left open for more). */
+void site_item_heading(struct site *s, struct strbuf *sb, const char *kind, const char *name, const char *file,
+                       unsigned line, ddi_vset versions);
+/* A list item: a badge, text, a code span and more text (each NULL for none). */
+void site_badge_item(struct strbuf *sb, const char *li_class, const char *badge, const char *text,
+                     const char *code, const char *more);
 /* Writes rel (a path inside the site) with sb's bytes; 0 or -1 (reported). */
 int site_write(struct site *s, const char *rel, const struct strbuf *sb);
 /* The page of a top-level record by pointer, or NULL. */
