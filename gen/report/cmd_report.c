@@ -225,13 +225,12 @@ int ddigen_cmd_report(int argc, char **argv)
     s.docs_root = o.docs_root;
     struct output_set set = {0};
     struct diff_changes changes = {0};
-    rc = output_set_begin(&set, o.out) != 0 ? 1 : 0;
+    /* The site is made whole each time: no page of an earlier run (a
+     * record since removed) is carried over. */
+    rc = output_set_begin_empty(&set, o.out) != 0 ? 1 : 0;
     if (rc == 0) {
-        /* The site is made whole each time: no page of an earlier run
-         * (a record since removed) is carried over by the staging copy. */
-        ddigen_remove_tree(set.staging);
         s.dir = set.staging;
-        rc = ddigen_make_dirs(set.staging) == 0 && build(&s, &o, spec, &changes) == 0 &&
+        rc = build(&s, &o, spec, &changes) == 0 &&
                      output_set_sync(&set) == 0 && output_set_commit(&set) == 0
                  ? 0
                  : 1;

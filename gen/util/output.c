@@ -227,10 +227,6 @@ int ddigen_write_staged(const char *path, const void *data, size_t len)
         ddigen_note(path, 0, "not written: errors were reported above");
         return -1;
     }
-    if (unlink(path) != 0 && errno != ENOENT) {
-        ddigen_error(path, 0, "cannot replace output: %s", strerror(errno));
-        return -1;
-    }
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
     int rc = fd < 0 ? -1 : write_all(fd, data, len);
     if (fd >= 0 && close(fd) != 0)

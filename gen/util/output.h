@@ -14,12 +14,14 @@
  * after reporting the error with the path. */
 int ddigen_write_file(const char *path, const void *data, size_t len);
 
-/* A file of an output set's staging folder (outset.h), which nobody
- * reads until the set is switched in: whatever is at path is unlinked
- * (it may be a hard link to the file the set replaces) and the bytes are
- * written to a new file, without the temporary and the fsync of
- * ddigen_write_file; output_set_sync puts them on the disk at once (a
- * site of a thousand pages took 10 s of fsyncs). 0, or -1 (reported). */
+/* A new file in an empty staging folder (output_set_begin_empty), which
+ * nobody reads until the set is switched in: the bytes are written
+ * without the temporary, the scan for stale temporaries and the fsync of
+ * ddigen_write_file; output_set_sync puts them all on the disk at once
+ * (a site of a thousand pages took 10 s of fsyncs). A file already there
+ * is an error (O_EXCL), never written through: in a staging folder made
+ * by output_set_begin it would be a hard link to the file the set
+ * replaces. 0, or -1 (reported). */
 int ddigen_write_staged(const char *path, const void *data, size_t len);
 
 /* Whether path is a regular file holding exactly these bytes (no error is

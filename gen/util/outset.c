@@ -157,7 +157,7 @@ static void split_path(const char *path, char **dir, char **name)
     *dir = slash == path ? strdup(".") : strndup(path, slash > path + 1 ? (size_t)(slash - path - 1) : 1);
 }
 
-int output_set_begin(struct output_set *s, const char *out_dir)
+static int begin(struct output_set *s, const char *out_dir, int copy)
 {
     memset(s, 0, sizeof *s);
     s->target = resolve_target(out_dir);
@@ -192,13 +192,23 @@ int output_set_begin(struct output_set *s, const char *out_dir)
         s->staging = NULL;
         goto out;
     }
-    rc = s->had_target ? copy_tree(s->target, s->staging) : 0;
+    rc = s->had_target && copy ? copy_tree(s->target, s->staging) : 0;
     if (rc != 0)
         output_set_abort(s);
 out:
     free(dir);
     free(name);
     return rc;
+}
+
+int output_set_begin(struct output_set *s, const char *out_dir)
+{
+    return begin(s, out_dir, 1);
+}
+
+int output_set_begin_empty(struct output_set *s, const char *out_dir)
+{
+    return begin(s, out_dir, 0);
 }
 
 /* Without RENAME_EXCHANGE (some file systems): OUT goes aside, the staging
