@@ -72,6 +72,7 @@ static const struct command commands[] = {
     {"check-driver", ddigen_cmd_check_driver, "a driver's callback definitions vs the DDI (types, SAL, paging)", 0},
     {"trace", ddigen_cmd_trace, "print a trace of DDI calls (CBOR) naming fields from the spec", 0},
     {"report", ddigen_cmd_report, "spec -> static HTML site: byte maps, fields, rules, changes, lint", 0},
+    {"history", ddigen_cmd_history, "specs of every kit, oldest first -> one timeline per record (site + JSON)", 0},
     {"validate", cmd_validate, "check spec files against the schema", 0},
     {"overlay", ddigen_cmd_overlay, "case-insensitive clang VFS overlay for WDK folders", 0},
 };

@@ -29,10 +29,6 @@ static const char usage[] =
     "  --docs-root URL     link each rule to its page under URL (a folder of the reference pages)\n"
     "  -v                  print the number of pages and the largest\n";
 
-struct report_options {
-    const char *spec, *previous, *lint, *docs_root, *out;
-};
-
 /* Each page's file: records under r/, enums under e/, callbacks under c/;
  * a name is a C identifier, and a name given twice gets a number. */
 static const char *unique_page(struct site *s, struct strmap *used, const char *folder, const char *name)
@@ -126,6 +122,8 @@ static int write_site(struct site *s)
         return -1;
     if (s->findings && report_lint_page(s) != 0)
         return -1;
+    if (s->history && report_history_json(s) != 0)
+        return -1;
     return ddigen_diag_global.errors ? -1 : 0;
 }
 
@@ -208,8 +206,13 @@ int ddigen_cmd_report(int argc, char **argv)
 {
     struct report_options o = {0};
     int rc = parse_options(argc, argv, &o);
-    if (rc)
-        return rc == 1 ? 0 : rc;
+    return rc ? (rc == 1 ? 0 : rc) : report_run(&o);
+}
+
+int report_run(const struct report_options *op)
+{
+    const struct report_options o = *op;
+    int rc;
     xmlDocPtr spec = spec_load(o.spec);
     if (!spec)
         return 1;
@@ -223,6 +226,7 @@ int ddigen_cmd_report(int argc, char **argv)
     const char *slash = strrchr(o.spec, '/');
     s.title = slash ? slash + 1 : o.spec;
     s.docs_root = o.docs_root;
+    s.history = o.history;
     struct output_set set = {0};
     struct diff_changes changes = {0};
     /* The site is made whole each time: no page of an earlier run (a

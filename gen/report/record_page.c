@@ -299,6 +299,8 @@ int report_record_page(struct site *s, size_t index)
         }
     }
     sb_append(&sb, "</p>\n");
+    if (s->history)
+        report_timeline(s, &sb, rec);
     changes(s, &sb, rec);
     version_switch(s, &sb, rec);
     /* the hatching of padding, defined once for every map of the page */

@@ -5,5 +5,7 @@
 #define DDIGEN_REPORT_H
 
 int ddigen_cmd_report(int argc, char **argv);
+/* `ddigen history SPEC... -o DIR`: one timeline over specs oldest to newest. */
+int ddigen_cmd_history(int argc, char **argv);
 
 #endif

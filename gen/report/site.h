@@ -19,6 +19,20 @@ struct report_finding {
     const struct ddi_model_record *record; /* or NULL */
 };
 
+/* `ddigen history`: the timeline of every record over a list of kits
+ * (history.c), rendered on each record page and as history.json. */
+struct report_history;
+
+/* What a site is made of (ddigen report's options; history adds its timeline). */
+struct report_options {
+    const char *spec, *previous, *lint, *docs_root, *out;
+    const struct report_history *history; /* or NULL */
+};
+
+/* Writes the whole site into o->out (switched in only when every page
+ * was written); 0, or 1 after reporting the error. */
+int report_run(const struct report_options *o);
+
 struct site {
     struct arena a;
     const struct ddi_model *m;
@@ -38,6 +52,7 @@ struct site {
     size_t nfindings;
     const char *lint_name;
     struct strmap findings_of_record;
+    const struct report_history *history; /* or NULL */
     size_t largest_page;
     const char *largest_name;
     size_t pages;
@@ -77,6 +92,10 @@ int report_lint_page(struct site *s);
 /* The SVG byte maps of a record on one architecture (index into the
  * spec's archs), one per group of versions with the same layout. */
 void report_bytemaps(struct site *s, struct strbuf *sb, const struct ddi_model_record *r, unsigned arch);
+
+/* The record's timeline strip (history only), and history.json. */
+void report_timeline(struct site *s, struct strbuf *sb, const struct ddi_model_record *rec);
+int report_history_json(struct site *s);
 
 /* Reads a SARIF log into findings placed on records; 0 or -1 (reported). */
 int report_read_lint(struct site *s, const char *path);
