@@ -36,3 +36,16 @@ for kit in "$shared"/wdk/10.*; do
     fi
     previous=(--previous "$spec")
 done
+# ddigen history over the kits as they are (the pages read once, each kit's
+# layout and spec made here, IDs chained), then over 10 kits: the real ones
+# given again in turn (10240, 14393, 10240, ...; each a new kit to the chain).
+kits=("$shared"/wdk/10.*)
+ten=()
+while [ ${#ten[@]} -lt 10 ]; do ten+=("${kits[@]}"); done
+ten=("${ten[@]:0:10}")
+for set in "${#kits[@]}" 10; do
+    if [ "$set" = 10 ]; then args=("${ten[@]}"); else args=("${kits[@]}"); fi
+    time_best 1 "$ddigen" history "${args[@]}" --docs "$shared/ddi-docs" -o "$work/history-$set"
+    awk -v n="$set" -v s="$best" 'BEGIN { split(s, y, " ");
+        printf "history over %d kits with the pages: %.1f s wall, %.1f s CPU\n", n, y[1] / 1000, y[2] / 1000 }'
+done
