@@ -180,7 +180,7 @@ static int build(struct site *s, const struct report_options *o, xmlDocPtr spec,
         xmlFreeDoc(old);
         if (rc == 0) {
             s->changes = changes;
-            s->previous_name = o->previous;
+            s->previous_name = o->previous_label ? o->previous_label : o->previous;
             group_changes(s);
         }
     }
@@ -224,7 +224,7 @@ int report_run(const struct report_options *op)
         return 1;
     }
     const char *slash = strrchr(o.spec, '/');
-    s.title = slash ? slash + 1 : o.spec;
+    s.title = o.spec_label ? o.spec_label : slash ? slash + 1 : o.spec;
     s.docs_root = o.docs_root;
     s.history = o.history;
     struct output_set set = {0};

@@ -508,6 +508,8 @@ int ddigen_cmd_history(int argc, char **argv)
     if (h && read_history(h, (char **)specs.items, n) == 0) {
         o.spec = specs.items[n - 1];
         o.previous = n > 1 ? specs.items[n - 2] : NULL;
+        o.spec_label = h->kits[n - 1];
+        o.previous_label = n > 1 ? h->kits[n - 2] : NULL;
         o.history = h;
         rc = report_run(&o);
     } else {

@@ -304,7 +304,7 @@ int report_record_page(struct site *s, size_t index)
     changes(s, &sb, rec);
     version_switch(s, &sb, rec);
     /* the hatching of padding, defined once for every map of the page */
-    sb_append(&sb, "<svg width=\"0\" height=\"0\" aria-hidden=\"true\"><defs><pattern id=\"hatch\" width=\"6\" "
+    sb_append(&sb, "<svg width=\"0\" height=\"0\" style=\"position:absolute\" aria-hidden=\"true\"><defs><pattern id=\"hatch\" width=\"6\" "
                    "height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" "
                    "height=\"6\" fill=\"#fff\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#bbb\" "
                    "stroke-width=\"3\"/></pattern></defs></svg>\n");

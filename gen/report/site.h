@@ -26,6 +26,9 @@ struct report_history;
 /* What a site is made of (ddigen report's options; history adds its timeline). */
 struct report_options {
     const char *spec, *previous, *lint, *docs_root, *out;
+    /* What the pages call the spec and the previous one (history: the
+     * kits' names, never a temporary path); NULL: the file names given. */
+    const char *spec_label, *previous_label;
     const struct report_history *history; /* or NULL */
 };
 

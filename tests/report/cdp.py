@@ -5,6 +5,7 @@ websocket client, no npm, nothing downloaded at test time."""
 import base64
 import json
 import os
+import select
 import shutil
 import subprocess
 import tempfile
@@ -26,8 +27,10 @@ class Browser:
         self.from_browser, from_browser_w = os.pipe()
 
         def child_fds():
-            os.dup2(to_browser_r, 3)
-            os.dup2(from_browser_w, 4)
+            # copies first: the pipe's own numbers may be 3 or 4
+            a, b = os.dup(to_browser_r), os.dup(from_browser_w)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
 
         args = [binary, "--headless=new", "--remote-debugging-pipe", "--disable-gpu",
                 "--no-first-run", "--no-default-browser-check", "--disable-extensions",
@@ -57,7 +60,6 @@ class Browser:
         while b"\0" not in self.buffer:
             if time.time() > deadline:
                 raise TimeoutError("no answer from chromium")
-            import select
             ready, _, _ = select.select([self.from_browser], [], [], 0.5)
             if ready:
                 chunk = os.read(self.from_browser, 1 << 20)
