@@ -10,6 +10,8 @@
 #include "../util/outset.h"
 #include "../util/output.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +83,8 @@ static void group_changes(struct site *s)
         vec_push(v, (void *)c);
     }
 }
+
+static int report_site(const struct report_options *op);
 
 static int write_assets(struct site *s)
 {
@@ -209,7 +213,33 @@ int ddigen_cmd_report(int argc, char **argv)
     return rc ? (rc == 1 ? 0 : rc) : report_run(&o);
 }
 
+/* A docs root given as a folder is linked by its absolute path: the user
+ * means it from where ddigen runs, and the pages are elsewhere (r/ is one
+ * level down). A URL (scheme://) is linked as given. NULL when the
+ * folder does not exist (reported). */
+static char *docs_root_href(const char *root)
+{
+    if (strstr(root, "://"))
+        return strdup(root);
+    char *abs = realpath(root, NULL);
+    if (!abs)
+        ddigen_error(root, 0, "--docs-root: cannot resolve the folder: %s", strerror(errno));
+    return abs;
+}
+
 int report_run(const struct report_options *op)
+{
+    struct report_options o = *op;
+    char *docs_root = o.docs_root ? docs_root_href(o.docs_root) : NULL;
+    if (o.docs_root && !docs_root)
+        return 1;
+    o.docs_root = docs_root;
+    int rc = report_site(&o);
+    free(docs_root);
+    return rc;
+}
+
+static int report_site(const struct report_options *op)
 {
     const struct report_options o = *op;
     int rc;

@@ -226,12 +226,13 @@ def main():
     ap.add_argument("--also", action="append", default=[], help="another page to open (relative to SITE)")
     args = ap.parse_args()
     site = os.path.abspath(args.site)
+    docs_root = os.path.realpath(args.docs_root) if args.docs_root else None
     binary = cdp.find_chromium()
     if not binary:
         print("SKIP: chromium is not installed (scripts/install-deps.sh installs it)")
         return 77
     spec = Spec(args.spec)
-    check_links(site, args.docs_root)
+    check_links(site, docs_root)
     b = cdp.Browser(binary)
     try:
         b.open_page()
