@@ -24,11 +24,12 @@ struct embedded_file {
 extern const struct embedded_file ddigen_report_assets[];
 
 static const char usage[] =
-    "usage: ddigen report SPEC.xml -o DIR [--previous OLD.xml] [--lint LINT.sarif] [--docs-root URL] [-v]\n"
+    "usage: ddigen report SPEC.xml -o DIR [--previous OLD.xml] [--lint LINT.sarif] [--docs-root DIR|URL] [-v]\n"
     "  a static HTML site of the spec: DIR/index.html (open it from the file system)\n"
     "  --previous OLD.xml  highlight what changed since OLD (ddigen diff's changes)\n"
-    "  --lint FILE         show the findings of a SARIF log (ddigen lint --format sarif) on their records\n"
-    "  --docs-root URL     link each rule to its page under URL (a folder of the reference pages)\n"
+    "  --lint FILE         show the findings of a SARIF log (ddigen lint --sarif FILE) on their records\n"
+    "  --docs-root DIR     link each rule to its page under DIR (the folder the spec's page paths start in:\n"
+    "                      the parent of the folder given to --docs), or under a URL\n"
     "  -v                  print the number of pages and the largest\n";
 
 /* Each page's file: records under r/, enums under e/, callbacks under c/;
