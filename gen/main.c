@@ -6,6 +6,7 @@
 #include "emit/emit.h"
 #include "generate.h"
 #include "header/header.h"
+#include "report/report.h"
 #include "spec/schema.h"
 #include "spec/spec.h"
 #include "trace/trace.h"
@@ -71,6 +72,8 @@ static const struct command commands[] = {
     {"generate", ddigen_cmd_generate, "run every stage end to end", 0},
     {"check-driver", ddigen_cmd_check_driver, "a driver's callback definitions vs the DDI (types, SAL, paging)", 0},
     {"trace", ddigen_cmd_trace, "print a trace of DDI calls (CBOR) naming fields from the spec", 0},
+    {"report", ddigen_cmd_report, "spec -> static HTML site: byte maps, fields, rules, changes, lint", 0},
+    {"history", ddigen_cmd_history, "specs of every kit, oldest first -> one timeline per record (site + JSON)", 0},
     {"validate", cmd_validate, "check spec files against the schema", 0},
     {"overlay", ddigen_cmd_overlay, "case-insensitive clang VFS overlay for WDK folders", 0},
 };

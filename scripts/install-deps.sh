@@ -9,6 +9,7 @@ packages=(
   libcmark-gfm-dev libcmark-gfm-extensions-dev cmark-gfm libyaml-dev
   libcmocka-dev libcbor-dev libprotobuf-c-dev protobuf-c-compiler nanopb libnanopb-dev
   python3 python3-jsonschema
+  chromium   # tests/report: the report site in headless Chromium (DevTools over a pipe)
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 )
 missing=()

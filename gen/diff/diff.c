@@ -707,16 +707,19 @@ static int apply_fail_on(int rc, enum diff_fail_on fail_on, const unsigned count
     return fails ? rc : rc & DIFF_ERROR;
 }
 
-int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
-               const struct diff_options *opt, FILE *out)
+static const struct diff_options diff_defaults = {DIFF_TEXT, DIFF_FAIL_ANY, 0, NULL};
+
+/* Loads both models and compares them (within opt's scope); the changes
+ * sorted. NULL on no memory (reported); d->errors when NEW renumbered an
+ * ID of OLD or the scope could not be made. */
+static struct diff *diff_run(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
+                             const struct diff_options *opt)
 {
-    static const struct diff_options defaults = {DIFF_TEXT, DIFF_FAIL_ANY, 0, NULL};
-    if (!opt)
-        opt = &defaults;
-    enum diff_format format = opt->format;
     struct diff *d = calloc(1, sizeof *d);
-    if (!d)
-        return DIFF_ERROR;
+    if (!d) {
+        ddigen_error(NULL, 0, "out of memory");
+        return NULL;
+    }
     d->old.name = old_name;
     d->new.name = new_name;
     d->old.m = ddi_model_load(old_doc);
@@ -724,7 +727,7 @@ int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const
     if (!d->old.m || !d->new.m) {
         ddigen_error(NULL, 0, "out of memory");
         free_side(&d->old), free_side(&d->new), free(d);
-        return DIFF_ERROR;
+        return NULL;
     }
     /* Stable IDs, when both revisions have them, must be kept: NEW may not
      * renumber an item of OLD nor give its ID to another one. */
@@ -740,30 +743,83 @@ int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const
     compare(d);
     if (d->changes.len > 1)
         qsort(d->changes.items, d->changes.len, sizeof(void *), by_kind_label);
-    unsigned counts[3] = {0, 0, 0};
-    for (size_t i = 0; i < d->changes.len; i++)
-        counts[((struct change *)d->changes.items[i])->cls]++;
-    int rc = d->errors ? DIFF_ERROR : 0;
-    if (!d->errors) {
-        if (format == DIFF_JSON)
-            write_json(d, out, counts);
-        else if (format == DIFF_XML)
-            write_xml(d, out, counts);
-        else
-            write_text(d, out, counts);
-        if (d->changes.len)
-            rc |= DIFF_CHANGE;
-        if (counts[CLS_SOURCE] || counts[CLS_ABI])
-            rc |= DIFF_INCOMPATIBLE;
-        rc = apply_fail_on(rc, opt->fail_on, counts);
-    }
+    return d;
+}
+
+static void diff_free(struct diff *d)
+{
     diff_reach_free(&d->reach);
     vec_free(&d->changes);
     free_side(&d->old);
     free_side(&d->new);
     arena_free(&d->a);
     free(d);
+}
+
+/* The exit mask of a finished comparison, before --fail-on. */
+static int diff_exit_of(const struct diff *d, unsigned counts[3])
+{
+    counts[0] = counts[1] = counts[2] = 0;
+    for (size_t i = 0; i < d->changes.len; i++)
+        counts[((struct change *)d->changes.items[i])->cls]++;
+    if (d->errors)
+        return DIFF_ERROR;
+    int rc = d->changes.len ? DIFF_CHANGE : 0;
+    if (counts[CLS_SOURCE] || counts[CLS_ABI])
+        rc |= DIFF_INCOMPATIBLE;
     return rc;
+}
+
+int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
+               const struct diff_options *opt, FILE *out)
+{
+    if (!opt)
+        opt = &diff_defaults;
+    struct diff *d = diff_run(old_doc, old_name, new_doc, new_name, opt);
+    if (!d)
+        return DIFF_ERROR;
+    unsigned counts[3];
+    int rc = diff_exit_of(d, counts);
+    if (!d->errors) {
+        if (opt->format == DIFF_JSON)
+            write_json(d, out, counts);
+        else if (opt->format == DIFF_XML)
+            write_xml(d, out, counts);
+        else
+            write_text(d, out, counts);
+        rc = apply_fail_on(rc, opt->fail_on, counts);
+    }
+    diff_free(d);
+    return rc;
+}
+
+int diff_collect(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
+                 struct diff_changes *out)
+{
+    memset(out, 0, sizeof *out);
+    struct diff *d = diff_run(old_doc, old_name, new_doc, new_name, &diff_defaults);
+    if (!d)
+        return DIFF_ERROR;
+    unsigned counts[3];
+    int rc = diff_exit_of(d, counts);
+    out->items = arena_alloc(&out->a, (d->changes.len + 1) * sizeof *out->items);
+    for (size_t i = 0; !d->errors && i < d->changes.len; i++) {
+        const struct change *c = d->changes.items[i];
+        out->items[out->len++] = (struct diff_change){
+            .kind = kind_names[c->kind], .change = arena_strdup(&out->a, c->what),
+            .item = arena_strdup(&out->a, c->label), .detail = arena_strdup(&out->a, c->detail),
+            .class_name = class_names[c->cls], .breaks = c->cls == CLS_ABI ? DIFF_BREAKS_ABI
+                                                       : c->cls == CLS_SOURCE ? DIFF_BREAKS_SOURCE
+                                                                              : DIFF_BREAKS_NOTHING};
+    }
+    diff_free(d);
+    return rc;
+}
+
+void diff_changes_free(struct diff_changes *c)
+{
+    arena_free(&c->a);
+    memset(c, 0, sizeof *c);
 }
 
 static const char usage[] =

@@ -4,6 +4,8 @@
 #ifndef DDIGEN_DIFF_H
 #define DDIGEN_DIFF_H
 
+#include "../util/arena.h"
+
 #include <libxml/tree.h>
 #include <stdio.h>
 
@@ -32,6 +34,30 @@ struct diff_options {
  * opt NULL: text, the DDI headers' records, fail on any change. */
 int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
                const struct diff_options *opt, FILE *out);
+
+/* One change as the report prints it (report, --previous): the same
+ * changes, labels and classes as diff_specs writes. */
+enum diff_breaks { DIFF_BREAKS_ABI, DIFF_BREAKS_SOURCE, DIFF_BREAKS_NOTHING };
+struct diff_change {
+    const char *kind;       /* "record", "field", "enum value", ... */
+    const char *change;     /* "added", "removed", "layout changed", "type changed", ... */
+    const char *item;       /* "RECORD" or "RECORD.path", "ENUM::VALUE", ... */
+    const char *detail;     /* "" when none */
+    const char *class_name; /* "ABI-breaking", "source-breaking", "compatible" */
+    enum diff_breaks breaks;
+};
+
+struct diff_changes {
+    struct diff_change *items; /* sorted as the text report lists them */
+    size_t len;
+    struct arena a;
+};
+
+/* Compares two loaded specs into *out (freed with diff_changes_free,
+ * whatever the result); returns the exit mask diff_specs would. */
+int diff_collect(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
+                 struct diff_changes *out);
+void diff_changes_free(struct diff_changes *c);
 
 int ddigen_cmd_diff(int argc, char **argv);
 

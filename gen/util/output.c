@@ -221,6 +221,21 @@ static int replace_file(const char *target, const char *shown, const struct stat
     return rc;
 }
 
+int ddigen_write_staged(const char *path, const void *data, size_t len)
+{
+    if (ddigen_diag_global.errors) {
+        ddigen_note(path, 0, "not written: errors were reported above");
+        return -1;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
+    int rc = fd < 0 ? -1 : write_all(fd, data, len);
+    if (fd >= 0 && close(fd) != 0)
+        rc = -1;
+    if (rc != 0)
+        ddigen_error(path, 0, "cannot write output: %s", strerror(errno));
+    return rc;
+}
+
 static int keep_unchanged; /* see ddigen_output_keep_unchanged */
 static const char *keep_stamp = "";
 

@@ -157,7 +157,7 @@ static void split_path(const char *path, char **dir, char **name)
     *dir = slash == path ? strdup(".") : strndup(path, slash > path + 1 ? (size_t)(slash - path - 1) : 1);
 }
 
-int output_set_begin(struct output_set *s, const char *out_dir)
+static int begin(struct output_set *s, const char *out_dir, int copy)
 {
     memset(s, 0, sizeof *s);
     s->target = resolve_target(out_dir);
@@ -192,13 +192,23 @@ int output_set_begin(struct output_set *s, const char *out_dir)
         s->staging = NULL;
         goto out;
     }
-    rc = s->had_target ? copy_tree(s->target, s->staging) : 0;
+    rc = s->had_target && copy ? copy_tree(s->target, s->staging) : 0;
     if (rc != 0)
         output_set_abort(s);
 out:
     free(dir);
     free(name);
     return rc;
+}
+
+int output_set_begin(struct output_set *s, const char *out_dir)
+{
+    return begin(s, out_dir, 1);
+}
+
+int output_set_begin_empty(struct output_set *s, const char *out_dir)
+{
+    return begin(s, out_dir, 0);
 }
 
 /* Without RENAME_EXCHANGE (some file systems): OUT goes aside, the staging
@@ -224,6 +234,17 @@ static int switch_by_two_renames(struct output_set *s, char **old)
         return -1;
     }
     return 0;
+}
+
+int output_set_sync(struct output_set *s)
+{
+    int fd = s->staging ? open(s->staging, O_RDONLY | O_DIRECTORY) : -1;
+    int rc = fd < 0 || syncfs(fd) != 0 ? -1 : 0;
+    if (rc != 0)
+        ddigen_error(s->staging, 0, "cannot sync the new output set: %s", strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    return rc;
 }
 
 int output_set_commit(struct output_set *s)

@@ -18,6 +18,15 @@ struct output_set {
  * restoring an OUT a killed switch left aside. 0, or -1 (reported). */
 int output_set_begin(struct output_set *s, const char *out_dir);
 
+/* The same with an empty staging folder: for a set made whole each run
+ * (the report's site), where nothing of OUT is kept and a page of an
+ * earlier run (a record since removed) must not survive. */
+int output_set_begin_empty(struct output_set *s, const char *out_dir);
+
+/* Puts every file written into the staging folder on the disk (one
+ * syncfs), for sets written with ddigen_write_staged. 0, or -1 (reported). */
+int output_set_sync(struct output_set *s);
+
 /* Switches the staging folder in: renameat2(RENAME_EXCHANGE), or where the
  * file system lacks it two renames, then removes the old set. Refuses (and
  * aborts) when an error was reported during the run. 0, or -1 (reported). */
