@@ -49,18 +49,21 @@ static const struct config_key keys[] = {
     {"templates", " generate emit ", "templates", V_PATH, NULL, "a templates folder"},
     {"outputs", " generate emit ", "outputs", V_NAMES, NULL, "a family or a list: asserts validate marshal dispatch skeleton"},
     {"arch", " generate ", "arch", V_NAMES, NULL, "an architecture or a list: x86 x64 arm64"},
-    {"driver-kind", " generate emit ", "driver-kind", V_CHOICE, "full|display-only", "full or display-only"},
-    {"ddi-list", " generate emit ", "ddi-list", V_PATH, NULL, "the driver's DDI list file"},
+    {"driver-kind", " generate emit diff ", "driver-kind", V_CHOICE, "full|display-only", "full or display-only"},
+    {"ddi-list", " generate emit diff ", "ddi-list", V_PATH, NULL, "the driver's DDI list file"},
     /* generate's own --ddi-version picks the versions parsed; the skeleton's
      * range goes as the parameter emit's --ddi-version sets. */
     {"ddi-version", " emit ", "ddi-version", V_TEXT, NULL, "a DDI version or a range (V1..V2, V1.., ..V2)"},
     {"ddi-version", " generate ", "param", V_PARAM, "ddi-version", "a DDI version or a range (V1..V2, V1.., ..V2)"},
     {"callback-name", " generate emit ", "callback-name", V_TEXT, NULL, "a pattern with one %s, such as MyDdi%s"},
     {"thunks", " generate emit ", "thunks", V_CHOICE, "all|none", "all or none"},
-    {"records", " generate emit ", "records", V_NAMES, NULL, "a record name or a list of them"},
+    {"records", " generate emit diff ", "records", V_NAMES, NULL, "a record name or a list of them"},
     {"param", " generate emit ", "param", V_PARAMS, NULL, "a mapping of template parameters (NAME: VALUE)"},
     /* The lint level: error-level findings fail generate. */
     {"werror", " generate ", "werror", V_BOOL, NULL, "true or false"},
+    /* What diff reports and which changes fail it (CI). */
+    {"scope", " diff ", "scope", V_CHOICE, "ddi|all", "ddi or all"},
+    {"fail-on", " diff ", "fail-on", V_CHOICE, "any|source|abi", "any, source or abi"},
     /* SARIF roots: prefixes of the URIs lint writes. */
     {"docs-root", " lint ", "docs-root", V_TEXT, NULL, "the pages' folder as the SARIF names it"},
     {"headers-root", " lint ", "headers-root", V_TEXT, NULL, "the kit's folder as the SARIF names it"},

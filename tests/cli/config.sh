@@ -105,6 +105,12 @@ refused two-docs $'wdk: a\n---\nwdk: b\n' "ddigen.yaml:3:1: error: a second YAML
 refused missing-config '' "nope.yaml: error: cannot open" generate --config nope.yaml -o o
 # A key for another command is still checked: every command refuses the file alike.
 refused checked-for-all $'wdk: [a, b]\n' "ddigen.yaml:1:6: error: 'wdk': expected" diff a b
+refused bad-fail-on $'fail-on: bogus\n' "ddigen.yaml:1:10: error: 'fail-on': 'bogus'; expected any, source or abi" diff a b
+# diff takes its scope from it.
+mkdir -p "$work/diff-scope" && printf 'scope: all\n' >"$work/diff-scope/ddigen.yaml"
+(cd "$work/diff-scope" && "$ddigen" diff "$src/tests/diff/inputs/old.xml" "$src/tests/diff/inputs/new.xml" >out.txt)
+grep -q 'kernel records included' "$work/diff-scope/out.txt" && ok "diff: scope from the config" ||
+    fail "diff did not take scope: $(sed -n 2p "$work/diff-scope/out.txt")"
 # --help never reads it.
 (cd "$work/bad-unknown-key" && "$ddigen" generate --help >/dev/null) && ok "--help with a broken config: 0" ||
     fail "--help read the config"
@@ -113,7 +119,8 @@ refused checked-for-all $'wdk: [a, b]\n' "ddigen.yaml:1:6: error: 'wdk': expecte
 printf 'docs-root: pages/ddi\n' >"$work/lint.yaml"
 "$ddigen" generate --no-config --wdk "$kit" --docs "$src/tests/fixtures/docs" -q -o "$work/linted" 2>/dev/null
 "$ddigen" lint --config "$work/lint.yaml" "$work/linted/spec/ddi.xml" --sarif "$work/l.sarif" -o "$work/l.txt" 2>/dev/null
-grep -q '"uri": *"pages/ddi/' "$work/l.sarif" && ok "lint: docs-root from the config" ||
+# (the root is the run's originalUriBaseIds entry; the URIs are relative to it)
+grep -q '"uri": *"file://[^"]*/pages/ddi/"' "$work/l.sarif" && ok "lint: docs-root from the config" ||
     fail "lint did not take docs-root ($(grep -m1 -o '"uri": *"[^"]*"' "$work/l.sarif"))"
 echo "$passed passed, $failures failed"
 [ $failures -eq 0 ]
