@@ -144,7 +144,7 @@ static const char *dir_of_comment(const char *c)
 {
     while (*c == ' ' || *c == '\t' || *c == '[')
         c++;
-    size_t n = strncasecmp(c, "in", 2) ? !strncasecmp(c, "out", 3) ? 3 : 0 : 2;
+    size_t n = !strncasecmp(c, "in", 2) ? 2 : !strncasecmp(c, "out", 3) ? 3 : 0;
     if (!n)
         return NULL;
     const char *after = c + n;

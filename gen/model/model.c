@@ -937,10 +937,15 @@ struct ddi_type_fact ddi_model_fact(const struct ddi_model_field *f, int arch, i
     return f->base_fact;
 }
 
+const char *ddi_model_operand_named(const struct ddi_model_docs_operand *ops, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (same(ops[i].name, name))
+            return ops[i].value;
+    return NULL;
+}
+
 const char *ddi_model_docs_operand(const struct ddi_model_rule *r, const char *name)
 {
-    for (size_t i = 0; i < r->ndocs_operands; i++)
-        if (same(r->docs_operands[i].name, name))
-            return r->docs_operands[i].value;
-    return NULL;
+    return ddi_model_operand_named(r->docs_operands, r->ndocs_operands, name);
 }

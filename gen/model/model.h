@@ -316,5 +316,8 @@ struct ddi_type_fact ddi_model_fact(const struct ddi_model_field *f, int arch, i
 
 /* A page operand (<docs>) of the rule, or NULL. */
 const char *ddi_model_docs_operand(const struct ddi_model_rule *r, const char *name);
+/* The first of a page's operands with that name, or NULL (a <docs> rule's
+ * own, when no merged rule carries it: ddi_model.docs_rules). */
+const char *ddi_model_operand_named(const struct ddi_model_docs_operand *ops, size_t n, const char *name);
 
 #endif

@@ -364,15 +364,6 @@ static void visit_driver_interface(struct reach *r, const struct reach_rec *rr)
     }
 }
 
-/* A page's operand by name, or NULL. */
-static const char *docs_op(const struct ddi_model_docs_rule *dr, const char *name)
-{
-    for (size_t i = 0; i < dr->noperands; i++)
-        if (streq(dr->operands[i].name, name))
-            return dr->operands[i].value;
-    return NULL;
-}
-
 /* An untyped buffer a value of an enum selects (QueryAdapterInfo's
  * pOutputData by Type: "the driver should populate a DXGK_DRIVERCAPS
  * structure"; its input buffer "will be a X structure"): the record is
@@ -384,7 +375,8 @@ static void visit_buffer_types(struct reach *r)
         const struct ddi_model_docs_rule *dr = &r->m->docs_rules[i];
         if (!streq(dr->kind, "buffer-type"))
             continue;
-        const char *name = docs_op(dr, "record"), *dir = docs_op(dr, "dir");
+        const char *name = ddi_model_operand_named(dr->operands, dr->noperands, "record");
+        const char *dir = ddi_model_operand_named(dr->operands, dr->noperands, "dir");
         const struct ddi_model_record *rec = name ? ddi_model_record_any(r->m, name) : NULL;
         if (rec && dir)
             reach_add(r, rec, streq(dir, "out") ? RULES_DIR_OUT : RULES_DIR_IN, 0, 0, 1, 0);
