@@ -32,7 +32,7 @@ static int usage_error(const char **paths, const char *fmt, const char *arg)
 int ddigen_cmd_docs(int argc, char **argv)
 {
     const char *out_path = NULL;
-    struct ddigen_docs_options opt = {true};
+    struct ddigen_docs_options opt = {.parse_syntax = true};
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     size_t npaths = 0;
     int options_done = 0;

@@ -742,7 +742,7 @@ int ddigen_docs_read_buffer(const char *name, const char *data, size_t len, enum
                             struct ddigen_docs_stats *stats)
 {
     struct ddigen_docs_stats local = {0};
-    struct ddigen_docs_options defaults = {true};
+    struct ddigen_docs_options defaults = {.parse_syntax = true};
     struct docs_buf out = {0};
     int rc = read_one(name, name, data, len, fmt, true, opt ? opt : &defaults, &out, 0,
                       stats ? stats : &local);
@@ -856,7 +856,7 @@ int ddigen_docs_build_mem(const char *const *paths, size_t npaths, const struct 
                           char **data, size_t *len, struct ddigen_docs_stats *stats)
 {
     struct ddigen_docs_stats local = {0};
-    struct ddigen_docs_options defaults = {true};
+    struct ddigen_docs_options defaults = {.parse_syntax = true};
     if (!stats)
         stats = &local;
     if (!opt)
@@ -889,7 +889,7 @@ int ddigen_docs_build_mem(const char *const *paths, size_t npaths, const struct 
     docs_buf_puts(&out, "  <docs>\n");
     size_t body_at = out.len;
     struct worker worker = {0};
-    struct docs_outcheck *check = docs_outcheck_start();
+    struct docs_outcheck *check = opt->pages_checked_by_caller ? NULL : docs_outcheck_start();
     DOCS_VEC(struct pending) pend = {0};
     size_t head = 0;
     for (size_t i = 0; i < inputs.n; i++) {

@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const struct ddigen_docs_options opt = {false};
+    static const struct ddigen_docs_options opt = {.parse_syntax = false};
     xmlDocPtr doc = xmlNewDoc((const xmlChar *)"1.0");
     xmlNodePtr docs = xmlNewNode(NULL, (const xmlChar *)"docs");
     xmlDocSetRootElement(doc, docs);
