@@ -179,20 +179,50 @@ int ground_is_location(const struct rules_field *sf)
 
 /* ---- arguments the driver cannot write ----------------------------------- */
 
-int ground_read_only(const struct ddi_model *m, const struct ddi_model_record *rec)
+/* One record a function type takes through a pointer: by pointers to
+ * const only, or by at least one it may write through. */
+struct ground_taken {
+    const struct ddi_model_record *rec;
+    int writable;
+};
+
+int ground_read_only_init(struct ground_read_only *ro, const struct ddi_model *m)
 {
-    int taken = 0;
+    *ro = (struct ground_read_only){0};
+    size_t cap = 0;
+    for (size_t i = 0; i < m->nfunctypes; i++)
+        cap += m->functypes[i].nparams;
+    ro->taken = calloc(cap ? cap : 1, sizeof *ro->taken);
+    if (!ro->taken)
+        return -1;
     for (size_t i = 0; i < m->nfunctypes; i++) {
         const struct ddi_model_functype *ft = &m->functypes[i];
         for (size_t k = 0; k < ft->nparams; k++) {
             int stars = 0, is_const = 0;
+            const struct ddi_model_record *rec = reach_pointee(m, ft->params[k].type, &stars, &is_const);
             /* a pointer to a pointer: the driver may write the inner one */
-            if (reach_pointee(m, ft->params[k].type, &stars, &is_const) != rec || stars != 1)
+            if (!rec || stars != 1)
                 continue;
-            if (!is_const)
-                return 0;
-            taken = 1;
+            struct ground_taken *t = strmap_get(&ro->by_name, rec->name);
+            if (!t) {
+                t = &ro->taken[ro->ntaken++];
+                t->rec = rec;
+                strmap_put(&ro->by_name, rec->name, t);
+            }
+            t->writable |= !is_const;
         }
     }
-    return taken;
+    return 0;
+}
+
+int ground_read_only(const struct ground_read_only *ro, const struct ddi_model_record *rec)
+{
+    const struct ground_taken *t = strmap_get(&ro->by_name, rec->name);
+    return t && t->rec == rec && !t->writable;
+}
+
+void ground_read_only_free(struct ground_read_only *ro)
+{
+    strmap_free(&ro->by_name);
+    free(ro->taken);
 }

@@ -22,6 +22,7 @@ struct lower {
     struct arena *a;
     const struct ddi_model *m;
     struct reach *reach; /* who writes which field, by the paths from the DDIs */
+    struct ground_read_only read_only; /* records taken only through pointers to const */
 };
 
 static int streq(const char *a, const char *b)
@@ -470,7 +471,7 @@ static void lower_header_facts(struct lower *l, struct building *b, const struct
         struct rules_check c = {.versions = all_versions(l->plan), .archs = ddi_archset_all(&l->plan->where)};
         const char *why = NULL;
         unsigned dir = reach_explicit_dir(l->reach, rec, f->path);
-        if (!dir && const_is_caller && ground_read_only(l->m, rec))
+        if (!dir && const_is_caller && ground_read_only(&l->read_only, rec))
             dir = RULES_DIR_IN;
         if (!lower_field(&lw, rec, f, member_of(b, f->path) != NULL, dir, &c, &why))
             continue;
@@ -683,7 +684,7 @@ static int lower_record(struct lower *l, const struct ddi_model_record *rec, str
     lower_rules(l, &b, rec);
     lower_header_facts(l, &b, rec, rules_lower_enum_value, 0); /* enum fields against their values */
     lower_header_facts(l, &b, rec, rules_lower_sal_size, 1);   /* SAL-sized pointers against their sizes */
-    int read_only = ground_read_only(l->m, rec);
+    int read_only = ground_read_only(&l->read_only, rec);
     if (read_only)
         drop_out(l, &b);
     struct reach_context ctx = reach_context_of(l->reach, rec);
@@ -905,7 +906,8 @@ struct rules_plan *rules_lower_model(const struct ddi_model *m)
     const struct ddi_model_record **recs = arena_alloc(a, (m->nrecords + 1) * sizeof *recs);
     size_t n = 0;
     l.reach = reach_compute(m);
-    if (!l.reach) {
+    if (!l.reach || ground_read_only_init(&l.read_only, m) != 0) {
+        reach_free(l.reach);
         arena_free(a);
         free(a);
         return NULL;
@@ -921,6 +923,7 @@ struct rules_plan *rules_lower_model(const struct ddi_model *m)
         plan->nrecords += (size_t)lower_record(&l, recs[i], &plan->records[plan->nrecords]);
     plan_descents(&l);
     reach_free(l.reach);
+    ground_read_only_free(&l.read_only);
     return plan;
 }
 
