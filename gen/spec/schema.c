@@ -29,6 +29,11 @@ extern const struct embedded_file ddigen_embedded_schemas[];
 
 #define EMBED_SCHEME "ddigen-embedded:"
 
+/* While compile_schema compiles, on its thread: the referenced grammars as
+ * schema_patterns_take changed them, served in place of the embedded ones
+ * (a NULL name ends the list). */
+static _Thread_local const struct embedded_file *served;
+
 static const struct embedded_file *find_embedded(const char *uri)
 {
     const char *base = strrchr(uri, '/');
@@ -37,6 +42,9 @@ static const struct embedded_file *find_embedded(const char *uri)
         base += strlen(EMBED_SCHEME);
     if (!strstr(uri, EMBED_SCHEME))
         return NULL;
+    for (const struct embedded_file *f = served; f && f->name; f++)
+        if (strcmp(f->name, base) == 0)
+            return f;
     for (const struct embedded_file *f = ddigen_embedded_schemas; f->name; f++)
         if (strcmp(f->name, base) == 0)
             return f;
@@ -140,9 +148,9 @@ static xmlRelaxNGPtr compile_grammar(xmlDocPtr doc)
     return compiled;
 }
 
-/* The grammars ddi.rng names by externalRef, parsed, into others (at
- * most cap); their number. */
-static size_t read_referenced(xmlNodePtr n, xmlDocPtr *others, size_t n_others, size_t cap)
+/* The grammars ddi.rng names by externalRef, parsed, into others and their
+ * names into names (at most cap); their number. */
+static size_t read_referenced(xmlNodePtr n, xmlDocPtr *others, char **names, size_t n_others, size_t cap)
 {
     for (; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
@@ -152,19 +160,23 @@ static size_t read_referenced(xmlNodePtr n, xmlDocPtr *others, size_t n_others, 
             char uri[256];
             snprintf(uri, sizeof uri, "%s%s", EMBED_SCHEME, (const char *)href);
             others[n_others] = read_embedded(uri); /* NULL: patterns takes nothing */
+            names[n_others] = strdup((const char *)href);
         }
         n_others += href != NULL; /* more than cap: patterns takes nothing */
         xmlFree(href);
-        n_others = read_referenced(n->children, others, n_others, cap);
+        n_others = read_referenced(n->children, others, names, n_others, cap);
     }
     return n_others;
 }
 
-/* The grammar is compiled without the pattern facets schema_patterns can
- * check in its place, each expression once per document: libxml2 compiles
- * a facet's expression again for every value it checks, which was half of
- * a generated spec's validation (14393 with its pages: 0.36 s of CPU of
- * 0.9 s for layout.xml's and the spec's checks). */
+/* The grammar is compiled without the pattern facets and XSD types
+ * schema_patterns can check in its place, each expression once per
+ * document: libxml2 compiles a facet's expression again for every value it
+ * checks, which was half of a generated spec's validation (14393 with its
+ * pages: 0.36 s of CPU of 0.9 s for layout.xml's and the spec's checks),
+ * and looks an XSD type up by name for every value (a fifth of what was
+ * left). The referenced grammars are changed too, and served to libxml2
+ * in place of the embedded files while it compiles. */
 static void compile_schema(void)
 {
     /* Registering a callback before libxml2 has its own would leave only
@@ -172,12 +184,33 @@ static void compile_schema(void)
     xmlInitParser();
     xmlRegisterInputCallbacks(embedded_match, embedded_open, embedded_read, embedded_close);
     xmlDocPtr doc = read_embedded(EMBED_SCHEME "ddi.rng");
-    xmlDocPtr others[8] = {0};
-    size_t n_others = doc ? read_referenced(xmlDocGetRootElement(doc), others, 0, 8) : 0;
-    patterns = n_others <= 8 ? schema_patterns_take(doc, others, n_others) : NULL;
-    for (size_t i = 0; i < n_others && i < 8; i++)
-        xmlFreeDoc(others[i]);
+    enum { MAX_OTHERS = 8 };
+    xmlDocPtr others[MAX_OTHERS] = {0};
+    char *names[MAX_OTHERS] = {0};
+    size_t n_others = doc ? read_referenced(xmlDocGetRootElement(doc), others, names, 0, MAX_OTHERS) : 0;
+    patterns = n_others <= MAX_OTHERS ? schema_patterns_take(doc, others, n_others) : NULL;
+    struct embedded_file changed[MAX_OTHERS + 1] = {{0}};
+    size_t n_changed = 0;
+    for (size_t i = 0; patterns && i < n_others; i++) {
+        xmlChar *text = NULL;
+        int len = 0;
+        xmlDocDumpMemory(others[i], &text, &len);
+        if (text && names[i])
+            changed[n_changed++] = (struct embedded_file){names[i], text, (size_t)len};
+        else
+            xmlFree(text);
+    }
+    /* A grammar whose dump failed is served as embedded: libxml2 checks
+     * its facets itself, and schema_patterns_hold again, to one verdict. */
+    served = changed;
     schema = doc ? compile_grammar(doc) : NULL;
+    served = NULL;
+    for (size_t i = 0; i < n_changed; i++)
+        xmlFree((xmlChar *)changed[i].data);
+    for (size_t i = 0; i < n_others && i < MAX_OTHERS; i++) {
+        xmlFreeDoc(others[i]);
+        free(names[i]);
+    }
     xmlFreeDoc(doc);
 }
 

@@ -15,6 +15,7 @@
 struct pair {
     xmlChar *element, *attribute;
     xmlChar *pattern; /* the pattern every declaration has; NULL: one has none */
+    int integer;      /* pattern names an XSD integer type (xsd_integer_holds) */
     int seen;         /* declared at least once */
     int mixed;        /* declarations differ, or an element is not known by name */
     int taken;        /* a facet of it was taken out: checked here */
@@ -103,28 +104,98 @@ static xmlNodePtr data_of(xmlDocPtr g, xmlNodePtr content)
     return content && is_rng(content, "data") ? content : NULL;
 }
 
-/* The pattern of a data element that holds a pattern facet alone on an
- * XSD string (the value then matches exactly when the expression does),
- * or NULL. */
-static xmlChar *lone_pattern(xmlNodePtr data)
+/* The XSD integer types of the grammar (no facets), checked here as
+ * libxml2's datatype library checks them (xmlSchemaValAtomicType): blanks
+ * around the value (its whitespace is collapsed), a sign, a first digit,
+ * at most 24 digits after the leading zeros (xmlSchemaParseUInt), and the
+ * type's range by sign and zero. */
+static const char *const integer_types[] = {"integer", "nonNegativeInteger", "positiveInteger"};
+
+static int is_integer_type(const xmlChar *type)
 {
-    if (!data)
-        return NULL;
-    xmlChar *type = xmlGetNoNsProp(data, BAD_CAST "type");
-    int string = type && xmlStrEqual(type, BAD_CAST "string");
-    xmlFree(type);
+    for (size_t i = 0; type && i < sizeof integer_types / sizeof integer_types[0]; i++)
+        if (xmlStrEqual(type, BAD_CAST integer_types[i]))
+            return 1;
+    return 0;
+}
+
+static int blank(xmlChar c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int schema_patterns_integer_holds(const char *xsd_type, const xmlChar *v)
+{
+    if (!is_integer_type(BAD_CAST xsd_type))
+        return -1;
+    while (blank(*v))
+        v++;
+    int negative = *v == '-';
+    if (*v == '-' || *v == '+')
+        v++;
+    if (*v < '0' || *v > '9')
+        return 0;
+    while (*v == '0')
+        v++;
+    size_t significant = 0;
+    for (; *v >= '0' && *v <= '9'; v++)
+        significant++;
+    while (blank(*v))
+        v++;
+    if (*v || significant > 24)
+        return 0;
+    if (!strcmp(xsd_type, "positiveInteger"))
+        return !negative && significant;
+    if (!strcmp(xsd_type, "nonNegativeInteger"))
+        return !negative || !significant;
+    return 1;
+}
+
+static int in_xsd_library(xmlNodePtr data)
+{
     xmlChar *library = NULL;
     for (xmlNodePtr up = data; up && up->type == XML_ELEMENT_NODE && !library; up = up->parent)
         library = xmlGetNoNsProp(up, BAD_CAST "datatypeLibrary");
     int xsd = library && xmlStrEqual(library, BAD_CAST XSD_LIBRARY);
     xmlFree(library);
+    return xsd;
+}
+
+/* What decides a data element's values exactly as libxml2 does: its
+ * pattern facet when it holds that alone on an XSD string, or the type's
+ * name (*integer set) for an XSD integer type without facets; or NULL. */
+static xmlChar *lone_pattern(xmlNodePtr data, int *integer)
+{
+    *integer = 0;
+    if (!data || !in_xsd_library(data))
+        return NULL;
+    xmlChar *type = xmlGetNoNsProp(data, BAD_CAST "type");
+    int string = type && xmlStrEqual(type, BAD_CAST "string");
     xmlNodePtr param = only_child(data);
-    if (!string || !xsd || !is_rng(param, "param"))
+    if (is_integer_type(type) && !param) {
+        *integer = 1;
+        return type;
+    }
+    xmlFree(type);
+    if (!string || !is_rng(param, "param"))
         return NULL;
     xmlChar *facet = name_of(param);
     int pattern = facet && xmlStrEqual(facet, BAD_CAST "pattern");
     xmlFree(facet);
     return pattern ? xmlNodeGetContent(param) : NULL;
+}
+
+/* An XSD string without facets: any value, as <text/> says without
+ * asking the datatype library (a hash lookup of the type per value, a
+ * fifth of a real kit's spec check). */
+static int plain_string(xmlNodePtr data)
+{
+    if (!data || only_child(data) || !in_xsd_library(data))
+        return 0;
+    xmlChar *type = xmlGetNoNsProp(data, BAD_CAST "type");
+    int string = type && xmlStrEqual(type, BAD_CAST "string");
+    xmlFree(type);
+    return string;
 }
 
 /* Element names in out (owned), the elements an attribute declaration
@@ -220,7 +291,8 @@ static struct pair *pair_of(struct schema_patterns *p, const xmlChar *element, c
 static int record_declaration(struct schema_patterns *p, xmlDocPtr g, xmlNodePtr attr)
 {
     xmlChar *name = name_of(attr);
-    xmlChar *pattern = lone_pattern(data_of(g, only_child(attr)));
+    int integer;
+    xmlChar *pattern = lone_pattern(data_of(g, only_child(attr)), &integer);
     struct names where = {0};
     int known = contexts(g, attr, &where, 0) == 0;
     int rc = 0;
@@ -233,9 +305,10 @@ static int record_declaration(struct schema_patterns *p, xmlDocPtr g, xmlNodePtr
         } else if (!one->seen) {
             one->seen = 1;
             one->pattern = pattern ? xmlStrdup(pattern) : NULL;
+            one->integer = integer;
             one->mixed = !pattern;
         } else {
-            one->mixed |= !pattern || !one->pattern || !xmlStrEqual(one->pattern, pattern);
+            one->mixed |= !pattern || !one->pattern || !xmlStrEqual(one->pattern, pattern) || one->integer != integer;
         }
     }
     names_free(&where);
@@ -289,10 +362,21 @@ static int declaration_clean(struct schema_patterns *p, xmlDocPtr g, xmlNodePtr 
     return ok;
 }
 
-/* In the main grammar, the value of each attribute declaration whose pairs
- * are all clean becomes a plain XSD string: its pattern (through
- * references or not) is checked here. Defines stay as they are, for the
- * declarations that keep them. */
+/* An attribute's value pattern becomes <text/> (any value). */
+static int replace_with_text(xmlDocPtr g, xmlNodePtr value)
+{
+    xmlNodePtr text = xmlNewDocNode(g, value->ns, BAD_CAST "text", NULL);
+    if (!text)
+        return -1;
+    xmlReplaceNode(value, text);
+    xmlFreeNode(value);
+    return 0;
+}
+
+/* In a grammar, the value of each attribute declaration whose pairs
+ * are all clean becomes <text/>: its pattern (through references or not)
+ * is checked here; so does a plain XSD string's, which needs no check.
+ * Defines stay as they are, for the declarations that keep them. */
 static void take_facets(struct schema_patterns *p, xmlDocPtr g, xmlNodePtr n)
 {
     for (; n; n = n->next) {
@@ -303,17 +387,13 @@ static void take_facets(struct schema_patterns *p, xmlDocPtr g, xmlNodePtr n)
             continue;
         }
         xmlNodePtr value = only_child(n);
-        xmlChar *pattern = value ? lone_pattern(data_of(g, value)) : NULL;
-        if (pattern && declaration_clean(p, g, n, 0)) {
-            xmlNodePtr plain = xmlNewDocNode(g, value->ns, BAD_CAST "data", NULL);
-            if (plain) {
-                xmlSetProp(plain, BAD_CAST "type", BAD_CAST "string");
-                xmlSetProp(plain, BAD_CAST "datatypeLibrary", BAD_CAST XSD_LIBRARY);
-                xmlReplaceNode(value, plain);
-                xmlFreeNode(value);
-                declaration_clean(p, g, n, 1);
-            }
-        }
+        xmlNodePtr data = value ? data_of(g, value) : NULL;
+        int integer;
+        xmlChar *pattern = lone_pattern(data, &integer);
+        if (pattern && declaration_clean(p, g, n, 0) && replace_with_text(g, value) == 0)
+            declaration_clean(p, g, n, 1);
+        else if (!pattern && plain_string(data))
+            (void)replace_with_text(g, value);
         xmlFree(pattern);
     }
 }
@@ -346,10 +426,18 @@ struct schema_patterns *schema_patterns_take(xmlDocPtr grammar, xmlDocPtr *other
             free_pairs(p);
         return NULL;
     }
-    take_facets(p, grammar, xmlDocGetRootElement(grammar));
+    /* The table first: a grammar changed with no table to check what was
+     * taken out of it would accept what the schema refuses. */
     p->taken = xmlHashCreate(64);
+    if (!p->taken) {
+        free_pairs(p);
+        return NULL;
+    }
+    take_facets(p, grammar, xmlDocGetRootElement(grammar));
+    for (size_t i = 0; i < n_others; i++)
+        take_facets(p, others[i], xmlDocGetRootElement(others[i]));
     size_t taken = 0;
-    for (size_t i = 0; p->taken && i < p->n; i++)
+    for (size_t i = 0; i < p->n; i++)
         if (p->pairs[i].taken && xmlHashAddEntry2(p->taken, p->pairs[i].element, p->pairs[i].attribute,
                                                   &p->pairs[i]) == 0)
             taken++;
@@ -389,16 +477,21 @@ static xmlRegexpPtr regexp_of(struct check *c, const xmlChar *pattern)
     return re;
 }
 
+static int text_holds(struct check *c, const struct pair *one, const xmlChar *v)
+{
+    if (one->integer)
+        return schema_patterns_integer_holds((const char *)one->pattern, v) == 1;
+    xmlRegexpPtr re = regexp_of(c, one->pattern);
+    return re && xmlRegexpExec(re, v) == 1;
+}
+
 static int value_holds(struct check *c, const struct pair *one, xmlAttrPtr a)
 {
-    xmlRegexpPtr re = regexp_of(c, one->pattern);
-    if (!re)
-        return 0;
     xmlNodePtr t = a->children;
     if (t && t->type == XML_TEXT_NODE && !t->next)
-        return xmlRegexpExec(re, t->content ? t->content : BAD_CAST "") == 1;
+        return text_holds(c, one, t->content ? t->content : BAD_CAST "");
     xmlChar *v = xmlNodeListGetString(c->doc, a->children, 1);
-    int ok = xmlRegexpExec(re, v ? v : BAD_CAST "") == 1;
+    int ok = text_holds(c, one, v ? v : BAD_CAST "");
     xmlFree(v);
     return ok;
 }

@@ -4,6 +4,7 @@
  * retired IDs never reused, renumbering detected). */
 #include "spec/ids.h"
 #include "spec/schema.h"
+#include "spec/schema_patterns.h"
 #include "model/specxml.h"
 #include "spec/write_behind.h"
 #include "util/diag.h"
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <libxml/xmlschemastypes.h>
 
 static void committed_specs_are_canonical(void **state)
 {
@@ -266,6 +268,23 @@ static int pattern_spec_valid(const char *macro, const char *value, const char *
     return doc != NULL;
 }
 
+static int location_spec_valid(const char *file, const char *line)
+{
+    char attrs[256], text[1024];
+    snprintf(attrs, sizeof attrs, "file=\"%s\" line=\"%s\"", file, line);
+    snprintf(text, sizeof text,
+             "<ddi-spec version=\"1\"><layout><arch name=\"x64\" triple=\"x86_64-pc-windows-msvc\" macro=\"_M_AMD64\"/>"
+             "<version name=\"DXGKDDI_INTERFACE_VERSION_WDDM2_0\" short=\"WDDM2_0\" value=\"0x5023\"/>"
+             "<record name=\"A\" kind=\"struct\" %s><size arch=\"x64\" bytes=\"8\" align=\"4\"/>"
+             "</record></layout></ddi-spec>",
+             attrs);
+    unsigned errors = ddigen_diag_global.errors;
+    xmlDocPtr doc = spec_parse_and_validate("location.xml", text, strlen(text));
+    ddigen_diag_global.errors = errors;
+    xmlFreeDoc(doc);
+    return doc != NULL;
+}
+
 static void taken_patterns_keep_the_verdict(void **state)
 {
     (void)state;
@@ -279,6 +298,39 @@ static void taken_patterns_keep_the_verdict(void **state)
     assert_false(pattern_spec_valid("_M_AMD64", "0x5023", "cxx-type=\"A\""));
     assert_false(pattern_spec_valid("_M AMD64", "0x5023", ""));
     assert_false(pattern_spec_valid("_M_AMD64", "0x5023a", ""));
+    /* integer types (line: nonNegativeInteger) and plain strings (file) */
+    assert_true(location_spec_valid("", " 7"));
+    assert_true(location_spec_valid("a b.h", "-0"));
+    assert_false(location_spec_valid("a.h", "1 2"));
+    assert_false(location_spec_valid("a.h", "-1"));
+    assert_false(pattern_spec_valid("_M_AMD64", "0x5023", "line=\"-3\""));
+}
+
+/* The check made in place of XSD integer types accepts exactly what
+ * libxml2's datatype library accepts, edge by edge: signs, zeros, blanks
+ * around and inside, 24 and 25 significant digits. */
+static void integer_checks_are_libxml2s_verdict(void **state)
+{
+    (void)state;
+    static const char *const types[] = {"integer", "nonNegativeInteger", "positiveInteger"};
+    static const char *const values[] = {
+        "0", "00", "+0", "-0", "-00", "1", "+1", "-1", "007", "-007", " 5", "5 ", "\t5\n", "\r\n12 ", "5 5", "",
+        " ", "+", "-", "+-1", "1a", "0x5", "1.0", "1e3", "\v5", "123456789012345678901234",
+        "1234567890123456789012345", "000000000123456789012345678901234", "-123456789012345678901234",
+        "0000000000000000000000000000000001"};
+    xmlSchemaInitTypes();
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        xmlSchemaTypePtr type =
+            xmlSchemaGetPredefinedType(BAD_CAST types[t], BAD_CAST "http://www.w3.org/2001/XMLSchema");
+        assert_non_null(type);
+        for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
+            int library = xmlSchemaValPredefTypeNode(type, BAD_CAST values[v], NULL, NULL) == 0;
+            int ours = schema_patterns_integer_holds(types[t], BAD_CAST values[v]);
+            if (library != ours)
+                fail_msg("%s \"%s\": libxml2 says %d, the check %d", types[t], values[v], library, ours);
+        }
+    }
+    assert_int_equal(schema_patterns_integer_holds("string", BAD_CAST "1"), -1);
 }
 
 int main(void)
@@ -290,6 +342,7 @@ int main(void)
         cmocka_unit_test(ids_keep_move_retire),
         cmocka_unit_test(field_key_identity),
         cmocka_unit_test(taken_patterns_keep_the_verdict),
+        cmocka_unit_test(integer_checks_are_libxml2s_verdict),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     xmlCleanupParser();
