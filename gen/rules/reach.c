@@ -17,6 +17,10 @@ struct reach_rec {
     struct reach_context ctx;  /* from the entry points */
     struct reach_context late; /* only from records no entry point reaches */
     int queued;
+    /* Handed out through a pointer to a pointer by some function type: to
+     * const only (the OS's own data, as a monitor's frequency ranges), or
+     * to a record the caller may fill (a new mode info to add). */
+    int out_const, out_writable;
 };
 
 struct reach {
@@ -309,10 +313,38 @@ static int hands_back(const struct ddi_model_functype *ft)
     return release && (release == ft->name || release[-1] == '_');
 }
 
+/* A record the OS only ever hands out as const (pfnAcquireFirstFrequency-
+ * RangeInfo's CONST D3DKMDT_MONITOR_FREQUENCY_RANGE **): the driver cannot
+ * have set one, so passing it back in (pfnAcquireNextFrequencyRangeInfo's
+ * cursor) gives the OS its own data. */
+static int os_owned(const struct reach *r, const struct ddi_model_record *rec)
+{
+    const struct reach_rec *rr = find(r, rec);
+    return rr && rr->out_const && !rr->out_writable;
+}
+
+/* Which records some function type hands out through a pointer to a
+ * pointer, to const or not (os_owned). */
+static void find_handed_out(struct reach *r)
+{
+    for (size_t i = 0; i < r->m->nfunctypes; i++) {
+        const struct ddi_model_functype *ft = &r->m->functypes[i];
+        for (size_t k = 0; k < ft->nparams; k++) {
+            int stars = 0, is_const = 0;
+            struct reach_rec *rr = find(r, reach_pointee(r->m, ft->params[k].type, &stars, &is_const));
+            if (!rr || stars < 2)
+                continue;
+            rr->out_const |= is_const;
+            rr->out_writable |= !is_const;
+        }
+    }
+}
+
 /* The argument records of a call: the caller sets what it passes; for a
  * call the OS makes the driver writes what is not const; for a call the
  * driver makes, what the OS returns (an _Out_ parameter, a pointer to a
- * pointer) is the OS's, never checked as the driver's. */
+ * pointer) is the OS's, never checked as the driver's, and so is what it
+ * takes back (hands_back, os_owned). */
 static void visit_functype(struct reach *r, const struct ddi_model_functype *ft, unsigned role)
 {
     unsigned done = (unsigned)(uintptr_t)strmap_get(&r->functypes_done, ft->name);
@@ -327,7 +359,7 @@ static void visit_functype(struct reach *r, const struct ddi_model_functype *ft,
         if (!e)
             continue;
         if (role == ROLE_DRIVER_CALLS) {
-            if (sal_out || stars > 1 || hands_back(ft))
+            if (sal_out || stars > 1 || hands_back(ft) || (is_const && os_owned(r, e)))
                 reach_add(r, e, 0, 1, 0, 1, 0);
             else
                 reach_add(r, e, RULES_DIR_IN, 0, 1, 1, 0);
@@ -445,6 +477,7 @@ struct reach *reach_compute(const struct ddi_model *m)
         read_marks(rr);
         strmap_put(&r->by_name, rr->rec->name, rr);
     }
+    find_handed_out(r);
     /* the entry points: every member of the initialization data records */
     for (size_t i = 0; i < r->n; i++) {
         const char *name = r->recs[i].rec->name;

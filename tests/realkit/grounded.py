@@ -409,6 +409,22 @@ REVIEWED_CASES = {
     "reviewed_mpo_attributes2_not_on_out":
         not_on("DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES2.StereoBaseViewFrame0:reserved-zero", "out",
                "the planes are the OS's question (pPlanes of DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2); the driver never writes them"),
+    "monitor_frequency_range_not_the_drivers":
+        absent("D3DKMDT_MONITOR_FREQUENCY_RANGE.ConstraintType:known-value",
+               "the OS hands the ranges out only as const (pfnAcquireFirstFrequencyRangeInfo's "
+               "CONST D3DKMDT_MONITOR_FREQUENCY_RANGE **); pfnAcquireNextFrequencyRangeInfo takes the OS's own range back"),
+    "reviewed_physicaladapterflags_reserved_not_on_in":
+        not_on("DXGK_PHYSICALADAPTERFLAGS.Reserved:reserved-zero", "in",
+               "the flags are the driver's QueryAdapterInfo answer (DXGK_PHYSICALADAPTERCAPS), unfilled on entry"),
+    "reviewed_plane_input_flags_not_on_out":
+        not_on("DXGK_PLANE_SPECIFIC_INPUT_FLAGS.Reserved:reserved-zero", "out",
+               "the input flags are the OS's request; the driver does not write them"),
+    "reviewed_plane_output_flags_not_on_in":
+        not_on("DXGK_PLANE_SPECIFIC_OUTPUT_FLAGS.Reserved:reserved-zero", "in",
+               "the output flags are status the driver returns, unfilled on entry"),
+    "reviewed_plane_output_flags_on_out":
+        present("DXGK_PLANE_SPECIFIC_OUTPUT_FLAGS.Reserved:reserved-zero", "out",
+                "the driver returns the output flags with their reserved bits clear"),
     "reviewed_allocationinfo_named_flags_on_out":
         present("DXGK_ALLOCATIONINFOFLAGS_WDDM2_0.Protected:exclusive:PermanentSysMem", "out",
                 "the driver sets the named flags"),
