@@ -8,6 +8,7 @@
 
 #include "docs/docs.h"
 #include "emit/emit.h"
+#include "emit/scope.h"
 #include "emit/skeleton_opts.h"
 #include "emit/stamp.h"
 #include "header/header.h"
@@ -135,6 +136,58 @@ static xmlDocPtr docs_task_finish(struct docs_task *t, int layout_ok)
     free(t->held.text);
     xmlFreeDoc(t->doc);
     return NULL;
+}
+
+/* The asserts read the layout alone (records, sizes, offsets, versions):
+ * rendered from a layout document of their own on a thread while this one
+ * builds, merges and lints the spec, where the second core had little to
+ * do; the same bytes as rendered from the spec (`emit --spec layout.xml
+ * --outputs asserts` differs only in the name it cites, which is given as
+ * the spec's here). Not when a scope narrows the families (--ddi-list,
+ * --records): the scope is computed from the whole spec. Messages are
+ * held and printed after emit's. */
+#define EARLY_FAMILY "asserts"
+
+struct early_render {
+    const struct ddi_layout *layout;
+    struct emit_options opt;
+    struct ddigen_diag_held held;
+    pthread_t thread;
+    int threaded, rc;
+};
+
+static xmlDocPtr layout_doc_make(const void *layout);
+
+static void *early_render_run(void *arg)
+{
+    struct early_render *e = arg;
+    ddigen_diag_hold(&e->held);
+    xmlDocPtr doc = layout_doc_make(e->layout);
+    e->rc = doc ? emit_render(&e->opt, doc) : 1;
+    xmlFreeDoc(doc);
+    ddigen_diag_hold(NULL);
+    return NULL;
+}
+
+/* Starts the early render when the run renders asserts without a scope;
+ * 1 when started (the caller then skips the family). */
+static int early_render_start(struct early_render *e)
+{
+    if (emit_scope_wanted(e->opt.params) || !emit_selects_family(&e->opt, EARLY_FAMILY))
+        return 0;
+    e->opt.outputs = EARLY_FAMILY;
+    e->opt.layout_only = 1;
+    e->threaded = pthread_create(&e->thread, NULL, early_render_run, e) == 0;
+    return e->threaded;
+}
+
+static int early_render_finish(struct early_render *e)
+{
+    if (!e->threaded)
+        return 0;
+    pthread_join(e->thread, NULL);
+    ddigen_diag_print_held(&e->held);
+    return e->rc;
 }
 
 /* Lint findings into OUT/lint.txt; the number of error-level findings,
@@ -460,6 +513,14 @@ int ddigen_cmd_generate(int argc, char **argv)
         rc == 0 ? spec_write_behind_make(layout_doc_make, &layout, paths.layout, 0) : NULL;
     xmlDocPtr layout_doc = layout_writer ? layout_doc_make(&layout) : NULL;
     stage_done("layout write (started)", &t);
+    struct early_render early = {.layout = &layout,
+                                 .opt = {.spec_path = paths.spec,
+                                         .templates_dir = templates,
+                                         .out_dir = include_dir,
+                                         .params = (const char *const *)params.items,
+                                         .outputs = outputs,
+                                         .jobs = 1}};
+    int early_started = layout_doc && early_render_start(&early);
     struct spec_write_behind *spec_writer = NULL;
     struct ddi_model *model = NULL;
     xmlDocPtr spec = layout_doc ? build_spec(&paths, layout_doc, docs_doc, &spec_opt, werror, outputs,
@@ -476,12 +537,15 @@ int ddigen_cmd_generate(int argc, char **argv)
                                   .params = (const char *const *)params.items,
                                   .outputs = outputs,
                                   .jobs = in.jobs,
-                                  .model = model};
+                                  .model = model,
+                                  .skip_family = early_started ? EARLY_FAMILY : NULL};
         spec_write_behind_serialize(spec_writer); /* beside its check, before emit changes it */
         eo.spec_unshared = spec_released, eo.spec_unshared_arg = spec_writer;
         rc = emit_render(&eo, spec);
         stage_done("emit", &t);
     }
+    if (early_render_finish(&early) != 0)
+        rc = 1;
     /* The checks of layout.xml and the spec end here: a document that does
      * not match the schema refuses the whole set, as it did when written
      * before the stages that follow. */

@@ -378,6 +378,16 @@ static int finish_one(const struct emit_options *opt, struct render_job *job, co
     return rc;
 }
 
+/* libxslt's tables of extension functions are process-wide: filled once,
+ * before any stylesheet compiles (generate compiles on two threads). */
+static pthread_once_t extensions_once = PTHREAD_ONCE_INIT;
+
+static void register_extensions(void)
+{
+    exsltRegisterAll();
+    emit_register_extensions();
+}
+
 /* The jobs of names, their stylesheets compiled (they read only the
  * templates, so this runs while the spec may still be read elsewhere).
  * 0, or 1 when a job could not be made (a stylesheet that does not
@@ -399,8 +409,7 @@ static int compile_all(struct render_run *run, const struct emit_options *opt, s
             rc = 1;
     }
     if (rc == 0) {
-        exsltRegisterAll();
-        emit_register_extensions();
+        pthread_once(&extensions_once, register_extensions);
         xsltSetGenericErrorFunc(NULL, xslt_error);
         for (size_t i = 0; i < run->njobs; i++)
             compile_one(&run->jobs[i]);
@@ -441,17 +450,39 @@ static int render_all(const struct emit_options *opt, struct render_run *run, in
     return rc;
 }
 
-/* What opt selects: the --outputs families' templates, or every one. */
+/* What opt selects: the --outputs families' templates, or every one, but
+ * those of the family it skips. */
 static int select_templates(const struct emit_options *opt, struct vec *names)
 {
     int rc = opt->outputs ? emit_select_templates(opt->templates_dir, opt->outputs, names)
                           : list_templates(opt->templates_dir, names);
+    size_t kept = 0;
+    for (size_t i = 0; rc == 0 && i < names->len; i++) {
+        if (opt->skip_family && emit_template_in_family(names->items[i], opt->skip_family))
+            free(names->items[i]);
+        else
+            names->items[kept++] = names->items[i];
+    }
+    if (rc == 0)
+        names->len = kept;
     if (rc != 0) {
         for (size_t i = 0; i < names->len; i++)
             free(names->items[i]);
         vec_free(names);
     }
     return rc;
+}
+
+int emit_selects_family(const struct emit_options *opt, const char *family)
+{
+    struct vec names = {0};
+    if (select_templates(opt, &names) != 0)
+        return 0;
+    int selected = emit_family_selected(&names, family);
+    for (size_t i = 0; i < names.len; i++)
+        free(names.items[i]);
+    vec_free(&names);
+    return selected;
 }
 
 int emit_check_outputs(const char *templates_dir, const char *outputs)
@@ -492,14 +523,15 @@ int emit_render(const struct emit_options *opt, xmlDocPtr spec)
         return 1;
     ddigen_deps_add(opt->templates_dir); /* a template added to the folder */
     int rc = 0;
-    if (skeleton_check_params(spec, opt->spec_path, opt->params) != 0)
+    if (!opt->layout_only && skeleton_check_params(spec, opt->spec_path, opt->params) != 0)
         rc = 1;
     /* The records a --ddi-list or --records narrows every family to:
      * from the model (emit's own when the caller has none). */
     const struct ddi_model *model = opt->model;
     struct ddi_model *own_model = NULL;
     struct emit_scope scope = {0};
-    if (rc == 0 && !model && emit_scope_wanted(opt->params) && !(model = own_model = ddi_model_load(spec))) {
+    if (rc == 0 && !opt->layout_only && !model && emit_scope_wanted(opt->params) &&
+        !(model = own_model = ddi_model_load(spec))) {
         ddigen_error(opt->spec_path, 0, "out of memory");
         rc = 1;
     }

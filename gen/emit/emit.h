@@ -32,7 +32,20 @@ struct emit_options {
      * (generate's schema check of the written spec). */
     void (*spec_unshared)(void *arg);
     void *spec_unshared_arg;
+    /* A family left out of the selection (generate renders it early, see
+     * layout_only), or NULL. */
+    const char *skip_family;
+    /* The document is the layout alone (<ddi-spec><layout>), rendered for
+     * a family that reads nothing else (asserts) while generate builds the
+     * spec: the skeleton's options and a scope are the spec's to check,
+     * so neither is looked at here (the caller renders this way only
+     * without a scope). */
+    int layout_only;
 };
+
+/* Whether opt (templates_dir, outputs, skip_family) renders a template of
+ * the family. */
+int emit_selects_family(const struct emit_options *opt, const char *family);
 
 /* Checks the --outputs list against the templates folder without writing
  * anything; 0, or -1 after reporting. */

@@ -113,12 +113,19 @@ const char *emit_output_name(struct arena *a, const char *template_name)
     return arena_strndup(a, template_name, n > 4 ? n - 4 : n);
 }
 
-int emit_family_selected(const struct vec *names, const char *family)
+int emit_template_in_family(const char *template_name, const char *family)
 {
     const struct family *f = find_family(family, strlen(family));
-    for (size_t i = 0; f && i < names->len; i++)
-        for (const char *const *t = f->templates; *t; t++)
-            if (!strcmp(names->items[i], *t))
-                return 1;
+    for (const char *const *t = f ? f->templates : NULL; t && *t; t++)
+        if (!strcmp(template_name, *t))
+            return 1;
+    return 0;
+}
+
+int emit_family_selected(const struct vec *names, const char *family)
+{
+    for (size_t i = 0; i < names->len; i++)
+        if (emit_template_in_family(names->items[i], family))
+            return 1;
     return 0;
 }

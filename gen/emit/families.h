@@ -15,5 +15,7 @@ int emit_select_templates(const char *templates_dir, const char *outputs, struct
 const char *emit_output_name(struct arena *a, const char *template_name);
 /* Whether names (template file names) hold a template of the family. */
 int emit_family_selected(const struct vec *names, const char *family);
+/* Whether one template file name is a template of the family. */
+int emit_template_in_family(const char *template_name, const char *family);
 
 #endif
