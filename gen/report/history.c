@@ -179,33 +179,22 @@ struct kit_spec {
     const char *name; /* in messages */
 };
 
-/* Reads XML a process of this run wrote (and checked against the schema
- * when it wrote it: `ddigen layout`, `ddigen docs`); NULL after reporting. */
-static xmlDocPtr read_own_xml(const char *path)
-{
-    char *text;
-    size_t len;
-    if (ddigen_read_file(path, &text, &len) != 0)
-        return NULL;
-    xmlDocPtr doc = spec_read_xml(path, text, len);
-    free(text);
-    return doc;
-}
-
 /* A kit folder's spec as `ddigen spec --previous` of the kit before would
  * write it (the same bytes as generate's; tests/report/history.sh holds
  * history.json to that): its layout from the pool, a copy of the pages
  * (spec_build takes its input's nodes) and the previous spec in hand, not
- * read again. Not written: checked here as spec_write and spec_load would
+ * read again. layout.xml and docs.xml are parsed without the schema:
+ * `ddigen layout` and `ddigen docs` checked them as they wrote them. The
+ * spec is not written: checked here as spec_write and spec_load would
  * have (the schema, then the semantic checks). NULL after reporting. */
 static xmlDocPtr build_kit_spec(struct kit_reader *r, const struct kit_input *kit, const struct kit_spec *prev)
 {
-    if (r->docs_xml && !r->docs && (self_jobs_wait(r->pool, 0) != 0 || !(r->docs = read_own_xml(r->docs_xml))))
+    if (r->docs_xml && !r->docs && (self_jobs_wait(r->pool, 0) != 0 || !(r->docs = spec_read_xml_file(r->docs_xml))))
         return NULL;
     if (self_jobs_wait(r->pool, kit->job) != 0)
         return NULL;
     struct arena a = {0};
-    xmlDocPtr layout = read_own_xml(arena_concat(&a, kit->dir, "/layout.xml", NULL));
+    xmlDocPtr layout = spec_read_xml_file(arena_concat(&a, kit->dir, "/layout.xml", NULL));
     arena_free(&a);
     xmlDocPtr docs = layout && r->docs ? xmlCopyDoc(r->docs, 1) : NULL;
     xmlDocPtr spec = NULL;
