@@ -20,9 +20,7 @@
 #include "../util/output.h"
 
 #include <dirent.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -481,15 +479,21 @@ static int plan_kits(struct arena *a, char **args, int n, const char *tmp, struc
     return rc;
 }
 
-/* The pool's jobs: the pages once (`ddigen docs`, job 0 when docs is
- * given), then each kit folder's `ddigen layout`, in the kits' order.
- * argvs and on get one entry per job. */
-static void plan_jobs(struct arena *a, struct vec *kits, const char *docs, const char *docs_xml, struct vec *argvs,
+/* The pool's jobs: the pages once (`ddigen docs`, job 0, when docs is
+ * given and a kit is a folder), then each kit folder's `ddigen layout`,
+ * in the kits' order. argvs and on get one entry per job; *docs_xml is
+ * left NULL when the pages are not read. */
+static void plan_jobs(struct arena *a, struct vec *kits, const char *docs, const char **docs_xml, struct vec *argvs,
                       struct vec *on)
 {
-    if (docs) {
+    int folders = 0;
+    for (size_t i = 0; i < kits->len; i++)
+        folders += ((struct kit_input *)kits->items[i])->folder != NULL;
+    if (!folders)
+        *docs_xml = NULL;
+    if (*docs_xml) {
         char **argv = arena_alloc(a, 7 * sizeof *argv);
-        const char *words[] = {"ddigen", "docs", docs, "-q", "-o", docs_xml, NULL};
+        const char *words[] = {"ddigen", "docs", docs, "-q", "-o", *docs_xml, NULL};
         memcpy(argv, words, sizeof words);
         vec_push(argvs, argv);
         vec_push(on, (void *)docs);
@@ -559,7 +563,7 @@ int ddigen_cmd_history(int argc, char **argv)
     struct kit_reader r = {0};
     if (rc == 0) {
         r.docs_xml = docs ? arena_concat(&a, tmp, "/docs.xml", NULL) : NULL;
-        plan_jobs(&a, &kits, docs, r.docs_xml, &argvs, &on);
+        plan_jobs(&a, &kits, docs, &r.docs_xml, &argvs, &on);
         r.pool = argvs.len ? self_jobs_start((char **const *)argvs.items, (const char *const *)on.items, argvs.len,
                                              self_jobs_slots(argvs.len))
                            : NULL;
@@ -567,12 +571,11 @@ int ddigen_cmd_history(int argc, char **argv)
     }
     struct report_history *h = rc == 0 ? calloc(1, sizeof *h) : NULL;
     struct kit_spec newest = {0};
-    struct kit_input *const *kit = (struct kit_input *const *)kits.items;
-    if (h && read_history(h, &r, kit, n, &newest) == 0) {
-        self_jobs_end(r.pool); /* every job was waited for */
+    if (h && read_history(h, &r, (struct kit_input *const *)kits.items, n, &newest) == 0) {
+        self_jobs_end(r.pool); /* every job was waited for: the layouts' processes are gone */
         r.pool = NULL;
         o.spec = newest.name;
-        o.previous = n > 1 ? kit[n - 2]->label : NULL;
+        o.previous = n > 1 ? h->kits[n - 2] : NULL;
         o.spec_label = h->kits[n - 1];
         o.previous_label = n > 1 ? h->kits[n - 2] : NULL;
         o.history = h;
