@@ -3,6 +3,7 @@
 
 #include "../util/diag.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -67,7 +68,9 @@ static void *run_jobs(void *arg)
             break;
         pthread_mutex_unlock(&j->lock);
         siginfo_t info = {0};
-        int waited = waitid(P_ALL, 0, &info, WEXITED | WNOWAIT);
+        int waited;
+        while ((waited = waitid(P_ALL, 0, &info, WEXITED | WNOWAIT)) != 0 && errno == EINTR)
+            continue;
         pthread_mutex_lock(&j->lock);
         int status = 0;
         if (waited == 0 && waitpid(info.si_pid, &status, 0) == info.si_pid)
