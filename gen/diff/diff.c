@@ -58,7 +58,8 @@ struct item {
 
 struct side {
     const char *name;
-    struct ddi_model *m;
+    const struct ddi_model *m;
+    struct ddi_model *owned; /* m when loaded here, else NULL (the caller's) */
     const struct diff_reach *reach; /* what the report covers */
     struct arena a;
     struct ddi_versions where;    /* versions and archs (names in the spec document) */
@@ -684,7 +685,7 @@ static void write_xml(const struct diff *d, FILE *out, const unsigned counts[3])
 
 static void free_side(struct side *s)
 {
-    ddi_model_free(s->m);
+    ddi_model_free(s->owned);
     vec_free(&s->items);
     strmap_free(&s->by_key);
     strmap_free(&s->occurrences);
@@ -709,10 +710,17 @@ static int apply_fail_on(int rc, enum diff_fail_on fail_on, const unsigned count
 
 static const struct diff_options diff_defaults = {DIFF_TEXT, DIFF_FAIL_ANY, 0, NULL};
 
-/* Loads both models and compares them (within opt's scope); the changes
- * sorted. NULL on no memory (reported); d->errors when NEW renumbered an
- * ID of OLD or the scope could not be made. */
-static struct diff *diff_run(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
+/* A side's model: the caller's, or loaded here (freed with the side). */
+static void side_model(struct side *s, xmlDocPtr doc, const struct ddi_model *loaded)
+{
+    s->m = loaded ? loaded : (s->owned = ddi_model_load(doc));
+}
+
+/* Compares both specs (within opt's scope), on their models when given
+ * (NULL: loaded here); the changes sorted. NULL on no memory (reported);
+ * d->errors when NEW renumbered an ID of OLD or the scope could not be
+ * made. */
+static struct diff *diff_run(const struct diff_spec *old_spec, const struct diff_spec *new_spec,
                              const struct diff_options *opt)
 {
     struct diff *d = calloc(1, sizeof *d);
@@ -720,10 +728,12 @@ static struct diff *diff_run(xmlDocPtr old_doc, const char *old_name, xmlDocPtr 
         ddigen_error(NULL, 0, "out of memory");
         return NULL;
     }
+    xmlDocPtr old_doc = old_spec->doc, new_doc = new_spec->doc;
+    const char *old_name = old_spec->name, *new_name = new_spec->name;
     d->old.name = old_name;
     d->new.name = new_name;
-    d->old.m = ddi_model_load(old_doc);
-    d->new.m = ddi_model_load(new_doc);
+    side_model(&d->old, old_doc, old_spec->model);
+    side_model(&d->new, new_doc, new_spec->model);
     if (!d->old.m || !d->new.m) {
         ddigen_error(NULL, 0, "out of memory");
         free_side(&d->old), free_side(&d->new), free(d);
@@ -775,7 +785,8 @@ int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const
 {
     if (!opt)
         opt = &diff_defaults;
-    struct diff *d = diff_run(old_doc, old_name, new_doc, new_name, opt);
+    const struct diff_spec old_spec = {old_doc, old_name, NULL}, new_spec = {new_doc, new_name, NULL};
+    struct diff *d = diff_run(&old_spec, &new_spec, opt);
     if (!d)
         return DIFF_ERROR;
     unsigned counts[3];
@@ -796,8 +807,14 @@ int diff_specs(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const
 int diff_collect(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
                  struct diff_changes *out)
 {
+    const struct diff_spec old_spec = {old_doc, old_name, NULL}, new_spec = {new_doc, new_name, NULL};
+    return diff_collect_loaded(&old_spec, &new_spec, out);
+}
+
+int diff_collect_loaded(const struct diff_spec *old_spec, const struct diff_spec *new_spec, struct diff_changes *out)
+{
     memset(out, 0, sizeof *out);
-    struct diff *d = diff_run(old_doc, old_name, new_doc, new_name, &diff_defaults);
+    struct diff *d = diff_run(old_spec, new_spec, &diff_defaults);
     if (!d)
         return DIFF_ERROR;
     unsigned counts[3];

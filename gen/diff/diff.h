@@ -57,6 +57,17 @@ struct diff_changes {
  * whatever the result); returns the exit mask diff_specs would. */
 int diff_collect(xmlDocPtr old_doc, const char *old_name, xmlDocPtr new_doc, const char *new_name,
                  struct diff_changes *out);
+struct ddi_model;
+/* A loaded spec, with its model when the caller has it (NULL: the diff
+ * loads one); the model is only read. */
+struct diff_spec {
+    xmlDocPtr doc;
+    const char *name;
+    const struct ddi_model *model;
+};
+/* diff_collect on specs whose models may be loaded already (history holds
+ * each kit's model: a second load per pair was a third of its reading). */
+int diff_collect_loaded(const struct diff_spec *old_spec, const struct diff_spec *new_spec, struct diff_changes *out);
 void diff_changes_free(struct diff_changes *c);
 
 int ddigen_cmd_diff(int argc, char **argv);

@@ -176,15 +176,17 @@ static int build(struct site *s, const struct report_options *o, xmlDocPtr spec,
     struct strmap used = {0};
     place_pages(s, &used);
     int rc = 0;
-    if (o->previous) {
+    if (o->previous && !o->previous_changes) {
         xmlDocPtr old = spec_load(o->previous);
         if (!old)
             rc = -1;
         else if (diff_collect(old, o->previous, spec, o->spec, changes) & 1)
             rc = -1;
         xmlFreeDoc(old);
+    }
+    if (o->previous) {
         if (rc == 0) {
-            s->changes = changes;
+            s->changes = o->previous_changes ? o->previous_changes : changes;
             s->previous_name = o->previous_label ? o->previous_label : o->previous;
             group_changes(s);
         }
@@ -244,14 +246,16 @@ static int report_site(const struct report_options *op)
 {
     const struct report_options o = *op;
     int rc;
-    xmlDocPtr spec = spec_load(o.spec);
+    xmlDocPtr spec = o.spec_doc ? o.spec_doc : spec_load(o.spec);
     if (!spec)
         return 1;
     struct site s = {0};
-    s.m = ddi_model_load(spec);
+    struct ddi_model *loaded = o.spec_model ? NULL : ddi_model_load(spec);
+    s.m = o.spec_model ? o.spec_model : loaded;
     if (!s.m) {
         ddigen_error(NULL, 0, "out of memory");
-        xmlFreeDoc(spec);
+        if (spec != o.spec_doc)
+            xmlFreeDoc(spec);
         return 1;
     }
     const char *slash = strrchr(o.spec, '/');
@@ -281,8 +285,9 @@ static int report_site(const struct report_options *op)
     strmap_free(&s.page_of_enum);
     strmap_free(&s.page_of_functype);
     strmap_free(&s.record_index);
-    ddi_model_free((struct ddi_model *)s.m);
+    ddi_model_free(loaded);
     arena_free(&s.a);
-    xmlFreeDoc(spec);
+    if (spec != o.spec_doc)
+        xmlFreeDoc(spec);
     return rc;
 }

@@ -8,18 +8,19 @@
  * each record page of the newest kit's site (the report, with the kit
  * before it as --previous). Two specs are held at a time. */
 #include "report.h"
+#include "self_jobs.h"
 #include "site.h"
 
 #include "../spec/schema.h"
+#include "../spec/semantic.h"
+#include "../spec/spec.h"
 #include "../util/cli.h"
 #include "../util/diag.h"
 #include "../util/json.h"
 #include "../util/output.h"
 
 #include <dirent.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -152,33 +153,105 @@ static int by_name(const void *pa, const void *pb)
     return strcmp(a->name, b->name);
 }
 
-/* Loads each spec in turn (two at a time), 0 or -1 (reported). */
-static int read_history(struct report_history *h, char **specs, int n)
+/* One kit of the timeline: a spec file given as it is, or a kit folder
+ * whose layout a process of the pool makes into dir/layout.xml. */
+struct kit_input {
+    const char *spec;   /* the spec file given, or NULL */
+    const char *folder; /* the kit folder, or NULL */
+    const char *dir;    /* folder: the kit's working folder, named as the kit is in the timeline */
+    const char *label;  /* the kit's name in the timeline */
+    size_t job;         /* folder: its layout's job in the pool */
+};
+
+/* What history reads kits with: the pool making the layouts, and the pages. */
+struct kit_reader {
+    struct self_jobs *pool;
+    const char *docs_xml; /* the pages' docs.xml (job 0 of the pool), or NULL */
+    xmlDocPtr docs;       /* read on first use */
+};
+
+/* A loaded spec and its model: two are held at a time. */
+struct kit_spec {
+    xmlDocPtr doc;
+    struct ddi_model *m;
+    const char *name; /* in messages */
+};
+
+/* A kit folder's spec as `ddigen spec --previous` of the kit before would
+ * write it (the same bytes as generate's; tests/report/history.sh holds
+ * history.json to that): its layout from the pool, a copy of the pages
+ * (spec_build takes its input's nodes) and the previous spec in hand, not
+ * read again. layout.xml and docs.xml are parsed without the schema:
+ * `ddigen layout` and `ddigen docs` checked them as they wrote them. The
+ * spec is not written: checked here as spec_write and spec_load would
+ * have (the schema, then the semantic checks). NULL after reporting. */
+static xmlDocPtr build_kit_spec(struct kit_reader *r, const struct kit_input *kit, const struct kit_spec *prev)
 {
-    xmlDocPtr prev = NULL;
+    if (r->docs_xml && !r->docs && (self_jobs_wait(r->pool, 0) != 0 || !(r->docs = spec_read_xml_file(r->docs_xml))))
+        return NULL;
+    if (self_jobs_wait(r->pool, kit->job) != 0)
+        return NULL;
+    struct arena a = {0};
+    xmlDocPtr layout = spec_read_xml_file(arena_concat(&a, kit->dir, "/layout.xml", NULL));
+    arena_free(&a);
+    xmlDocPtr docs = layout && r->docs ? xmlCopyDoc(r->docs, 1) : NULL;
+    xmlDocPtr spec = NULL;
+    if (layout && (docs || !r->docs)) {
+        struct spec_build_options opt = {.previous = prev->name, .previous_doc = prev->doc};
+        /* As `ddigen spec -q` printed it: its messages, no progress lines or notes. */
+        struct ddigen_diag saved = ddigen_diag_global;
+        ddigen_diag_global.quiet = 1, ddigen_diag_global.verbose = 0;
+        spec = spec_build(layout, docs, &opt);
+        ddigen_diag_global.quiet = saved.quiet, ddigen_diag_global.verbose = saved.verbose;
+    } else if (layout) {
+        ddigen_error(NULL, 0, "out of memory");
+    }
+    xmlFreeDoc(layout);
+    xmlFreeDoc(docs);
+    if (spec && (spec_validate_generated(spec, kit->folder) != 0 || spec_check_semantics(spec, kit->folder) != 0)) {
+        xmlFreeDoc(spec);
+        spec = NULL;
+    }
+    return spec;
+}
+
+/* Reads each kit in turn, oldest first, each compared with the one before
+ * on the models already loaded; the newest is left in *newest for the
+ * report. 0 or -1 (reported). */
+static int read_history(struct report_history *h, struct kit_reader *r, struct kit_input *const *kits, int n,
+                        struct kit_spec *newest)
+{
+    struct kit_spec prev = {0};
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
-        h->kits[i] = kit_label(&h->a, specs[i]);
+        h->kits[i] = kits[i]->label;
         h->nkits = i + 1;
-        xmlDocPtr doc = spec_load(specs[i]);
-        struct ddi_model *m = doc ? ddi_model_load(doc) : NULL;
-        if (!m) {
-            if (doc)
+        struct kit_spec cur = {.name = kits[i]->spec ? kits[i]->spec : kits[i]->folder};
+        cur.doc = kits[i]->spec ? spec_load(kits[i]->spec) : build_kit_spec(r, kits[i], &prev);
+        cur.m = cur.doc ? ddi_model_load(cur.doc) : NULL;
+        if (!cur.m) {
+            if (cur.doc)
                 ddigen_error(NULL, 0, "out of memory");
             rc = -1;
         } else {
-            read_kit(h, i, m);
+            read_kit(h, i, cur.m);
             /* IDs must chain: a kit that renumbers the one before is an error (diff's check). */
-            if (prev && diff_collect(prev, specs[i - 1], doc, specs[i], &h->steps[i - 1]) & 1)
+            const struct diff_spec old_side = {prev.doc, prev.name, prev.m}, new_side = {cur.doc, cur.name, cur.m};
+            if (prev.doc && diff_collect_loaded(&old_side, &new_side, &h->steps[i - 1]) & 1)
                 rc = -1;
-            else if (prev)
+            else if (prev.doc)
                 read_step(h, i);
         }
-        ddi_model_free(m);
-        xmlFreeDoc(prev);
-        prev = doc;
+        ddi_model_free(prev.m);
+        xmlFreeDoc(prev.doc);
+        prev = cur;
     }
-    xmlFreeDoc(prev);
+    if (rc == 0) {
+        *newest = prev;
+    } else {
+        ddi_model_free(prev.m);
+        xmlFreeDoc(prev.doc);
+    }
     if (h->records.len > 1)
         qsort(h->records.items, h->records.len, sizeof(void *), by_name);
     return rc;
@@ -368,92 +441,75 @@ static void kits_below(struct arena *a, const char *dir, struct vec *out)
     vec_free(&found);
 }
 
-/* Runs this executable with argv (a process of its own: the stages keep
- * process-wide state); 0, or -1 after reporting what failed on what. */
-static int run_self(char **argv, const char *on)
+/* Each argument a spec, a kit, or a folder of kits (its kits in version
+ * order): the kits oldest first, each kit folder given a working folder
+ * in tmp named after it (NAME, then NAME.2, ... for a kit given again). */
+static int plan_kits(struct arena *a, char **args, int n, const char *tmp, struct vec *kits)
 {
-    extern char **environ;
-    pid_t pid;
-    int status;
-    if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ) != 0 || waitpid(pid, &status, 0) != pid ||
-        !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        ddigen_error(on, 0, "history: ddigen %s failed (its messages are above)", argv[1]);
-        return -1;
-    }
-    return 0;
-}
-
-/* A kit's spec as `generate` makes it, without the C families history
- * does not need: `layout`, then `spec` with the pages read once for
- * every kit (docs_xml, or NULL) and the IDs chained to previous. The
- * same spec, byte for byte (tests/report/history.sh compares the
- * history.json of both), for 5.4 s CPU instead of generate's 7.4 s on
- * 14393 with its pages. */
-static int spec_of_kit(struct arena *a, const char *kit, const char *docs_xml, const char *previous,
-                       const char *out)
-{
-    if (ddigen_make_dirs(out) != 0)
-        return -1;
-    const char *layout = arena_concat(a, out, "/layout.xml", NULL);
-    char *layout_argv[] = {"ddigen", "layout", "--wdk", (char *)kit, "-q", "-o", (char *)layout, NULL};
-    if (run_self(layout_argv, kit) != 0)
-        return -1;
-    char *argv[12];
-    int n = 0;
-    argv[n++] = "ddigen";
-    argv[n++] = "spec";
-    argv[n++] = "--layout";
-    argv[n++] = (char *)layout;
-    if (docs_xml)
-        argv[n++] = "--docs", argv[n++] = (char *)docs_xml;
-    if (previous)
-        argv[n++] = "--previous", argv[n++] = (char *)previous;
-    argv[n++] = "-q";
-    argv[n++] = "-o";
-    argv[n++] = arena_concat(a, out, "/spec/ddi.xml", NULL);
-    argv[n] = NULL;
-    return ddigen_make_dirs(arena_concat(a, out, "/spec", NULL)) == 0 ? run_self(argv, kit) : -1;
-}
-
-/* Each argument a spec, a kit, or a folder of kits; kits are generated
- * into tmp, oldest first, each with --previous of the spec before it. */
-static int specs_of(struct arena *a, char **args, int n, const char *docs, const char *tmp, struct vec *specs)
-{
-    struct vec kits = {0};
+    struct vec found = {0};
     for (int i = 0; i < n; i++) {
-        if (!is_dir(args[i]))
-            vec_push(&kits, args[i]);
-        else if (is_kit(a, args[i]))
-            vec_push(&kits, args[i]);
+        if (!is_dir(args[i]) || is_kit(a, args[i]))
+            vec_push(&found, args[i]);
         else
-            kits_below(a, args[i], &kits);
+            kits_below(a, args[i], &found);
     }
-    int rc = kits.len ? 0 : -1;
-    if (!kits.len)
+    if (!found.len)
         ddigen_error(NULL, 0, "history: no spec and no kit (a folder with km/ or shared/) in the arguments");
-    const char *previous = NULL, *docs_xml = NULL;
-    if (rc == 0 && docs) {
-        docs_xml = arena_concat(a, tmp, "/docs.xml", NULL);
-        char *argv[] = {"ddigen", "docs", (char *)docs, "-q", "-o", (char *)docs_xml, NULL};
-        rc = run_self(argv, docs);
-    }
-    for (size_t i = 0; rc == 0 && i < kits.len; i++) {
-        const char *arg = kits.items[i];
+    int rc = found.len ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < found.len; i++) {
+        const char *arg = found.items[i];
+        struct kit_input *kit = arena_alloc(a, sizeof *kit);
+        *kit = (struct kit_input){0};
         if (!is_dir(arg)) {
-            vec_push(specs, (void *)arg);
-            previous = arg;
-            continue;
+            kit->spec = arg;
+            kit->label = kit_label(a, arg);
+        } else {
+            const char *slash = strrchr(arg, '/');
+            const char *name = slash && slash[1] ? slash + 1 : arg;
+            kit->folder = arg;
+            kit->dir = arena_printf(a, "%s/%s", tmp, name);
+            for (int k = 2; is_dir(kit->dir); k++)
+                kit->dir = arena_printf(a, "%s/%s.%d", tmp, name, k);
+            kit->label = arena_strdup(a, strrchr(kit->dir, '/') + 1);
+            rc = ddigen_make_dirs(kit->dir);
         }
-        const char *slash = strrchr(arg, '/');
-        const char *out = arena_printf(a, "%s/%s", tmp, slash && slash[1] ? slash + 1 : arg);
-        for (int k = 2; is_dir(out); k++)
-            out = arena_printf(a, "%s/%s.%d", tmp, slash && slash[1] ? slash + 1 : arg, k);
-        rc = spec_of_kit(a, arg, docs_xml, previous, out);
-        previous = arena_concat(a, out, "/spec/ddi.xml", NULL);
-        vec_push(specs, (void *)previous);
+        vec_push(kits, kit);
     }
-    vec_free(&kits);
+    vec_free(&found);
     return rc;
+}
+
+/* The pool's jobs: the pages once (`ddigen docs`, job 0, when docs is
+ * given and a kit is a folder), then each kit folder's `ddigen layout`,
+ * in the kits' order. argvs and on get one entry per job; *docs_xml is
+ * left NULL when the pages are not read. */
+static void plan_jobs(struct arena *a, struct vec *kits, const char *docs, const char **docs_xml, struct vec *argvs,
+                      struct vec *on)
+{
+    int folders = 0;
+    for (size_t i = 0; i < kits->len; i++)
+        folders += ((struct kit_input *)kits->items[i])->folder != NULL;
+    if (!folders)
+        *docs_xml = NULL;
+    if (*docs_xml) {
+        char **argv = arena_alloc(a, 7 * sizeof *argv);
+        const char *words[] = {"ddigen", "docs", docs, "-q", "-o", *docs_xml, NULL};
+        memcpy(argv, words, sizeof words);
+        vec_push(argvs, argv);
+        vec_push(on, (void *)docs);
+    }
+    for (size_t i = 0; i < kits->len; i++) {
+        struct kit_input *kit = kits->items[i];
+        if (!kit->folder)
+            continue;
+        char **argv = arena_alloc(a, 8 * sizeof *argv);
+        const char *words[] = {"ddigen", "layout", "--wdk", kit->folder, "-q",
+                               "-o",     arena_concat(a, kit->dir, "/layout.xml", NULL), NULL};
+        memcpy(argv, words, sizeof words);
+        kit->job = argvs->len;
+        vec_push(argvs, argv);
+        vec_push(on, (void *)kit->folder);
+    }
 }
 
 static const char usage[] =
@@ -496,31 +552,52 @@ int ddigen_cmd_history(int argc, char **argv)
         return 2;
     }
     struct arena a = {0};
-    struct vec specs = {0};
+    struct vec kits = {0}, argvs = {0}, on = {0};
     const char *tmp = ddigen_temp_dir(&a, "history");
-    int rc = tmp && specs_of(&a, argv + optind, argc - optind, docs, tmp, &specs) == 0 ? 0 : 1;
-    int n = (int)specs.len;
+    int rc = tmp && plan_kits(&a, argv + optind, argc - optind, tmp, &kits) == 0 ? 0 : 1;
+    int n = (int)kits.len;
     if (rc == 0 && n > MAX_KITS) {
         ddigen_error(NULL, 0, "history: %d kits, at most %d", n, MAX_KITS);
         rc = 1;
     }
+    struct kit_reader r = {0};
+    if (rc == 0) {
+        r.docs_xml = docs ? arena_concat(&a, tmp, "/docs.xml", NULL) : NULL;
+        plan_jobs(&a, &kits, docs, &r.docs_xml, &argvs, &on);
+        r.pool = argvs.len ? self_jobs_start((char **const *)argvs.items, (const char *const *)on.items, argvs.len,
+                                             self_jobs_slots(argvs.len))
+                           : NULL;
+        rc = argvs.len && !r.pool ? 1 : 0;
+    }
     struct report_history *h = rc == 0 ? calloc(1, sizeof *h) : NULL;
-    if (h && read_history(h, (char **)specs.items, n) == 0) {
-        o.spec = specs.items[n - 1];
-        o.previous = n > 1 ? specs.items[n - 2] : NULL;
+    struct kit_spec newest = {0};
+    if (h && read_history(h, &r, (struct kit_input *const *)kits.items, n, &newest) == 0) {
+        self_jobs_end(r.pool); /* every job was waited for: the layouts' processes are gone */
+        r.pool = NULL;
+        o.spec = newest.name;
+        o.previous = n > 1 ? h->kits[n - 2] : NULL;
         o.spec_label = h->kits[n - 1];
         o.previous_label = n > 1 ? h->kits[n - 2] : NULL;
         o.history = h;
+        o.spec_doc = newest.doc;
+        o.spec_model = newest.m;
+        o.previous_changes = n > 1 ? &h->steps[n - 2] : NULL;
         rc = report_run(&o);
     } else {
         rc = 1;
     }
+    self_jobs_end(r.pool);
+    ddi_model_free(newest.m);
+    xmlFreeDoc(newest.doc);
+    xmlFreeDoc(r.docs);
     if (h)
         free_history(h);
     free(h);
     if (tmp)
         ddigen_remove_tree(tmp);
-    vec_free(&specs);
+    vec_free(&kits);
+    vec_free(&argvs);
+    vec_free(&on);
     arena_free(&a);
     return rc;
 }

@@ -30,6 +30,12 @@ struct report_options {
      * kits' names, never a temporary path); NULL: the file names given. */
     const char *spec_label, *previous_label;
     const struct report_history *history; /* or NULL */
+    /* What history has in hand already (else NULL: read from spec and
+     * previous): the spec loaded and checked, its model, and the changes
+     * from previous to it. Only read. */
+    xmlDocPtr spec_doc;
+    const struct ddi_model *spec_model;
+    const struct diff_changes *previous_changes;
 };
 
 /* Writes the whole site into o->out (switched in only when every page

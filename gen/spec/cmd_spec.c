@@ -30,8 +30,9 @@ xmlDocPtr spec_build(xmlDocPtr layout, xmlDocPtr docs, const struct spec_build_o
         ok = 0;
     if (ok && opt->reviewed && reviewed_load(&rev, opt->reviewed) != 0)
         ok = 0;
-    if (ok && opt->previous) {
-        prev = spec_load(opt->previous);
+    xmlDocPtr given = opt->previous_doc;
+    if (ok && (opt->previous || given)) {
+        prev = given ? given : spec_load(opt->previous);
         ok = prev && spec_check_ids(prev, opt->previous) == 0;
     }
     if (!ok)
@@ -74,7 +75,8 @@ xmlDocPtr spec_build(xmlDocPtr layout, xmlDocPtr docs, const struct spec_build_o
         out = NULL;
     }
 done:
-    xmlFreeDoc(prev);
+    if (prev != given)
+        xmlFreeDoc(prev);
     overrides_free(&ovr);
     reviewed_free(&rev);
     return out;

@@ -75,12 +75,7 @@ static const char *reason_of(xmlNodePtr n)
 
 xmlDocPtr overrides_read_valid(const char *path, const char *grammar)
 {
-    char *text;
-    size_t len;
-    if (ddigen_read_file(path, &text, &len) != 0)
-        return NULL;
-    xmlDocPtr doc = spec_read_xml(path, text, len);
-    free(text);
+    xmlDocPtr doc = spec_read_xml_file(path);
     if (doc && overrides_validate_with(doc, path, grammar) != 0) {
         xmlFreeDoc(doc);
         doc = NULL;

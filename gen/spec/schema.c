@@ -457,27 +457,36 @@ xmlDocPtr spec_read_xml(const char *name, const char *text, size_t len)
     return doc;
 }
 
-xmlDocPtr spec_parse_and_validate(const char *name, const char *text, size_t len)
+/* doc when it passes the schema and the semantic checks, else NULL
+ * (freed, reported); NULL stays NULL. */
+static xmlDocPtr checked_input(xmlDocPtr doc, const char *name)
 {
-    xmlDocPtr doc = spec_read_xml(name, text, len);
-    if (!doc)
-        return NULL;
-    if (validate(doc, name, report_xml_error) != 0 || spec_check_semantics(doc, name) != 0) {
+    if (doc && (validate(doc, name, report_xml_error) != 0 || spec_check_semantics(doc, name) != 0)) {
         xmlFreeDoc(doc);
         return NULL;
     }
     return doc;
 }
 
-xmlDocPtr spec_load(const char *path)
+xmlDocPtr spec_parse_and_validate(const char *name, const char *text, size_t len)
+{
+    return checked_input(spec_read_xml(name, text, len), name);
+}
+
+xmlDocPtr spec_read_xml_file(const char *path)
 {
     char *text;
     size_t len;
     if (ddigen_read_file(path, &text, &len) != 0)
         return NULL;
-    xmlDocPtr doc = spec_parse_and_validate(path, text, len);
+    xmlDocPtr doc = spec_read_xml(path, text, len);
     free(text);
     return doc;
+}
+
+xmlDocPtr spec_load(const char *path)
+{
+    return checked_input(spec_read_xml_file(path), path);
 }
 
 int spec_validate_generated(xmlDocPtr doc, const char *path)

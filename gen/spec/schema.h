@@ -9,6 +9,9 @@
 /* Parses XML text ddigen is given (specs, overrides): no DOCTYPE, no
  * network. Returns the document, or NULL after reporting file:line errors. */
 xmlDocPtr spec_read_xml(const char *name, const char *text, size_t len);
+/* spec_read_xml on a file's text (no schema check: for XML a process of
+ * this run wrote and checked). NULL after reporting. */
+xmlDocPtr spec_read_xml_file(const char *path);
 /* Parses and validates XML text (name is used in messages). Returns the
  * document, or NULL after reporting "name:line: error: ..." lines. */
 xmlDocPtr spec_parse_and_validate(const char *name, const char *text, size_t len);

@@ -8,6 +8,10 @@
 struct spec_build_options {
     const char *overrides;      /* spec/overrides.xml, or NULL */
     const char *previous;       /* previous spec (IDs kept), or NULL */
+    /* The previous spec already loaded and checked (history chains the
+     * kits in one process), or NULL: previous is read. Only read; previous
+     * still names it in messages. */
+    xmlDocPtr previous_doc;
     const char *reviewed;       /* spec/reviewed.xml, or NULL */
 };
 

@@ -34,4 +34,15 @@ echo "deterministic: two runs on the kits give the same site"
 "$ddigen" history "${specs[1]}" "${specs[0]}" -o "$work/reversed" 2>"$work/rev.txt" && fail "specs given newest first were accepted"
 [ ! -e "$work/reversed" ] || fail "a refused history wrote its DIR"
 echo "specs out of order: refused (their IDs do not chain), nothing written"
+# A kit whose layout fails (no headers) among good ones: its layout runs
+# beside the others' (a pool of processes); the run stops, names it, and
+# writes nothing.
+mkdir -p "$work/broken/10.0.1.0/km"
+all=($(cd "$kits" && ls -d 10.* | sort -V))
+"$ddigen" history "$kits/${all[0]}" "$work/broken/10.0.1.0" "${all[@]/#/$kits/}" -o "$work/with-broken" \
+    2>"$work/broken.txt" && fail "a kit whose layout fails was accepted"
+grep -q "broken/10.0.1.0: error: history: ddigen layout failed" "$work/broken.txt" ||
+    fail "the failing kit is not named: $(tail -3 "$work/broken.txt")"
+[ ! -e "$work/with-broken" ] || fail "a failed history wrote its DIR"
+echo "a kit whose layout fails: refused, named, nothing written"
 exec python3 "$here/history_check.py" "$work/from-specs" "${specs[@]}"
