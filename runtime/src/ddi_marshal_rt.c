@@ -529,6 +529,15 @@ typedef struct mrt_put_resume {
     const ddi_mrt_record *rec;
 } mrt_put_resume;
 
+DDI_MRT_HOT void mrt_resume_at(mrt_put_resume *u, const ddi_mrt_row *r, const ddi_mrt_row *end, const uint8_t *a,
+                               const ddi_mrt_record *rec)
+{
+    u->r = r;
+    u->end = end;
+    u->a = a;
+    u->rec = rec;
+}
+
 /* Rows [r, end) at the cursor. The loop keeps the cursor in locals; the
  * room is checked once per run of rows (as many rows as 1 << MRT_ROW_ROOM_LG
  * bytes each fit, then again after a nested map's head or a general row,
@@ -593,10 +602,7 @@ static void mrt_put_rows(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_recor
                     if ((r->flags & DDI_MRT_F_DISCS) || depth + 1 >= DDI_CBOR_MAX_DEPTH)
                         goto general;
                     p = mrt_w_kh(p, r, 0xA0, r->size);
-                    up[top].r = r + 1;
-                    up[top].end = end;
-                    up[top].a = a;
-                    up[top++].rec = rec;
+                    mrt_resume_at(&up[top++], r + 1, end, a, rec);
                     end = (const ddi_mrt_row *)r->sub + r->size;
                     r = (const ddi_mrt_row *)r->sub;
                     depth++;
@@ -606,10 +612,7 @@ static void mrt_put_rows(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_recor
                     if (sub->discs || depth + 1 >= DDI_CBOR_MAX_DEPTH)
                         goto general;
                     p = mrt_w_kh(p, r, 0xA0, sub->nrows);
-                    up[top].r = r + 1;
-                    up[top].end = end;
-                    up[top].a = a;
-                    up[top++].rec = rec;
+                    mrt_resume_at(&up[top++], r + 1, end, a, rec);
                     rec = sub;
                     a = f;
                     r = sub->rows;
