@@ -353,9 +353,10 @@ DDI_MRT_HOT const ddi_mrt_row *mrt_member_rows(const ddi_mrt_row *r, int s, uint
     }
     /* Most members are one row and no row is under an #if before them:
      * member s's rows then start at row s. */
-    if ((uint32_t)s < hi && (int)g[s].member == s && (s == 0 || (int)g[s - 1].member < s))
+    if ((uint32_t)s < hi && (int)g[s].member == s && (s == 0 || (int)g[s - 1].member < s)) {
         lo = (uint32_t)s;
-    else
+        end = lo + 1u; /* row s is member s's */
+    } else {
         while (lo < hi) {
             uint32_t mid = lo + (hi - lo) / 2u;
             if ((int)g[mid].member < s)
@@ -363,7 +364,9 @@ DDI_MRT_HOT const ddi_mrt_row *mrt_member_rows(const ddi_mrt_row *r, int s, uint
             else
                 hi = mid;
         }
-    for (end = lo; end < r->size && (int)g[end].member == s; end++)
+        end = lo;
+    }
+    for (; end < r->size && (int)g[end].member == s; end++)
         ;
     *count = end - lo;
     return g + lo;
@@ -461,124 +464,187 @@ DDI_MRT_HOT uint64_t mrt_be64(uint64_t v)
 #endif
 }
 
+/* A head of an argument of 24 and above in one word, by its length class
+ * (1 << class bytes): the additional info (24 + class), the shift that
+ * brings the argument's big-endian bytes first in memory (little-endian
+ * stores) and the head's length. */
+#define MRT_HEAD_WORD(lg) ((24u + (lg)) | (64u - (8u << (lg))) << 8 | (1u + (1u << (lg))) << 16)
 #if defined(__GNUC__) || defined(__clang__)
-/* A head argument's length class (its bytes are 1 << class) by the index
- * of its highest set bit. */
-static const uint8_t mrt_lg_of_msb[64] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2,
-                                          2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-                                          3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+/* The word by the index of the argument's highest set bit: one load where
+ * the class, its shift and its length were three. */
+#define MRT_HW8(lg) MRT_HEAD_WORD(lg), MRT_HEAD_WORD(lg), MRT_HEAD_WORD(lg), MRT_HEAD_WORD(lg), \
+    MRT_HEAD_WORD(lg), MRT_HEAD_WORD(lg), MRT_HEAD_WORD(lg), MRT_HEAD_WORD(lg)
+static const uint32_t mrt_head_of_msb[64] = {MRT_HW8(0), MRT_HW8(1), MRT_HW8(2), MRT_HW8(2),
+                                             MRT_HW8(3), MRT_HW8(3), MRT_HW8(3), MRT_HW8(3)};
+#define MRT_HEAD_OF(v) mrt_head_of_msb[63 - __builtin_clzll(v)]
+#else
+static const uint32_t mrt_head_of_class[4] = {MRT_HEAD_WORD(0), MRT_HEAD_WORD(1), MRT_HEAD_WORD(2),
+                                              MRT_HEAD_WORD(3)};
+#define MRT_HEAD_OF(v)                                                                                                 \
+    mrt_head_of_class[(unsigned)((v) > 0xFFu) + (unsigned)((v) > 0xFFFFu) + (unsigned)((v) > 0xFFFFFFFFu)]
 #endif
 
-/* By length class: how far the big-endian word of a value is shifted for
- * its 1 << class bytes to come first in memory (little-endian stores). */
-static const uint8_t mrt_be_shift[4] = {56, 48, 32, 0};
-
 /* A key (its precomputed bytes stored as one word) and a head at p, which
- * has room for 13 bytes; the position after them. An argument of 1, 2, 4
- * or 8 bytes is stored as one 8-byte word with no branch on its length
- * (random values' lengths mispredict): the bytes past the head are
+ * has room for MRT_KH_ROOM bytes; the position after them. An argument of
+ * 1, 2, 4 or 8 bytes is stored as one 8-byte word with no branch on its
+ * length (random values' lengths mispredict): the bytes past the head are
  * scratch within the room, which what follows overwrites. */
+#define MRT_KH_ROOM 13u
 DDI_MRT_HOT uint8_t *mrt_w_kh(uint8_t *p, const ddi_mrt_row *r, uint8_t major, uint64_t v)
 {
-    unsigned lg, n;
+    uint32_t h;
     mrt_store(p, 4, r->key_bytes);
     p += r->key_len;
     if (v < 24) {
         p[0] = (uint8_t)(major | v);
         return p + 1;
     }
-#if defined(__GNUC__) || defined(__clang__)
-    lg = mrt_lg_of_msb[63 - __builtin_clzll(v)]; /* 1 << lg bytes */
-#else
-    lg = (unsigned)(v > 0xFFu) + (unsigned)(v > 0xFFFFu) + (unsigned)(v > 0xFFFFFFFFu);
-#endif
-    n = 1u << lg;
-    p[0] = (uint8_t)(major | (24u + lg));
-    mrt_store(p + 1, 8, mrt_be64(v) >> mrt_be_shift[lg]); /* the argument's bytes first */
-    return p + 1 + n;
+    h = MRT_HEAD_OF(v);
+    p[0] = (uint8_t)(major | (uint8_t)h);
+    mrt_store(p + 1, 8, mrt_be64(v) >> ((h >> 8) & 63u)); /* the argument's bytes first */
+    return p + (h >> 16);
 }
 
-/* Rows [r, end) at the cursor. The loop keeps the cursor in locals and
- * checks the room for a key and a head once per row; a row's kind gives
- * its width, so the value is one load; a nested map without DISC rows is
- * written by the same loop, its count from the table. What has no fast
- * form, and everything once the buffer is short, goes through
- * mrt_put_row. */
+/* At least what a row with a fast form writes (key, head and scratch of
+ * an integer row: MRT_KH_ROOM; a key and a byte string shorter than 24:
+ * 27), a power of two, so that a run of rows is bounded once, with a
+ * shift, instead of once per row. */
+#define MRT_ROW_ROOM_LG 5u
+
+/* n < 24 bytes of a field copied eight at a time (one move each where the
+ * compiler has one), the rest bytewise. */
+DDI_MRT_HOT void mrt_copy_short(uint8_t *d, const uint8_t *s, unsigned n)
+{
+    unsigned i = 0;
+    for (; i + 8 <= n; i += 8)
+        mrt_store(d + i, 8, mrt_load_u(s + i, 8));
+    for (; i < n; i++)
+        d[i] = s[i];
+}
+
+/* Where a run of rows resumes after a nested map (mrt_put_rows). */
+typedef struct mrt_put_resume {
+    const ddi_mrt_row *r, *end;
+    const uint8_t *a;
+    const ddi_mrt_record *rec;
+} mrt_put_resume;
+
+DDI_MRT_HOT void mrt_resume_at(mrt_put_resume *u, const ddi_mrt_row *r, const ddi_mrt_row *end, const uint8_t *a,
+                               const ddi_mrt_record *rec)
+{
+    u->r = r;
+    u->end = end;
+    u->a = a;
+    u->rec = rec;
+}
+
+/* Rows [r, end) at the cursor. The loop keeps the cursor in locals; the
+ * room is checked once per run of rows (as many rows as 1 << MRT_ROW_ROOM_LG
+ * bytes each fit, then again after a nested map's head or a general row,
+ * which move the cursor by more); a row's kind gives its width, so the
+ * value is one load. A nested map without DISC rows is written by the same
+ * loop, not a call: its count from the table, then its rows, then the
+ * rows after it, from a stack bounded by the depth limit. What has no fast
+ * form, and every row once the room left is short of a row's bound, goes
+ * through mrt_put_row. */
 static void mrt_put_rows(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_record *rec, const ddi_mrt_row *r,
                          const ddi_mrt_row *end, const uint8_t *a, unsigned fl, unsigned depth)
 {
+    mrt_put_resume up[DDI_CBOR_MAX_DEPTH];
+    unsigned top = 0;
     uint8_t *p = wc->p, *e = wc->e;
-    for (; r < end; r++) {
-        const uint8_t *f = a + r->off;
-        const ddi_mrt_record *sub;
-        uint64_t v = 0, m;
-        int64_t s = 0;
-        if ((size_t)(e - p) < 13)
-            goto general;
-        switch (r->kind) {
-        case DDI_MRT_U1: v = mrt_load_u(f, 1); goto put_u;
-        case DDI_MRT_U2: v = mrt_load_u(f, 2); goto put_u;
-        case DDI_MRT_U4:
-        case DDI_MRT_P4: v = mrt_load_u(f, 4); goto put_u;
-        case DDI_MRT_U8:
-        case DDI_MRT_P8: v = mrt_load_u(f, 8); goto put_u;
-        case DDI_MRT_BU: v = rec->bits_get(a, r->off); goto put_u;
-        case DDI_MRT_S1: s = mrt_load_s(f, 1); goto put_s;
-        case DDI_MRT_S2: s = mrt_load_s(f, 2); goto put_s;
-        case DDI_MRT_S4: s = mrt_load_s(f, 4); goto put_s;
-        case DDI_MRT_S8: s = mrt_load_s(f, 8); goto put_s;
-        case DDI_MRT_BS: s = (int64_t)rec->bits_get(a, r->off); goto put_s;
-        case DDI_MRT_RAW:
-            if (r->size >= 24 || (size_t)(e - p) < 4u + r->size)
+    for (;;) {
+        while (r < end) {
+            const ddi_mrt_row *run = end;
+            size_t fit = (size_t)(e - p) >> MRT_ROW_ROOM_LG;
+            if ((size_t)(end - r) > fit)
+                run = r + fit;
+            if (r == run)
                 goto general;
-            mrt_store(p, 4, r->key_bytes);
-            p += r->key_len;
-            p[0] = (uint8_t)(0x40u | r->size);
-            ddi_mrt_copy(p + 1, f, r->size);
-            p += 1 + r->size;
-            continue;
-        case DDI_MRT_FOLLOW:
-            /* Null, or an address when not followed: one head. */
-            v = mrt_load_u(f, r->size);
-            if (!v) {
-                p = mrt_w_kh(p, r, 0xE0, 22u);
+            for (; r < run; r++) {
+                const uint8_t *f = a + r->off;
+                const ddi_mrt_record *sub;
+                uint64_t v = 0, m;
+                int64_t s = 0;
+                switch (r->kind) {
+                case DDI_MRT_U1: v = mrt_load_u(f, 1); goto put_u;
+                case DDI_MRT_U2: v = mrt_load_u(f, 2); goto put_u;
+                case DDI_MRT_U4:
+                case DDI_MRT_P4: v = mrt_load_u(f, 4); goto put_u;
+                case DDI_MRT_U8:
+                case DDI_MRT_P8: v = mrt_load_u(f, 8); goto put_u;
+                case DDI_MRT_BU: v = rec->bits_get(a, r->off); goto put_u;
+                case DDI_MRT_S1: s = mrt_load_s(f, 1); goto put_s;
+                case DDI_MRT_S2: s = mrt_load_s(f, 2); goto put_s;
+                case DDI_MRT_S4: s = mrt_load_s(f, 4); goto put_s;
+                case DDI_MRT_S8: s = mrt_load_s(f, 8); goto put_s;
+                case DDI_MRT_BS: s = (int64_t)rec->bits_get(a, r->off); goto put_s;
+                case DDI_MRT_RAW:
+                    if (r->size >= 24)
+                        goto general;
+                    mrt_store(p, 4, r->key_bytes);
+                    p += r->key_len;
+                    p[0] = (uint8_t)(0x40u | r->size);
+                    mrt_copy_short(p + 1, f, r->size);
+                    p += 1 + r->size;
+                    continue;
+                case DDI_MRT_FOLLOW:
+                    /* Null, or an address when not followed: one head. */
+                    v = mrt_load_u(f, r->size);
+                    if (!v) {
+                        p = mrt_w_kh(p, r, 0xE0, 22u);
+                        continue;
+                    }
+                    if (fl & DDI_MARSHAL_NO_FOLLOW)
+                        goto put_u;
+                    goto general;
+                case DDI_MRT_NEST:
+                    if ((r->flags & DDI_MRT_F_DISCS) || depth + 1 >= DDI_CBOR_MAX_DEPTH)
+                        goto general;
+                    p = mrt_w_kh(p, r, 0xA0, r->size);
+                    mrt_resume_at(&up[top++], r + 1, end, a, rec);
+                    end = (const ddi_mrt_row *)r->sub + r->size;
+                    r = (const ddi_mrt_row *)r->sub;
+                    depth++;
+                    goto entered;
+                case DDI_MRT_REC:
+                    sub = (const ddi_mrt_record *)r->sub;
+                    if (sub->discs || depth + 1 >= DDI_CBOR_MAX_DEPTH)
+                        goto general;
+                    p = mrt_w_kh(p, r, 0xA0, sub->nrows);
+                    mrt_resume_at(&up[top++], r + 1, end, a, rec);
+                    rec = sub;
+                    a = f;
+                    r = sub->rows;
+                    end = sub->rows + sub->nrows;
+                    depth++;
+                    goto entered;
+                default: goto general;
+                }
+            put_s:
+                m = s < 0 ? ~(uint64_t)0 : 0; /* a negative value: major type 1, argument -1 - s */
+                p = mrt_w_kh(p, r, (uint8_t)(m & 0x20u), (uint64_t)s ^ m);
                 continue;
+            put_u:
+                p = mrt_w_kh(p, r, 0x00, v);
             }
-            if (fl & DDI_MARSHAL_NO_FOLLOW)
-                goto put_u;
-            goto general;
-        case DDI_MRT_NEST:
-            if ((r->flags & DDI_MRT_F_DISCS) || depth + 1 >= DDI_CBOR_MAX_DEPTH)
-                goto general;
-            wc->p = mrt_w_kh(p, r, 0xA0, r->size);
-            mrt_put_rows(wc, w, rec, (const ddi_mrt_row *)r->sub, (const ddi_mrt_row *)r->sub + r->size, a, fl,
-                         depth + 1);
-            p = wc->p;
-            e = wc->e;
             continue;
-        case DDI_MRT_REC:
-            sub = (const ddi_mrt_record *)r->sub;
-            if (sub->discs || depth + 1 >= DDI_CBOR_MAX_DEPTH)
-                goto general;
-            wc->p = mrt_w_kh(p, r, 0xA0, sub->nrows);
-            mrt_put_rows(wc, w, sub, sub->rows, sub->rows + sub->nrows, f, fl, depth + 1);
-            p = wc->p;
+        general:
+            wc->p = p;
+            mrt_put_row(wc, w, rec, r, a, fl, depth);
+            p = wc->p; /* the cursor moved out of line: reload it, bound the next run */
             e = wc->e;
-            continue;
-        default: goto general;
+            r++;
+        entered:;
         }
-    put_s:
-        m = s < 0 ? ~(uint64_t)0 : 0; /* a negative value: major type 1, argument -1 - s */
-        p = mrt_w_kh(p, r, (uint8_t)(m & 0x20u), (uint64_t)s ^ m);
-        continue;
-    put_u:
-        p = mrt_w_kh(p, r, 0x00, v);
-        continue;
-    general:
-        wc->p = p;
-        mrt_put_row(wc, w, rec, r, a, fl, depth);
-        p = wc->p;
-        e = wc->e;
+        if (!top)
+            break;
+        top--; /* the map's rows are written: back to the rows after it */
+        r = up[top].r;
+        end = up[top].end;
+        a = up[top].a;
+        rec = up[top].rec;
+        depth--;
     }
     wc->p = p;
 }
@@ -596,7 +662,7 @@ static void mrt_put_map_discs(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_
     const ddi_mrt_row *r;
     uint64_t n = nrows;
     unsigned d = 0, k;
-    for (r = rows; r->kind != DDI_MRT_END && d < DDI_MRT_MAX_DISC; r++) {
+    for (r = rows; r < rows + nrows; r++) { /* one test per row that is not a DISC row */
         int s;
         if (r->kind != DDI_MRT_DISC)
             continue;
@@ -606,6 +672,8 @@ static void mrt_put_map_discs(ddi_mrt_wc *wc, ddi_cbor_writer *w, const ddi_mrt_
         /* No case names the value: every member, pointers not followed. */
         dfl[d] = s == -1 ? fl | DDI_MARSHAL_NO_FOLLOW : fl;
         n = n - 1 + count[d++];
+        if (d == DDI_MRT_MAX_DISC)
+            break;
     }
     ddi_mrt_wc_h(wc, w, 0xA0, n);
     for (r = rows, k = 0; k < d; k++) {
