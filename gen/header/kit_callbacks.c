@@ -23,6 +23,7 @@ static const char *const ddi_headers[] = {"dispmprt.h", "d3dkmddi.h", "d3dkmdt.h
 struct token {
     const char *text;
     int identifier;
+    size_t match; /* of a bracket: the index of its pair (the count when it has none) */
 };
 
 /* What the headers read so far declare. */
@@ -71,20 +72,38 @@ static int ident_at(const struct vec *v, size_t i)
     return i < v->len && ((const struct token *)v->items[i])->identifier;
 }
 
-/* The index of the token that closes the bracket opened at i (one past
- * the end when it is never closed). */
+/* Pairs the brackets of v once, so that every skip over a group is one
+ * step whatever the input nests: a closing bracket pairs with the open one
+ * on top when it is of its kind and is ignored otherwise; one never closed
+ * pairs with the end. */
+static void pair_brackets(struct vec *v)
+{
+    struct vec open = {0};
+    for (size_t i = 0; i < v->len; i++) {
+        struct token *t = v->items[i];
+        t->match = v->len;
+        const char *c = t->text;
+        if (c[1])
+            continue;
+        if (c[0] == '(' || c[0] == '{' || c[0] == '[') {
+            vec_push(&open, t);
+            continue;
+        }
+        char want = c[0] == ')' ? '(' : c[0] == '}' ? '{' : c[0] == ']' ? '[' : 0;
+        struct token *top = open.len ? open.items[open.len - 1] : NULL;
+        if (want && top && top->text[0] == want) {
+            top->match = i;
+            open.len--;
+        }
+    }
+    vec_free(&open);
+}
+
+/* The index of the token that closes the bracket opened at i (the count
+ * when it is never closed). */
 static size_t closing(const struct vec *v, size_t i)
 {
-    char open = tok_at(v, i)[0], close = open == '(' ? ')' : open == '{' ? '}' : ']';
-    int depth = 0;
-    for (; i < v->len; i++) {
-        const char *t = tok_at(v, i);
-        if (t[0] == open && !t[1])
-            depth++;
-        else if (t[0] == close && !t[1] && --depth == 0)
-            return i;
-    }
-    return v->len;
+    return ((const struct token *)v->items[i])->match;
 }
 
 /* The `;` that ends the declaration starting at i, brackets skipped. */
@@ -151,7 +170,8 @@ static void scan_members(struct scan *s, const struct vec *v, size_t open, size_
 }
 
 /* `struct TAG { ... } NAME, *PNAME;`: the record's body when TAG or one
- * of the names after it is the record looked for. A record declared in
+ * of the names after it (up to what is not a name, `*` or `,`) is the
+ * record looked for. A record declared in
  * several branches of an #if is read in each. */
 static size_t scan_struct(struct scan *s, const struct vec *v, size_t i)
 {
@@ -160,7 +180,8 @@ static size_t scan_struct(struct scan *s, const struct vec *v, size_t i)
         return i;
     size_t close = closing(v, open);
     int wanted = open == i + 2 && !strcmp(tok_at(v, i + 1), s->record);
-    for (size_t j = close + 1; j < v->len && !wanted && strcmp(tok_at(v, j), ";") != 0; j++)
+    for (size_t j = close + 1; j < v->len && !wanted && (ident_at(v, j) || !strcmp(tok_at(v, j), "*") ||
+                                                         !strcmp(tok_at(v, j), ",")); j++)
         wanted = ident_at(v, j) && !strcmp(tok_at(v, j), s->record);
     if (wanted) {
         s->found = 1;
@@ -171,12 +192,15 @@ static size_t scan_struct(struct scan *s, const struct vec *v, size_t i)
 
 static void scan_tokens(struct scan *s, const struct vec *v)
 {
+    size_t typedef_end = 0; /* a typedef inside one is no C: not read again */
     for (size_t i = 0; i < v->len; i++) {
         if (!ident_at(v, i))
             continue;
         const char *t = tok_at(v, i);
-        if (!strcmp(t, "typedef"))
-            scan_typedef(s, v, i, statement_end(v, i));
+        if (!strcmp(t, "typedef") && i >= typedef_end) {
+            typedef_end = statement_end(v, i);
+            scan_typedef(s, v, i, typedef_end);
+        }
         if (!strcmp(t, "struct"))
             i = scan_struct(s, v, i);
     }
@@ -192,6 +216,7 @@ static int scan_file(struct scan *s, const char *path)
     struct vec tokens = {0};
     struct collect c = {data, s->a, &tokens, 0};
     lex_raw(data, len, take_token, &c);
+    pair_brackets(&tokens);
     scan_tokens(s, &tokens);
     vec_free(&tokens);
     free(data);
