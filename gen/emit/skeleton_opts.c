@@ -17,7 +17,6 @@
 #include "../util/strbuf.h"
 
 #include "../util/cli.h"
-#include <libxml/xpath.h>
 #include <stdlib.h>
 
 #include <string.h>
