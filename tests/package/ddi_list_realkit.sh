@@ -17,11 +17,9 @@
 set -u
 cmake=$1 build=$2 src=$3 work=$5
 . "$src/tests/lib/realkit.sh"
+. "$src/tests/lib/checks.sh"
 realkit_or_skip "$4"
 rm -rf "$work" && mkdir -p "$work"
-failures=0 passed=0
-ok() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 prefix=$work/prefix proj=$work/driver
 "$cmake" --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 ||
     { cat "$work/install.log"; echo "FAIL install"; exit 1; }
@@ -101,5 +99,4 @@ for previous in "" "$spec"; do
         { cat "$work/bad${previous:+-previous}.log"; fail "configure ${with:-without PREVIOUS}: not at the list's line"; }
 done
 echo "configure time: no list ${t_nolist:-?} s, the display-only list checked against the kit ${t_good:-?} s"
-echo "$passed passed, $failures failed"
-[ $failures -eq 0 ]
+checks_done
