@@ -11,10 +11,10 @@
 #include "../header/kit_callbacks.h"
 
 #include "../util/diag.h"
-#include "../util/similar.h"
-#include "../util/strmap.h"
 #include "../util/output.h"
+#include "../util/similar.h"
 #include "../util/strbuf.h"
+#include "../util/strmap.h"
 
 #include "../util/cli.h"
 #include <stdlib.h>

@@ -171,8 +171,8 @@ static void scan_members(struct scan *s, const struct vec *v, size_t open, size_
 
 /* `struct TAG { ... } NAME, *PNAME;`: the record's body when TAG or one
  * of the names after it (up to what is not a name, `*` or `,`) is the
- * record looked for. A record declared in
- * several branches of an #if is read in each. */
+ * record looked for. A record declared in several branches of an #if is
+ * read in each. */
 static size_t scan_struct(struct scan *s, const struct vec *v, size_t i)
 {
     size_t open = ident_at(v, i + 1) ? i + 2 : i + 1;
@@ -180,8 +180,8 @@ static size_t scan_struct(struct scan *s, const struct vec *v, size_t i)
         return i;
     size_t close = closing(v, open);
     int wanted = open == i + 2 && !strcmp(tok_at(v, i + 1), s->record);
-    for (size_t j = close + 1; j < v->len && !wanted && (ident_at(v, j) || !strcmp(tok_at(v, j), "*") ||
-                                                         !strcmp(tok_at(v, j), ",")); j++)
+    for (size_t j = close + 1;
+         j < v->len && !wanted && (ident_at(v, j) || !strcmp(tok_at(v, j), "*") || !strcmp(tok_at(v, j), ",")); j++)
         wanted = ident_at(v, j) && !strcmp(tok_at(v, j), s->record);
     if (wanted) {
         s->found = 1;
@@ -261,8 +261,7 @@ int kit_callbacks_read(const char *root, const char *record, struct arena *a, st
             *where = arena_printf(a, "%s/%s", root, rel);
     }
     if (rc == 0 && !s.found) {
-        ddigen_error(root, 0, "no %s in the kit's DDI headers (dispmprt.h, d3dkmddi.h, d3dkmdt.h, d3dukmdt.h)",
-                     record);
+        ddigen_error(root, 0, "no %s in the kit's DDI headers (dispmprt.h, d3dkmddi.h, d3dkmdt.h, d3dukmdt.h)", record);
         rc = -1;
     }
     if (rc == 0)
