@@ -9,9 +9,11 @@
 #                 [DDI_VERSION <name>]            e.g. WDDM3_1: parse this version only
 #                 [DRIVER_KIND full|display-only] the skeleton's initialization record
 #                 [DDI_LIST <file>]               skeleton callbacks (--ddi-list <file>); its
-#                                                 names are checked at configure time against
-#                                                 PREVIOUS when given (an error names the list's
-#                                                 file and line)
+#                                                 names are checked at configure time against the
+#                                                 kit's headers, read as text (any DDI version's
+#                                                 callbacks pass), else against PREVIOUS; an error
+#                                                 names the list's file and line, and the nearest
+#                                                 callback's name
 #                 [ARCH <x86,x64,arm64>]
 #                 [OUTPUTS <family>...]           asserts validate marshal dispatch skeleton
 #                 [OUT_DIR <dir>]                 default ${CMAKE_CURRENT_BINARY_DIR}/ddigen
@@ -138,8 +140,14 @@ function(ddigen_generate)
   endforeach()
 
   # The file names, and the DDI list checked now rather than after the
-  # whole parse: its syntax always, its names against PREVIOUS when given.
+  # whole parse: its syntax always; its names against the callbacks the
+  # kit's headers declare at any DDI version (WDK, or the config's wdk:),
+  # read as text in milliseconds, else against PREVIOUS; the rest of the
+  # skeleton's options against PREVIOUS when given.
   set(check_args ${config_args} ${skeleton_args})
+  if(arg_WDK)
+    list(APPEND check_args --wdk "${arg_WDK}")
+  endif()
   if(arg_PREVIOUS)
     get_filename_component(_previous "${arg_PREVIOUS}" ABSOLUTE)
     list(APPEND check_args --spec "${_previous}")

@@ -462,6 +462,12 @@ int ddigen_cmd_generate(int argc, char **argv)
         rc = 2;
         goto done;
     }
+    /* A name the DDI list gets wrong is refused now, from the kit's text,
+     * rather than after the parse; the new spec checks every option again. */
+    if (in.wdk_root && skeleton_check_before_parse(in.wdk_root, NULL, NULL, (const char *const *)params.items) != 0) {
+        rc = 1;
+        goto done;
+    }
     struct spec_build_options spec_opt = {.overrides = overrides, .previous = previous, .reviewed = reviewed};
     const char *shown_spec = arena_printf(&a, "%s/spec/ddi.xml", out);
     if (depfile && check_depfile_target(shown_spec) != 0) {

@@ -626,10 +626,15 @@ int emit_run(const struct emit_options *opt)
 static const char usage[] =
     "usage: ddigen emit --spec FILE [--templates DIR] [--outputs FAMILY,...] [--param NAME=VALUE ...] -o DIR\n"
     "                   [--check] [--stats] [--checks] [-v] [-q]\n"
-    "       ddigen emit --list-outputs [--templates DIR] [--outputs FAMILY,...] [--spec FILE --ddi-list FILE ...]\n"
+    "       ddigen emit --list-outputs [--templates DIR] [--outputs FAMILY,...] [--wdk DIR] [--spec FILE]\n"
+    "                   [--ddi-list FILE ...]\n"
     "  --outputs LIST      render only these families: asserts validate marshal dispatch skeleton\n"
-    "  --list-outputs      print the names of the files a run would write (with --spec: after checking\n"
-    "                      the skeleton's options against it)\n"
+    "  --list-outputs      print the names of the files a run would write, after checking the skeleton's\n"
+    "                      options: the --ddi-list's names against the kit (--wdk) or else the spec\n"
+    "                      (--spec), the rest against the spec\n"
+    "  --wdk DIR           with --list-outputs: the kit's Include/<version> folder; its headers are read\n"
+    "                      as text (no parse) for the callbacks of every DDI version (other runs render\n"
+    "                      from the spec and ignore it)\n"
     "  --stats             print, per rule kind, how many documented rules the validators check\n"
     "  --checks            print every check, one tab-separated line per direction: page, line, record,\n"
     "                      subject, kind, operands, direction, rule ID, provenance\n"
@@ -647,10 +652,12 @@ int ddigen_cmd_emit(int argc, char **argv)
         {"stats", no_argument, NULL, 'S'},
         {"checks", no_argument, NULL, 'K'},
         {"outputs", required_argument, NULL, 'O'}, {"list-outputs", no_argument, NULL, 'L'},
+        {"wdk", required_argument, NULL, 'W'},
         {"ddi-version", required_argument, NULL, SKELETON_OPT_DDI_VERSION}, SKELETON_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     int list = 0;
+    const char *wdk = NULL;
     struct emit_options opt = {.templates_dir = DDIGEN_DEFAULT_TEMPLATES};
     struct vec params = {0};
     struct arena a = {0};
@@ -671,6 +678,7 @@ int ddigen_cmd_emit(int argc, char **argv)
         case 'K': opt.checks = 1; break;
         case 'O': opt.outputs = optarg; break;
         case 'L': list = 1; break;
+        case 'W': wdk = optarg; break;
         case 'v': ddigen_diag_global.verbose = 1; break;
         case 'q': ddigen_diag_global.quiet = 1; break;
         case 'h': fputs(usage, stdout); vec_free(&params); arena_free(&a); return 0;
@@ -685,12 +693,14 @@ int ddigen_cmd_emit(int argc, char **argv)
         }
     }
     if (rc == 0 && list && optind == argc) {
-        /* With --spec, the skeleton's options are checked against it first:
-         * a build system's configure step learns of a name the list gets
-         * wrong (at its line) before anything is generated. */
+        /* The skeleton's options are checked first, against the kit's text
+         * and the previous spec: a build system's configure step learns of
+         * a name the list gets wrong (at its line) before anything is
+         * generated, without the parse. */
         vec_push(&params, NULL);
         xmlDocPtr spec = opt.spec_path ? spec_load(opt.spec_path) : NULL;
-        if (opt.spec_path && (!spec || skeleton_check_params(spec, opt.spec_path, (const char *const *)params.items) != 0))
+        if ((opt.spec_path && !spec) ||
+            skeleton_check_before_parse(wdk, spec, opt.spec_path, (const char *const *)params.items) != 0)
             rc = 1;
         xmlFreeDoc(spec);
         vec_free(&params);

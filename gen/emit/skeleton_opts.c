@@ -8,12 +8,15 @@
 #include "../model/specxml.h"
 #include "../model/vset.h"
 
+#include "../header/kit_callbacks.h"
+
 #include "../util/diag.h"
 #include "../util/output.h"
+#include "../util/similar.h"
 #include "../util/strbuf.h"
+#include "../util/strmap.h"
 
 #include "../util/cli.h"
-#include <libxml/xpath.h>
 #include <stdlib.h>
 
 #include <string.h>
@@ -261,17 +264,6 @@ const char *skeleton_param(const char *const *params, const char *name)
     return value;
 }
 
-/* Number of nodes an XPath expression (with $1 substituted) selects. */
-static int count_nodes(xmlXPathContextPtr ctx, const char *fmt, const char *arg, const char *arg2)
-{
-    char expr[1024];
-    snprintf(expr, sizeof expr, fmt, arg, arg2 ? arg2 : "");
-    xmlXPathObjectPtr r = xmlXPathEvalExpression(BAD_CAST expr, ctx);
-    int n = r && r->nodesetval ? r->nodesetval->nodeNr : 0;
-    xmlXPathFreeObject(r);
-    return n;
-}
-
 /* The line of the list file that names callback name (its first word), or
  * 0 (the file gone or changed since it was read: the message then names
  * the spec). */
@@ -295,33 +287,118 @@ static unsigned list_line_of(const char *path, const char *name)
     return found;
 }
 
-/* Each listed name must be a callback member of the initialization record;
- * one that is not is blamed on its line of the list when the list file is
- * known (--ddi-list), else on the spec (a list stamped into it). */
-static int check_list(xmlXPathContextPtr ctx, const char *spec_path, const char *record, const char *list,
+/* Whether a list's name names callback m: by its name, its name without
+ * DxgkDdi, or its role typedef (what list_entry accepts). */
+static int names_callback(const char *name, const struct kit_callback *m)
+{
+    return !strcmp(name, m->member) || !strcmp(name, m->role) ||
+           (!strncmp(m->member, "DxgkDdi", 7) && !strcmp(name, m->member + 7));
+}
+
+/* The spelling of a callback nearest to name, in the form closest to it
+ * (member, role typedef or short name), when it is near enough to be a
+ * slip of the keyboard (a quarter of its letters); NULL otherwise. */
+static const char *close_match(const char *name, const struct vec *callbacks)
+{
+    const char *best = NULL;
+    unsigned best_d = (unsigned)strlen(name) / 4 + 1;
+    for (size_t i = 0; i < callbacks->len; i++) {
+        const struct kit_callback *m = callbacks->items[i];
+        const char *forms[] = {m->member, m->role, !strncmp(m->member, "DxgkDdi", 7) ? m->member + 7 : m->member};
+        for (size_t f = 0; f < 3; f++) {
+            unsigned d = similar_distance(name, forms[f]);
+            if (d < best_d) {
+                best = forms[f];
+                best_d = d;
+            }
+        }
+    }
+    return best;
+}
+
+/* The callback members of the spec's record (every record of that name):
+ * fields whose type is a function-type pointing to a function typedef. */
+static void spec_callbacks(xmlNodePtr layout, const char *record, struct arena *a, struct vec *out)
+{
+    struct strmap roles = {0}; /* PDXGKDDI_X -> DXGKDDI_X */
+    for (xmlNodePtr f = sx_child(layout, "function-type"); f; f = sx_next(f, "function-type"))
+        if (sx_get(f, "name") && sx_get(f, "pointer-to"))
+            strmap_put(&roles, sx_get(f, "name"), (void *)sx_get(f, "pointer-to"));
+    for (xmlNodePtr rec = sx_child(layout, "record"); rec; rec = sx_next(rec, "record")) {
+        if (!sx_get(rec, "name") || strcmp(sx_get(rec, "name"), record) != 0)
+            continue;
+        for (xmlNodePtr fld = sx_child(rec, "field"); fld; fld = sx_next(fld, "field")) {
+            const char *role = sx_get(fld, "type") ? strmap_get(&roles, sx_get(fld, "type")) : NULL;
+            if (role && sx_get(fld, "name")) {
+                struct kit_callback *m = arena_alloc(a, sizeof *m);
+                m->member = arena_strdup(a, sx_get(fld, "name"));
+                m->role = arena_strdup(a, role);
+                vec_push(out, m);
+            }
+        }
+    }
+    strmap_free(&roles);
+}
+
+/* Each listed name must name one of callbacks, the callback members of
+ * record that source (a spec, or a kit's header) declares; one that does
+ * not is blamed on its line of the list when the list file is known
+ * (--ddi-list), else on source (a list stamped into a spec), with the
+ * nearest callback's name when one is near. */
+static int check_list(const struct vec *callbacks, const char *source, const char *record, const char *list,
                       const char *list_file)
 {
     int rc = 0;
     char *copy = strdup(list);
     for (char *save = NULL, *name = strtok_r(copy, " ", &save); name; name = strtok_r(NULL, " ", &save)) {
-        /* A callback member by its name, its role typedef, or its name without DxgkDdi. */
-        static const char fmt[] =
-            "/ddi-spec/layout/record[@name='%s']/field[@type = /ddi-spec/layout/function-type[@pointer-to]/@name]"
-            "[@name='%2$s' or concat('DxgkDdi', '%2$s') = @name or "
-            "@type = /ddi-spec/layout/function-type[@pointer-to='%2$s']/@name]";
         name[strcspn(name, "=")] = '\0'; /* NAME=DRIVER: the driver's name was checked when read */
-        if (strlen(name) > 200 || count_nodes(ctx, fmt, record, name) == 0) {
-            unsigned line = list_line_of(list_file, name);
-            if (line)
-                ddigen_error(list_file, line, "'%s' is not a callback member of %s (in %s)", ddigen_quote(name),
-                             ddigen_quote(record), spec_path);
-            else
-                ddigen_error(spec_path, 0, "--ddi-list: '%s' is not a callback member of %s", ddigen_quote(name),
-                             ddigen_quote(record));
-            rc = -1;
-        }
+        int known = 0;
+        for (size_t i = 0; i < callbacks->len && !known; i++)
+            known = names_callback(name, callbacks->items[i]);
+        if (known)
+            continue;
+        const char *near = close_match(name, callbacks);
+        struct strbuf hint = {0};
+        if (near)
+            sb_printf(&hint, "; did you mean '%s'?", near);
+        unsigned line = list_line_of(list_file, name);
+        if (line)
+            ddigen_error(list_file, line, "'%s' is not a callback member of %s (in %s)%s", ddigen_quote(name),
+                         ddigen_quote(record), source, sb_str(&hint));
+        else
+            ddigen_error(source, 0, "--ddi-list: '%s' is not a callback member of %s%s", ddigen_quote(name),
+                         ddigen_quote(record), sb_str(&hint));
+        sb_free(&hint);
+        rc = -1;
     }
     free(copy);
+    return rc;
+}
+
+static int check_spec_list(xmlNodePtr layout, const char *spec_path, const char *record, const char *list,
+                           const char *list_file)
+{
+    struct arena a = {0};
+    struct vec callbacks = {0};
+    spec_callbacks(layout, record, &a, &callbacks);
+    int rc = check_list(&callbacks, spec_path, record, list, list_file);
+    vec_free(&callbacks);
+    arena_free(&a);
+    return rc;
+}
+
+/* The list's names against the callback members the kit's headers declare
+ * in any branch of their #if (header/kit_callbacks.h). */
+static int check_kit_list(const char *wdk, const char *record, const char *list, const char *list_file)
+{
+    struct arena a = {0};
+    struct vec callbacks = {0};
+    const char *where;
+    int rc = kit_callbacks_read(wdk, record, &a, &callbacks, &where);
+    if (rc == 0)
+        rc = check_list(&callbacks, where, record, list, list_file);
+    vec_free(&callbacks);
+    arena_free(&a);
     return rc;
 }
 
@@ -432,7 +509,8 @@ const char *skeleton_kind_record(const char *const *params)
     return kind_record_name(skeleton_param(params, "driver-kind"));
 }
 
-int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *const *params)
+/* skeleton_check_params, the list's names included when names is set. */
+static int check_params(xmlDocPtr spec, const char *spec_path, const char *const *params, int names)
 {
     const char *version = skeleton_param(params, "ddi-version");
     const char *kind = skeleton_param(params, "driver-kind");
@@ -440,7 +518,6 @@ int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *con
     if (!version && !kind && !list)
         return check_pattern_vs_thunks(params);
     int rc = 0;
-    xmlXPathContextPtr ctx = xmlXPathNewContext(spec);
     xmlNodePtr layout = sx_part(spec, "layout");
     struct ddi_versions vl;
     ddi_versions_read(&vl, layout);
@@ -456,10 +533,27 @@ int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *con
     }
     if (rc == 0 && (version || rec) && vl.n)
         rc = check_range(&vl, version, record, rec);
-    if (rc == 0 && list && strcmp(list, "all") != 0)
-        rc = check_list(ctx, spec_path, record, list, skeleton_param(params, "list-file"));
+    if (rc == 0 && names && list && strcmp(list, "all") != 0)
+        rc = check_spec_list(layout, spec_path, record, list, skeleton_param(params, "list-file"));
     rc = rc == 0 ? check_pattern_vs_thunks(params) : rc;
-    xmlXPathFreeContext(ctx);
+    return rc;
+}
+
+int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *const *params)
+{
+    return check_params(spec, spec_path, params, 1);
+}
+
+int skeleton_check_before_parse(const char *wdk, xmlDocPtr previous, const char *previous_path,
+                                const char *const *params)
+{
+    const char *list = skeleton_param(params, "ddi-list");
+    int in_kit = wdk && list && strcmp(list, "all") != 0;
+    int rc = 0;
+    if (in_kit && check_kit_list(wdk, skeleton_kind_record(params), list, skeleton_param(params, "list-file")) != 0)
+        rc = -1;
+    if (previous && check_params(previous, previous_path, params, !in_kit) != 0)
+        rc = -1;
     return rc;
 }
 

@@ -50,6 +50,18 @@ int skeleton_option(int code, const char *arg, struct vec *params, struct arena 
  * NAME=VALUE) against the spec; 0, or -1 after reporting each problem. */
 int skeleton_check_params(xmlDocPtr spec, const char *spec_path, const char *const *params);
 
+/* What can be checked before a kit is parsed (a build's configure step,
+ * generate before libclang): the ddi-list's names against the callback
+ * members the kit at wdk declares at any of its DDI versions (its headers
+ * read as text), else against the previous spec; the rest of
+ * skeleton_check_params against the previous spec when there is one. The
+ * kit is preferred for the names: a previous spec made from an older kit
+ * lacks what the new one added. wdk and previous may be NULL; 0, or -1
+ * after reporting each problem (a name: at its line of the list, with the
+ * nearest callback's name when one is near). */
+int skeleton_check_before_parse(const char *wdk, xmlDocPtr previous, const char *previous_path,
+                                const char *const *params);
+
 /* Adds the skeleton's part of emit's derived view (view.h; after
  * emit_view_add), so its templates print and decide nothing: dv:chosen on
  * the chosen <version> (the newest when none is given), dv:at-chosen on the

@@ -9,6 +9,7 @@
 #include "../model/specxml.h"
 
 #include "../util/diag.h"
+#include "../util/similar.h"
 #include "../util/strbuf.h"
 
 #include <ctype.h>
@@ -109,29 +110,6 @@ static char *strip_anonymous(struct arena *a, const char *s)
     return out;
 }
 
-static unsigned edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 99;
-    unsigned d[64][64];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = (unsigned)i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = (unsigned)j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            unsigned c = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
-            unsigned best = d[i - 1][j - 1] + c;
-            if (d[i - 1][j] + 1 < best)
-                best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            d[i][j] = best;
-        }
-    return d[la][lb];
-}
-
 static const char *last_segment(const char *path)
 {
     const char *dot = strrchr(path, '.');
@@ -194,7 +172,7 @@ static struct resolved resolve_fuzzy(struct merger *m, const struct ddi_model_re
         }
         if (strcmp(normalize(&m->a, parent_path(&m->a, f->path)), want_parent) != 0)
             continue;
-        unsigned d = edit_distance(last_segment(f->path), want_last);
+        unsigned d = similar_distance(last_segment(f->path), want_last);
         if (d < best_d) {
             best = f;
             best_d = d;

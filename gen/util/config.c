@@ -41,7 +41,8 @@ struct config_key {
 };
 
 static const struct config_key keys[] = {
-    {"wdk", " generate ", "wdk", V_PATH, NULL, "the kit's Include/<version> folder"},
+    /* emit --list-outputs checks a DDI list's names against the kit. */
+    {"wdk", " generate emit ", "wdk", V_PATH, NULL, "the kit's Include/<version> folder"},
     {"docs", " generate ", "docs", V_PATHS, NULL, "a folder or file of reference pages, or a list of them"},
     {"overrides", " generate ", "overrides", V_PATH, NULL, "an overrides file"},
     {"reviewed", " generate ", "reviewed", V_PATH, NULL, "a reviewed-rules file"},

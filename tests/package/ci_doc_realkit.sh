@@ -7,9 +7,12 @@
 # in for: `curl` copies a release tarball made from this source tree,
 # `sudo .../install-deps.sh` is skipped (the dependencies are installed).
 # Checks: nothing committed -> exit 3, every file "missing"; the printed
-# regeneration command run as printed -> the next run exits 0; a deleted
-# file -> exit 3 naming it "missing"; an edited one -> "differs"; and the
-# GitHub Actions job of the page runs the same commands as the shell block.
+# regeneration command run as printed -> the next run exits 0, and the
+# page's diff step too; a deleted file -> exit 3 naming it "missing"; an
+# edited one -> "differs"; a struct the DDI list reaches changed in a copy
+# of the kit -> the script exits 3 and the diff step fails on ABI (exit 12,
+# --fail-on abi) naming the record; and the GitHub Actions job of the page
+# runs the same commands as the shell blocks.
 #   ci_doc_realkit.sh SOURCE_DIR KIT_DIR DOCS_DIR WORK
 # Exit 77 (skipped) without the kit.
 set -u
@@ -23,18 +26,19 @@ ok() { echo "ok   $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 page=$src/docs/ci.md
 
-# The first ```LANG block after the heading "## HEADING" of the page.
+# The Nth (default first) ```LANG block of the section "## HEADING" of the page.
 page_block() {
-    awk -v h="## $1" -v open="\`\`\`$2" '
-        $0 == h { in_section = 1; next }
-        in_section && !in_block && $0 == open { in_block = 1; next }
-        in_block && $0 == "```" { exit }
-        in_block { print }' "$page"
+    awk -v h="## $1" -v open="\`\`\`$2" -v nth="${3:-1}" '
+        /^## / { in_section = $0 == h; next }
+        in_section && !in_block && $0 == open { in_block = 1; seen++; next }
+        in_block && $0 == "```" { in_block = 0; if (seen == nth) exit; next }
+        in_block && seen == nth { print }' "$page"
 }
 page_block "ddigen.yaml" yaml >"$work/config.yaml"
 page_block "Plain shell (any CI system)" sh >"$work/recipe.sh"
+page_block "Plain shell (any CI system)" sh 2 >"$work/diff-step.sh"
 page_block "GitHub Actions" yaml >"$work/workflow.yml"
-for f in config.yaml recipe.sh workflow.yml; do
+for f in config.yaml recipe.sh diff-step.sh workflow.yml; do
     [ -s "$work/$f" ] || { echo "FAIL docs/ci.md has no $f block where expected"; exit 1; }
 done
 
@@ -78,11 +82,17 @@ command -v ccache >/dev/null && launcher="-DCMAKE_C_COMPILER_LAUNCHER=ccache"
 # The page's shell block from a fresh shell at the repository's root, as a
 # fresh checkout has it (the unpacked release gone; ddigen-ci/ kept, as a
 # CI cache would keep it, so ddigen is built once).
+run_block() { # LOG SCRIPT
+    (cd "$driver" && env -i HOME="$work/home" PATH="$work/bin:/usr/local/bin:/usr/bin:/bin" \
+        DDIGEN_CMAKE_ARGS="$launcher" bash "$2") >"$work/$1.log" 2>&1
+}
 run_recipe() {
     rm -rf "$driver/ddigen-src" "$driver/ddigen.tar.gz"
-    (cd "$driver" && env -i HOME="$work/home" PATH="$work/bin:/usr/local/bin:/usr/bin:/bin" \
-        DDIGEN_CMAKE_ARGS="$launcher" bash "$work/recipe.sh") >"$work/$1.log" 2>&1
+    run_block "$1" "$work/recipe.sh"
 }
+# The page's diff step, after a run of the recipe (it reads the spec the
+# recipe generated), from a fresh shell at the repository's root.
+run_diff() { run_block "$1" "$work/diff-step.sh"; }
 show() { sed 's/^/    | /' "$work/$1.log" | grep -v 'lint findings in'; }
 
 # 1. Nothing committed: stale, every file missing, and the command to run.
@@ -116,6 +126,9 @@ grep -q '<param name="driver-kind" value="display-only"/>' "$driver/ddi/spec/ddi
     head -1 "$driver/ddi/include/ddi_skeleton.h" | grep -q '^/\* ddigen options: ddi-list=<28 callbacks' &&
     ok "options stamped into ddi.xml and each file's first line" || fail "options not stamped"
 [ -s "$driver/ddigen-ci/ddigen.sarif" ] && ok "SARIF written" || echo "note: no SARIF (no pages)"
+run_diff clean-diff
+rc=$?
+[ $rc -eq 0 ] && ok "the diff step on the pinned kit: exit 0" || { show clean-diff; fail "clean diff: exit $rc"; }
 
 # 3. A deleted file: named, missing.
 mv "$driver/ddi/include/ddi_skeleton.h" "$work/kept.h"
@@ -136,13 +149,42 @@ rc=$?
 grep -A1 'regenerate with' "$work/stale.log" | grep -q -- '--config ddigen.yaml --previous ddi/spec/ddi.xml -o ddi' &&
     ok "with a committed spec the command keeps its stable IDs (--previous)" || fail "no --previous in the command"
 
-# 5. The GitHub Actions job runs the shell block's commands: the release
+# 5. A struct the display-only list reaches changes in the kit (a copy, one
+#    field retyped): the committed code is stale, and the diff step fails
+#    on ABI naming the record. DXGKARG_QUERYADAPTERINFO is the argument of
+#    DxgkDdiQueryAdapterInfo, a listed callback.
+sed -i '$d' "$driver/ddi/include/ddi_layout_asserts.h" # step 4's edit undone
+changed=$work/kit-changed record=DXGKARG_QUERYADAPTERINFO
+cp -rL "$kit" "$changed" && chmod -R u+w "$changed"
+header=$(cd "$changed" && ls km/d3dkmddi.h shared/d3dkmddi.h 2>/dev/null | head -1)
+# (the kit's lines end in CR LF)
+sed -i "/^typedef struct _$record\r\?\$/,/^} $record;/ s/^\( *\)UINT\( *\)InputDataSize;/\1UINT64\2InputDataSize;/" \
+    "$changed/$header"
+if ! grep -q 'UINT64 *InputDataSize;' "$changed/$header"; then
+    fail "could not retype $record.InputDataSize in the kit's copy ($header)"
+else
+    rm "$driver/$kit_path" && ln -s "$changed" "$driver/$kit_path"
+    run_recipe changed
+    rc=$?
+    [ $rc -eq 3 ] && grep -q 'ddi/include/ddi_layout_asserts.h: error: stale: differs' "$work/changed.log" &&
+        ok "a changed struct: the script exits 3, the asserts 'differs'" || { show changed; fail "changed run: exit $rc"; }
+    run_diff changed-diff
+    rc=$?
+    # --fail-on abi: bits 4 (a change) and 8 (an incompatible one).
+    [ $rc -eq 12 ] && grep -q "summary: .* [1-9][0-9]* ABI-breaking" "$work/changed-diff.log" &&
+        grep -q "layout changed  record $record: .*\[ABI-breaking\]" "$work/changed-diff.log" &&
+        ok "a changed struct: the diff step exits 12 (--fail-on abi) naming $record" ||
+        { show changed-diff; fail "changed diff: exit $rc, or $record not named"; }
+    rm "$driver/$kit_path" && ln -s "$kit" "$driver/$kit_path"
+fi
+
+# 6. The GitHub Actions job runs the shell blocks' commands: the release
 #    steps and the script's arguments, with $RUNNER_TEMP for the folders.
-python3 - "$work/workflow.yml" "$work/recipe.sh" <<'PY' && ok "GitHub Actions job = the shell block's commands" ||
+python3 - "$work/workflow.yml" "$work/recipe.sh" "$work/diff-step.sh" <<'PY' && ok "GitHub Actions job = the shell blocks' commands" ||
 import re, shlex, sys, yaml
 job = yaml.safe_load(open(sys.argv[1]))['jobs']['ddigen']
 runs = [s['run'] for s in job['steps'] if 'run' in s]
-shell = open(sys.argv[2]).read()
+shell = open(sys.argv[2]).read() + open(sys.argv[3]).read()
 def commands(text):
     text = re.sub(r'\\\n\s*', ' ', text)
     out = []
@@ -170,10 +212,11 @@ if gh != sh:
     print('plain shell:', *sh, sep='\n  ')
     sys.exit(1)
 PY
-    fail "the GitHub Actions job and the shell block differ"
+    fail "the GitHub Actions job and the shell blocks differ"
 
 echo "--- transcript: clean"; show clean
 echo "--- transcript: a deleted file"; show missing
 echo "--- transcript: an edited file"; show stale
+echo "--- transcript: a changed struct, the diff step"; show changed-diff
 echo "$passed passed, $failures failed"
 [ $failures -eq 0 ]

@@ -5,7 +5,8 @@
 # relative paths were resolved in the build folder, where the build's own
 # output was compared with itself and passed); ddigen_generate takes CONFIG
 # and DRIVER_KIND; a callback name the DDI list gets wrong stops the
-# configure step, naming the list's file and line.
+# configure step, naming the list's file and line (checked against the
+# kit's headers without PREVIOUS, with a near name when there is one).
 #   cmake_check.sh CMAKE BUILD_DIR SOURCE_DIR WORK
 set -u
 cmake=$1 build=$2 src=$3 work=$4
@@ -34,11 +35,20 @@ add_library(drv STATIC drv.c)
 ddigen_generate(TARGET drv CONFIG ${CMAKE_CURRENT_SOURCE_DIR}/ddigen.yaml OUT_DIR ddi)
 # What issue 28 found: relative paths, the same as ddigen_generate's OUT_DIR.
 ddigen_check(NAME committed_current SPEC ddi/spec/ddi.xml DIR ddi/include)
-if(DRV_BAD_LIST)
+# A display-only skeleton from DRV_LIST: the kit from the config, or WDK
+# (DRV_WDK); PREVIOUS with DRV_PREVIOUS.
+if(DRV_LIST)
   add_library(dod STATIC drv.c)
-  ddigen_generate(TARGET dod CONFIG ${CMAKE_CURRENT_SOURCE_DIR}/ddigen.yaml OUTPUTS skeleton
-                  DRIVER_KIND display-only DDI_LIST ${CMAKE_CURRENT_SOURCE_DIR}/bad.list
-                  PREVIOUS ${CMAKE_CURRENT_SOURCE_DIR}/ddi/spec/ddi.xml OUT_DIR dod)
+  set(_kit CONFIG ${CMAKE_CURRENT_SOURCE_DIR}/ddigen.yaml)
+  if(DRV_WDK)
+    set(_kit WDK ${DRV_WDK})
+  endif()
+  set(_previous "")
+  if(DRV_PREVIOUS)
+    set(_previous PREVIOUS ${CMAKE_CURRENT_SOURCE_DIR}/ddi/spec/ddi.xml)
+  endif()
+  ddigen_generate(TARGET dod ${_kit} OUTPUTS skeleton DRIVER_KIND display-only
+                  DDI_LIST ${CMAKE_CURRENT_SOURCE_DIR}/${DRV_LIST} ${_previous} OUT_DIR dod)
 endif()
 EOF
 
@@ -61,16 +71,40 @@ rm "$proj/ddi/include/ddi_layout_asserts.h"
 grep -q "ddi_layout_asserts.h: error: stale: missing" "$work/missing.log" &&
     ok "a missing committed file is named 'missing'" || { cat "$work/missing.log"; fail "missing: not said"; }
 
-# A name the DDI list gets wrong stops the configure step at its line.
-if "$cmake" -S "$proj" -B "$work/bad-build" -DCMAKE_PREFIX_PATH="$prefix" -DDRV_BAD_LIST=ON \
-    >"$work/bad.log" 2>&1; then
-    fail "configure passed with a wrong name in the DDI list"
-else
+# A name the DDI list gets wrong stops the configure step at its line:
+# with PREVIOUS, and without it (the names read from the kit's headers,
+# whether the config or WDK names the kit); a near name is offered.
+cp "$src/tests/emit/display_only.list" "$proj/good.list"
+printf 'DxgkDdiAddDevice\n# a comment\nDxgkDdiPresentDisplyOnly\n' >"$proj/typo.list"
+kit=$src/tests/fixtures/wdk/10.0.26100.0
+expect_refused() { # NAME WANT CMAKE-ARGS...: configure fails with WANT in its output
+    local name=$1 want=$2
+    shift 2
+    if "$cmake" -S "$proj" -B "$work/$name-build" -DCMAKE_PREFIX_PATH="$prefix" "$@" >"$work/$name.log" 2>&1; then
+        fail "$name: configure passed with a wrong name in the DDI list"
+        return
+    fi
     # CMake wraps the message: one line again before matching.
-    tr -s '\n ' '  ' <"$work/bad.log" |
-        grep -q "bad.list:2: error: 'DxgkDdiNoSuchCallback' is not a callback member of KMDDOD_INITIALIZATION_DATA" &&
-        ok "a wrong DDI list name: configure fails naming bad.list:2" ||
-        { cat "$work/bad.log"; fail "configure failed without naming the list's line"; }
-fi
+    tr -s '\n ' '  ' <"$work/$name.log" | grep -qF "$want" && ok "$name: configure fails: $want" ||
+        { cat "$work/$name.log"; fail "$name: configure failed without '$want'"; }
+}
+no_member="bad.list:2: error: 'DxgkDdiNoSuchCallback' is not a callback member of KMDDOD_INITIALIZATION_DATA"
+expect_refused previous "$no_member" -DDRV_LIST=bad.list -DDRV_PREVIOUS=ON
+expect_refused config-kit "$no_member (in $kit/km/dispmprt.h)" -DDRV_LIST=bad.list
+expect_refused wdk "$no_member (in $kit/km/dispmprt.h)" -DDRV_LIST=bad.list -DDRV_WDK="$kit"
+expect_refused typo "typo.list:3: error: 'DxgkDdiPresentDisplyOnly' is not a callback member of \
+KMDDOD_INITIALIZATION_DATA (in $kit/km/dispmprt.h); did you mean 'DxgkDdiPresentDisplayOnly'?" -DDRV_LIST=typo.list
+for how in "" "-DDRV_PREVIOUS=ON"; do
+    "$cmake" -S "$proj" -B "$work/good-build" -DCMAKE_PREFIX_PATH="$prefix" -DDRV_LIST=good.list $how \
+        >"$work/good.log" 2>&1 && ok "the display-only list configures ${how:-without PREVIOUS}" ||
+        { cat "$work/good.log"; fail "the good list refused ${how:-without PREVIOUS}"; }
+    rm -rf "$work/good-build"
+done
+# The spec alone (no kit known): the names checked against it.
+"$prefix/bin/ddigen" emit --no-config --list-outputs --outputs skeleton --driver-kind display-only \
+    --spec "$proj/ddi/spec/ddi.xml" --ddi-list "$proj/typo.list" >/dev/null 2>"$work/spec-only.log"
+[ $? -eq 1 ] && grep -qF "typo.list:3: error: 'DxgkDdiPresentDisplyOnly' is not a callback member of \
+KMDDOD_INITIALIZATION_DATA (in $proj/ddi/spec/ddi.xml); did you mean 'DxgkDdiPresentDisplayOnly'?" "$work/spec-only.log" &&
+    ok "against a spec alone: exit 1 at typo.list:3, with the near name" || { cat "$work/spec-only.log"; fail "spec alone"; }
 echo "$passed passed, $failures failed"
 [ $failures -eq 0 ]
